@@ -1,0 +1,42 @@
+/** Run-time configuration, parsed once with zod; a bad value stops start-up with one readable message. */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const schema = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(4321),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** PEM (PKCS#8) Ed25519 private keys; generated into DATA_DIR/keys when unset. */
+  ACCOUNT_JWT_PRIVATE_KEY: z.string().optional(),
+  TENANT_JWT_PRIVATE_KEY: z.string().optional(),
+  /** Access token lifetime in seconds. */
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(10).max(86_400).default(300),
+  /** Refresh token lifetime in seconds. */
+  REFRESH_TOKEN_TTL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(30 * 86_400),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Tenant App <no-reply@localhost>'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Public base URL, used in mails. */
+  PUBLIC_BASE_URL: z.string().optional(),
+});
+
+export type ServerConfig = z.infer<typeof schema> & { dataDir: string };
+
+/** Parses the environment; throws one error listing every bad variable. */
+export function parseServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return { ...result.data, dataDir: resolve(result.data.DATA_DIR) };
+}

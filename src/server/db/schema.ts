@@ -1,0 +1,395 @@
+/**
+ * The one Drizzle schema, for PGlite and PostgreSQL alike.
+ * Timestamps are UTC (`timestamptz`); `day`/`month` columns are Europe/Copenhagen calendar dates.
+ * Consumption and money are `numeric`, so sums stay exact; rounding happens only for display.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** A landlord's or property manager's customer account; users see the accounts of their tenancies. */
+export const accounts = pgTable('accounts', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: createdAt(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    /** Stored lower-cased; unique. */
+    email: text('email').notNull(),
+    name: text('name').notNull().default(''),
+    /** argon2id hash; null for social-only users. */
+    passwordHash: text('password_hash'),
+    language: text('language').notNull().default('en'),
+    isSuperuser: boolean('is_superuser').notNull().default(false),
+    isActive: boolean('is_active').notNull().default(true),
+    /** Admin-portal user (above default rights): may not use the tenant app's social or impersonation login. */
+    isAdmin: boolean('is_admin').notNull().default(false),
+    /** Auth type: email, apple, google or facebook. */
+    userType: text('user_type').notNull().default('email'),
+    emailNotifications: boolean('email_notifications').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_email_uq').on(t.email)],
+);
+
+export const permissions = pgTable('permissions', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  description: text('description').notNull().default(''),
+});
+
+export const userPermissions = pgTable(
+  'user_permissions',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    permissionId: integer('permission_id')
+      .notNull()
+      .references(() => permissions.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.permissionId] })],
+);
+
+export const userAccounts = pgTable(
+  'user_accounts',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.accountId] })],
+);
+
+export const properties = pgTable('properties', {
+  id: serial('id').primaryKey(),
+  accountId: integer('account_id')
+    .notNull()
+    .references(() => accounts.id),
+  /** The landlord's property number, e.g. "1001". */
+  number: text('number').notNull().unique(),
+  name: text('name').notNull().default(''),
+  address: text('address').notNull(),
+  zipcode: text('zipcode').notNull(),
+  city: text('city').notNull(),
+  country: text('country').notNull().default('DK'),
+  contactPhone: text('contact_phone'),
+  contactEmail: text('contact_email'),
+  createdAt: createdAt(),
+});
+
+/** Property settings entries; the app only checks whether a kind (e.g. HOURLY_VALUES) is present. */
+export const propertySettings = pgTable(
+  'property_settings',
+  {
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.propertyId, t.kind] })],
+);
+
+export const propertyCo2Factors = pgTable(
+  'property_co2_factors',
+  {
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id, { onDelete: 'cascade' }),
+    quantity: text('quantity').notNull(),
+    gramPerQuantityUnit: numeric('gram_per_quantity_unit').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.propertyId, t.quantity] })],
+);
+
+export const apartments = pgTable(
+  'apartments',
+  {
+    id: serial('id').primaryKey(),
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id),
+    /** The unit's unique id across the operator (unitUniqueId). */
+    uniqueId: text('unique_id').notNull().unique(),
+    /** Floor/side label, e.g. "2. tv". */
+    apartment: text('apartment').notNull(),
+    address: text('address').notNull(),
+    zipcode: text('zipcode').notNull(),
+    city: text('city').notNull(),
+    areaM2: numeric('area_m2').notNull(),
+    rooms: integer('rooms').notNull(),
+  },
+  (t) => [index('apartments_property_idx').on(t.propertyId)],
+);
+
+export const tenancies = pgTable(
+  'tenancies',
+  {
+    id: serial('id').primaryKey(),
+    apartmentId: integer('apartment_id')
+      .notNull()
+      .references(() => apartments.id),
+    /** The landlord's tenancy reference. */
+    tenancyId: text('tenancy_id').notNull().unique(),
+    /** The tenant's name as the landlord has it. */
+    tenant: text('tenant').notNull().default(''),
+    start: date('start', { mode: 'string' }).notNull(),
+    end: date('end', { mode: 'string' }),
+    useNewBackend: boolean('use_new_backend').notNull().default(true),
+    billingStart: date('billing_start', { mode: 'string' }),
+    billingEnd: date('billing_end', { mode: 'string' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('tenancies_apartment_idx').on(t.apartmentId)],
+);
+
+export const tenancyMembers = pgTable(
+  'tenancy_members',
+  {
+    tenancyId: integer('tenancy_id')
+      .notNull()
+      .references(() => tenancies.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenancyId, t.userId] }), index('tenancy_members_user_idx').on(t.userId)],
+);
+
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: serial('id').primaryKey(),
+    tenancyId: integer('tenancy_id')
+      .notNull()
+      .references(() => tenancies.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    invitedByUserId: integer('invited_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The activation code sent with this invitation. */
+    activationCode: text('activation_code').notNull(),
+    createdAt: createdAt(),
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true }).notNull().defaultNow(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+  },
+  (t) => [index('invitations_tenancy_idx').on(t.tenancyId)],
+);
+
+/** 12-letter codes, stored upper-case without dashes. */
+export const activationCodes = pgTable('activation_codes', {
+  code: text('code').primaryKey(),
+  tenancyId: integer('tenancy_id')
+    .notNull()
+    .references(() => tenancies.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  usedByUserId: integer('used_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+});
+
+/**
+ * A measurement point is where a quantity is measured (a unit's heat, a room's radiator).
+ * Meters are swapped over time; the point, and its consumption history, stays.
+ */
+export const measurementPoints = pgTable(
+  'measurement_points',
+  {
+    id: serial('id').primaryKey(),
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id),
+    /** Null for property-level points (e.g. outdoor temperature). */
+    apartmentId: integer('apartment_id').references(() => apartments.id),
+    /** A quantity identifier of SPEC §3, e.g. heat-energy. */
+    quantity: text('quantity').notNull(),
+    /** A unit identifier of SPEC §3, e.g. kilo-watt-hour. */
+    unit: text('unit').notNull(),
+    /** Room name for per-room points, e.g. "Living room". */
+    room: text('room'),
+    name: text('name').notNull(),
+    legacyMeterId: text('legacy_meter_id'),
+    /** Register (running total, consumption is the difference) or instantaneous (hourly average). */
+    readingKind: text('reading_kind', { enum: ['register', 'instantaneous'] }).notNull(),
+  },
+  (t) => [
+    index('mpoints_apartment_idx').on(t.apartmentId, t.quantity),
+    index('mpoints_property_idx').on(t.propertyId, t.quantity),
+  ],
+);
+
+export const meters = pgTable(
+  'meters',
+  {
+    id: serial('id').primaryKey(),
+    measurementPointId: integer('measurement_point_id')
+      .notNull()
+      .references(() => measurementPoints.id),
+    /** The serial number printed on the meter; what import files name. Unique. */
+    number: text('number').notNull().unique(),
+    /** Legacy meter-kind name (coldwater, energy, radiator, …). */
+    legacyKind: text('legacy_kind').notNull(),
+    installedAt: timestamp('installed_at', { withTimezone: true }).notNull(),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+  },
+  (t) => [index('meters_mpoint_idx').on(t.measurementPointId)],
+);
+
+/** Raw readings as received: register value (running total) or instantaneous sample. */
+export const registerReadings = pgTable(
+  'register_readings',
+  {
+    meterId: integer('meter_id')
+      .notNull()
+      .references(() => meters.id),
+    ts: timestamp('ts', { withTimezone: true }).notNull(),
+    value: numeric('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.meterId, t.ts] })],
+);
+
+/** Consumption (or hourly average) per measurement point for the hour starting at hour_start (UTC). */
+export const hourlyConsumption = pgTable(
+  'hourly_consumption',
+  {
+    measurementPointId: integer('measurement_point_id')
+      .notNull()
+      .references(() => measurementPoints.id),
+    hourStart: timestamp('hour_start', { withTimezone: true }).notNull(),
+    value: numeric('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.measurementPointId, t.hourStart] })],
+);
+
+const rollupColumns = () => ({
+  sum: numeric('sum').notNull(),
+  min: numeric('min').notNull(),
+  max: numeric('max').notNull(),
+  /** Number of hourly values; avg = sum / count. */
+  count: integer('count').notNull(),
+});
+
+/** Per point per Europe/Copenhagen day. */
+export const dailyRollups = pgTable(
+  'daily_rollups',
+  {
+    measurementPointId: integer('measurement_point_id')
+      .notNull()
+      .references(() => measurementPoints.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    ...rollupColumns(),
+  },
+  (t) => [primaryKey({ columns: [t.measurementPointId, t.day] })],
+);
+
+/** Per point per Europe/Copenhagen month; `month` is the first day of the month. */
+export const monthlyRollups = pgTable(
+  'monthly_rollups',
+  {
+    measurementPointId: integer('measurement_point_id')
+      .notNull()
+      .references(() => measurementPoints.id),
+    month: date('month', { mode: 'string' }).notNull(),
+    ...rollupColumns(),
+  },
+  (t) => [primaryKey({ columns: [t.measurementPointId, t.month] })],
+);
+
+/**
+ * Per property, quantity and day: the sum over the property's apartment points, and that sum per m²
+ * of the apartments that had data that day. Used for "compare with property".
+ */
+export const propertyDailyRollups = pgTable(
+  'property_daily_rollups',
+  {
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id),
+    quantity: text('quantity').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    sum: numeric('sum').notNull(),
+    areaM2: numeric('area_m2').notNull(),
+    perM2: numeric('per_m2').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.propertyId, t.quantity, t.day] })],
+);
+
+/** Unit price per quantity, valid from a date (inclusive) to a date (exclusive) or open-ended. */
+export const prices = pgTable(
+  'prices',
+  {
+    id: serial('id').primaryKey(),
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id, { onDelete: 'cascade' }),
+    quantity: text('quantity').notNull(),
+    price: numeric('price').notNull(),
+    currency: text('currency').notNull(),
+    validFrom: date('valid_from', { mode: 'string' }).notNull(),
+    validTo: date('valid_to', { mode: 'string' }),
+  },
+  (t) => [index('prices_property_quantity_idx').on(t.propertyId, t.quantity, t.validFrom)],
+);
+
+/** Opaque refresh tokens, stored as SHA-256 hashes; rotated on use, reuse revokes the family. */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: serial('id').primaryKey(),
+    /** Which backend issued it: account or tenant. */
+    backend: text('backend', { enum: ['account', 'tenant'] }).notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    familyId: text('family_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('refresh_tokens_hash_uq').on(t.tokenHash),
+    index('refresh_tokens_family_idx').on(t.familyId),
+  ],
+);
+
+/** Mail that was not sent through SMTP (SMTP_URL unset) lands here, and in the log. */
+export const mailOutbox = pgTable('mail_outbox', {
+  id: serial('id').primaryKey(),
+  to: text('to').notNull(),
+  subject: text('subject').notNull(),
+  body: text('body').notNull(),
+  createdAt: createdAt(),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+});
+
+/** Small key/value facts about the installation (demo seed version, last catch-up hour). */
+export const appMeta = pgTable('app_meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true })
+    .notNull()
+    .default(sql`now()`),
+});
