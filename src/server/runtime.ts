@@ -3,6 +3,7 @@
  * Kept on globalThis so that the Astro server bundle and start.ts share one PGlite instance
  * (PGlite's files may be opened by one process, one instance at a time).
  */
+import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { type Database, migrateDatabase, openDatabase } from './db/client.ts';
 import { parseServerConfig, type ServerConfig } from './config.ts';
@@ -22,7 +23,7 @@ export function getServices(): Promise<Services> {
   holder[KEY] ??= (async () => {
     const config = parseServerConfig();
     const logger = pino({ level: config.LOG_LEVEL });
-    const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.dataDir });
+    const database = await openDatabase({ url: config.DATABASE_URL, dataDir: join(config.dataDir, 'pglite') });
     await migrateDatabase(database);
     return { config, database, logger };
   })();

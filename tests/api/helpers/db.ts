@@ -1,0 +1,35 @@
+/**
+ * A fresh, migrated database per test file: in-memory PGlite, or a throwaway PostgreSQL database
+ * (created and dropped here) when TEST_DATABASE_URL is set.
+ */
+import { randomBytes } from 'node:crypto';
+import { type Database, migrateDatabase, openDatabase } from '../../../src/server/db/client.ts';
+
+/** Which engine the API suite runs on. */
+export const testEngine = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+
+/** Opens a fresh migrated database; call the returned `close` in afterAll. */
+export async function freshDatabase(): Promise<Database> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const database = await openDatabase({});
+    await migrateDatabase(database);
+    return database;
+  }
+  const { default: postgres } = await import('postgres');
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), max: 4 });
+  await migrateDatabase(database);
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end({ timeout: 5 });
+    },
+  };
+}
