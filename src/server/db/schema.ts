@@ -330,7 +330,10 @@ export const propertyDailyRollups = pgTable(
     sum: numeric('sum').notNull(),
     areaM2: numeric('area_m2').notNull(),
     perM2: numeric('per_m2').notNull(),
+    /** Number of hourly values summed; avg = sum / count (for averaged quantities such as temperature). */
     count: integer('count').notNull(),
+    /** Number of apartments with data that day; their area is `areaM2`. */
+    apartments: integer('apartments').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.propertyId, t.quantity, t.day] })],
 );

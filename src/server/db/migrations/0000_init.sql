@@ -147,6 +147,7 @@ CREATE TABLE "property_daily_rollups" (
 	"area_m2" numeric NOT NULL,
 	"per_m2" numeric NOT NULL,
 	"count" integer NOT NULL,
+	"apartments" integer DEFAULT 0 NOT NULL,
 	CONSTRAINT "property_daily_rollups_property_id_quantity_day_pk" PRIMARY KEY("property_id","quantity","day")
 );
 --> statement-breakpoint

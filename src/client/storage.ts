@@ -1,0 +1,143 @@
+/** The storage keys of SPEC §3 and total parsers for what is read back; nothing here throws. */
+import { decodeJwt } from 'jose/jwt/decode';
+import type { AccessToken, Backend, BackendTokens, SessionTokens } from '../machines/session.machine.ts';
+
+/** Every localStorage key the app uses. */
+export const STORAGE_KEYS = {
+  accountToken: 'token',
+  accountRefreshToken: 'refreshToken',
+  accountRefreshExpiresIn: 'refreshExpiresIn',
+  tenantToken: 'tenantToken',
+  tenantRefreshToken: 'tenantRefreshToken',
+  selectedTenancy: 'selectedTenancy',
+  language: 'language',
+  onboarded: 'onboarded',
+  dataPolicyAccepted: 'dataPolicyAccepted',
+  unusedActivationCode: 'unusedActivationCode',
+} as const;
+
+/** The part of the Web Storage API the app needs; tests pass a Map-backed one. */
+export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+const KEYS: Record<Backend, { access: string; refresh: string; refreshExpires: string | null }> = {
+  account: {
+    access: STORAGE_KEYS.accountToken,
+    refresh: STORAGE_KEYS.accountRefreshToken,
+    refreshExpires: STORAGE_KEYS.accountRefreshExpiresIn,
+  },
+  tenant: { access: STORAGE_KEYS.tenantToken, refresh: STORAGE_KEYS.tenantRefreshToken, refreshExpires: null },
+};
+
+/** Reads a JWT's exp as ms since the epoch; null for anything that is not a JWT with a numeric exp. */
+export function accessTokenExpiry(token: unknown): number | null {
+  if (typeof token !== 'string' || token.length === 0) return null;
+  try {
+    const { exp } = decodeJwt(token);
+    return typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An access token with its expiry, or null when it is malformed or expired at `now`. */
+export function parseAccessToken(token: unknown, now: number): AccessToken | null {
+  const expiresAt = accessTokenExpiry(token);
+  if (expiresAt === null || expiresAt <= now) return null;
+  return { token: token as string, expiresAt };
+}
+
+function safeGet(storage: KeyValueStorage, key: string): string | null {
+  try {
+    const value = storage.getItem(key);
+    return typeof value === 'string' && value.length > 0 ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function safeRemove(storage: KeyValueStorage, key: string): void {
+  try {
+    storage.removeItem(key);
+  } catch {
+    // Storage can be unavailable (private mode, quota); then there is nothing to clear.
+  }
+}
+
+function safeSet(storage: KeyValueStorage, key: string, value: string | null): void {
+  if (value === null) return safeRemove(storage, key);
+  try {
+    storage.setItem(key, value);
+  } catch {
+    // A full or blocked storage only costs the session on the next reload.
+  }
+}
+
+function readBackend(storage: KeyValueStorage, backend: Backend, now: number): BackendTokens {
+  const keys = KEYS[backend];
+  const rawAccess = safeGet(storage, keys.access);
+  const access = parseAccessToken(rawAccess, now);
+  // Expired (or unreadable) tokens are cleared on read and treated as absent (SPEC §3, §4).
+  if (rawAccess && !access) safeRemove(storage, keys.access);
+  let refreshToken = safeGet(storage, keys.refresh);
+  let refreshExpiresAt: number | null = null;
+  if (keys.refreshExpires) {
+    const raw = safeGet(storage, keys.refreshExpires);
+    const seconds = raw === null ? Number.NaN : Number(raw);
+    refreshExpiresAt = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null;
+    if (refreshToken && refreshExpiresAt !== null && refreshExpiresAt <= now) {
+      safeRemove(storage, keys.refresh);
+      safeRemove(storage, keys.refreshExpires);
+      refreshToken = null;
+      refreshExpiresAt = null;
+    }
+  }
+  return { access, refreshToken, refreshExpiresAt: refreshToken ? refreshExpiresAt : null };
+}
+
+/** Reads both backends' tokens, clearing expired ones; null when nothing usable is stored. */
+export function readTokens(storage: KeyValueStorage, now: number): SessionTokens | null {
+  const tokens = { account: readBackend(storage, 'account', now), tenant: readBackend(storage, 'tenant', now) };
+  const empty = (b: BackendTokens) => !b.access && !b.refreshToken;
+  return empty(tokens.account) && empty(tokens.tenant) ? null : tokens;
+}
+
+/** Writes both backends' tokens; absent ones are removed. */
+export function writeTokens(storage: KeyValueStorage, tokens: SessionTokens | null): void {
+  for (const backend of ['account', 'tenant'] as const) {
+    const keys = KEYS[backend];
+    const t = tokens?.[backend];
+    safeSet(storage, keys.access, t?.access?.token ?? null);
+    safeSet(storage, keys.refresh, t?.refreshToken ?? null);
+    if (keys.refreshExpires) {
+      const exp = t?.refreshExpiresAt;
+      safeSet(storage, keys.refreshExpires, exp ? String(Math.floor(exp / 1000)) : null);
+    }
+  }
+}
+
+/** Reads the selected tenancy id; null when absent or not a plausible id. */
+export function readSelectedTenancy(storage: KeyValueStorage): string | null {
+  const value = safeGet(storage, STORAGE_KEYS.selectedTenancy);
+  return value && /^[\w-]{1,64}$/.test(value) ? value : null;
+}
+
+/** Saves (or with null, forgets) the selected tenancy id. */
+export function writeSelectedTenancy(storage: KeyValueStorage, tenancyId: string | null): void {
+  safeSet(storage, STORAGE_KEYS.selectedTenancy, tenancyId);
+}
+
+/** Forgets the session: tokens and selected tenancy. Language and consent choices stay. */
+export function clearSessionStorage(storage: KeyValueStorage): void {
+  writeTokens(storage, null);
+  writeSelectedTenancy(storage, null);
+}
+
+/** Reads a stored string by key with a safe default, for the client's other preferences. */
+export function readString(storage: KeyValueStorage, key: string): string | null {
+  return safeGet(storage, key);
+}
+
+/** Writes a stored string by key, ignoring storage failures. */
+export function writeString(storage: KeyValueStorage, key: string, value: string | null): void {
+  safeSet(storage, key, value);
+}

@@ -1,0 +1,109 @@
+import { type Language, numberLocale } from './languages.ts';
+import { type Decimals, type QuantityId, quantityInfo, type UnitId } from './quantities.ts';
+
+/** Shown instead of a number that is missing or not finite, so NaN never reaches the screen. */
+export const MISSING = '–';
+
+/** Options for formatNumber; SPEC §9's default is at most 2 fraction digits. */
+export interface NumberOptions {
+  minimumFractionDigits?: number;
+  maximumFractionDigits?: number;
+}
+
+const cache = new Map<string, Intl.NumberFormat>();
+
+function formatter(lang: Language, min: number, max: number): Intl.NumberFormat {
+  const key = `${lang}|${min}|${max}`;
+  let f = cache.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(numberLocale(lang), { minimumFractionDigits: min, maximumFractionDigits: max });
+    cache.set(key, f);
+  }
+  return f;
+}
+
+/** Formats a number in the language's locale (en-GB or da-DK); '–' when it is not finite. */
+export function formatNumber(value: number, lang: Language, opts: NumberOptions = {}): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return MISSING;
+  const min = opts.minimumFractionDigits ?? 0;
+  const max = Math.max(min, opts.maximumFractionDigits ?? 2);
+  // Avoid "-0" for tiny negatives that round to zero.
+  const shown = roundTo(value, max) === 0 ? 0 : value;
+  return formatter(lang, min, max).format(shown);
+}
+
+const plain = new Map<number, Intl.NumberFormat>();
+
+/** Rounds to a number of fraction digits exactly as the display does (Intl, half away from zero). */
+export function roundTo(value: number, digits: number): number {
+  if (!Number.isFinite(value)) return value;
+  let f = plain.get(digits);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', { maximumFractionDigits: digits, useGrouping: false });
+    plain.set(digits, f);
+  }
+  return Number(f.format(value));
+}
+
+/** The display decimals of a quantity, plain or per m². */
+export function quantityDecimals(quantity: QuantityId, normalized = false): Decimals {
+  const info = quantityInfo(quantity);
+  return normalized ? info.normalizedDecimals : info.decimals;
+}
+
+const SYMBOLS: Record<Exclude<UnitId, 'hca-unit' | 'count'>, string> = {
+  'degree-celsius': '°C',
+  'degree-kelvin': 'K',
+  'cubic-meter': 'm³',
+  'kilo-watt-hour': 'kWh',
+  percent: '%',
+  hertz: 'Hz',
+  'cubic-meter-per-hour': 'm³/h',
+  bar: 'bar',
+};
+
+/** The symbol of a unit for a displayed value; the hca unit is worded per language (SPEC §9). */
+export function unitIdSymbol(unit: UnitId, value: number, lang: Language): string {
+  if (unit === 'count') return '';
+  if (unit !== 'hca-unit') return SYMBOLS[unit];
+  if (lang === 'da') return 'enh';
+  if (lang === 'nb') return 'enhet';
+  // English plural when the value is above 1 or is 0: "0 units", "1 unit", "0.5 unit", "2 units".
+  return value > 1 || value === 0 ? 'units' : 'unit';
+}
+
+/** The unit symbol of a quantity for a displayed value, e.g. 'kWh', '°C', 'units'. */
+export function unitSymbol(quantity: QuantityId, value: number, lang: Language): string {
+  return unitIdSymbol(quantityInfo(quantity).unit, value, lang);
+}
+
+/** Suffix for values normalised per square metre. */
+export const PER_M2 = '/ m²';
+
+/** Formats a value with its quantity's decimals and unit, e.g. "1,234 kWh" (en), "1.234 kWh" (da), "0.52 units / m²". */
+export function formatQuantity(
+  value: number,
+  quantity: QuantityId,
+  lang: Language,
+  opts: { normalized?: boolean } = {},
+): string {
+  const normalized = opts.normalized ?? false;
+  const decimals = quantityDecimals(quantity, normalized);
+  if (typeof value !== 'number' || !Number.isFinite(value)) return MISSING;
+  const shown = roundTo(value, decimals.max);
+  const number = formatNumber(value, lang, {
+    minimumFractionDigits: decimals.min,
+    maximumFractionDigits: decimals.max,
+  });
+  const unit = unitSymbol(quantity, shown, lang);
+  const parts = [number];
+  if (unit) parts.push(unit);
+  if (normalized) parts.push(PER_M2);
+  return parts.join(' ');
+}
+
+/** Formats grams of CO2 as whole grams, e.g. "1,234 g CO₂"; '–' when not finite. */
+export function formatCo2Grams(grams: number, lang: Language): string {
+  if (typeof grams !== 'number' || !Number.isFinite(grams)) return MISSING;
+  return `${formatNumber(grams, lang, { maximumFractionDigits: 0 })} g CO₂`;
+}

@@ -1,0 +1,83 @@
+import { COMMON_PASSWORDS } from './data/commonPasswords.ts';
+
+/** Password failure codes; the messages are `validation.<code>` in the domain namespace. */
+export type PasswordError =
+  | 'password_too_short'
+  | 'password_too_long'
+  | 'password_no_capital'
+  | 'password_no_lowercase'
+  | 'password_no_digit'
+  | 'password_no_special'
+  | 'password_too_common';
+
+/** SPEC §5 and §9: a password has at least 12 characters. */
+export const PASSWORD_MIN_LENGTH = 12;
+/** Generous upper bound so passphrases and password managers fit (at least 64 must be allowed). */
+export const PASSWORD_MAX_LENGTH = 128;
+/** SPEC §9: an activation code has 12 characters (letters). */
+export const ACTIVATION_CODE_LENGTH = 12;
+/** RFC 5321 path limit; the local part is capped at 64. */
+export const EMAIL_MAX_LENGTH = 254;
+
+const COMMON = new Set(COMMON_PASSWORDS);
+
+/** Trims an entered email address; validation and the server both see the trimmed form. */
+export function normalizeEmail(value: string): string {
+  return value.trim();
+}
+
+// Local part: RFC 5322 dot-atom characters, no leading, trailing or double dots (quoted forms are refused).
+const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+// Domain label: letters (including IDN letters such as æøå), digits and inner hyphens, at most 63 characters.
+const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
+const TOP_LEVEL = /^(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/iu;
+
+/** Checks an email address after trimming; the rules are in docs/domain.md. */
+export function validateEmail(value: string): 'email_invalid' | null {
+  const email = normalizeEmail(value);
+  if (email.length === 0 || email.length > EMAIL_MAX_LENGTH) return 'email_invalid';
+  const at = email.lastIndexOf('@');
+  if (at <= 0 || email.indexOf('@') !== at) return 'email_invalid';
+  const local = email.slice(0, at);
+  const domain = email.slice(at + 1);
+  if (local.length > 64 || !LOCAL_PART.test(local)) return 'email_invalid';
+  const labels = domain.split('.');
+  if (labels.length < 2 || domain.length > 253) return 'email_invalid';
+  if (!labels.every((label) => DOMAIN_LABEL.test(label))) return 'email_invalid';
+  if (!TOP_LEVEL.test(labels[labels.length - 1] ?? '')) return 'email_invalid';
+  return null;
+}
+
+/** Every rule a password breaks, in the order the form lists them; empty when it is acceptable. */
+export function passwordErrors(value: string): PasswordError[] {
+  const errors: PasswordError[] = [];
+  const length = [...value].length;
+  if (length < PASSWORD_MIN_LENGTH) errors.push('password_too_short');
+  if (length > PASSWORD_MAX_LENGTH) errors.push('password_too_long');
+  if (!/\p{Lu}/u.test(value)) errors.push('password_no_capital');
+  if (!/\p{Ll}/u.test(value)) errors.push('password_no_lowercase');
+  if (!/\p{Nd}/u.test(value)) errors.push('password_no_digit');
+  // Special: anything that is not a letter, a digit or whitespace (a space alone does not count).
+  if (!/[^\p{L}\p{N}\s]/u.test(value)) errors.push('password_no_special');
+  // Only a password that passes everything else is checked against the list, so messages stay one at a time.
+  if (errors.length === 0 && COMMON.has(value.toLowerCase())) errors.push('password_too_common');
+  return errors;
+}
+
+/** SPEC §5: the confirmation must equal the password. */
+export function confirmPasswordError(password: string, confirmation: string): 'passwords_mismatch' | null {
+  return password === confirmation ? null : 'passwords_mismatch';
+}
+
+/** Strips dashes and whitespace and upper-cases an activation code, as it is sent to the server. */
+export function normalizeActivationCode(raw: string): string {
+  return raw.replace(/[\s\-‐‑‒–—]/g, '').toUpperCase();
+}
+
+/** SPEC §5: a normalised activation code is exactly 12 letters A–Z. */
+export function validateActivationCodeFormat(
+  raw: string,
+): { ok: true; code: string } | { ok: false; error: 'activation_code_invalid' } {
+  const code = normalizeActivationCode(raw);
+  return /^[A-Z]{12}$/.test(code) ? { ok: true, code } : { ok: false, error: 'activation_code_invalid' };
+}

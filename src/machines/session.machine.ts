@@ -1,0 +1,432 @@
+/**
+ * The session (SPEC §4): app initialisation, login, token refresh 5 s before expiry, tenancy choice and
+ * logout. Pure: storage, network, timers' clock and navigation are supplied with `.provide()`.
+ */
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { type ServerErrorCode, serverErrorCode } from '../lib/errors.ts';
+
+/** The two backends, each with its own tokens (SPEC §3). */
+export type Backend = 'account' | 'tenant';
+
+/** An access token with its expiry in ms since the epoch (read from the JWT's exp). */
+export type AccessToken = { token: string; expiresAt: number };
+
+/** One backend's tokens; an expired access token is stored as null. */
+export type BackendTokens = {
+  access: AccessToken | null;
+  refreshToken: string | null;
+  /** Refresh token expiry in ms, when the backend tells it. */
+  refreshExpiresAt: number | null;
+};
+
+export type SessionTokens = Record<Backend, BackendTokens>;
+
+/** The signed-in user, full shape of SPEC §3. */
+export type SessionUser = {
+  id: string;
+  email: string;
+  name: string;
+  language: string;
+  isSuperuser: boolean;
+  isActive: boolean;
+  isAdmin: boolean;
+  userType: string;
+  emailNotifications: boolean;
+  accountHasStatements: boolean;
+};
+
+/** A tenancy of the signed-in user (SPEC §3). */
+export type Tenancy = {
+  id: string;
+  propertyNumber: string;
+  tenancyId: string;
+  tenant: string;
+  start: string;
+  end: string | null;
+  useNewBackend: boolean;
+  dataAvailability: { start: string | null; end: string | null };
+  billingPeriod: { start: string | null; end: string | null };
+  apartment: {
+    apartmentInfo: { city: string; zipcode: string };
+    uniqueId: string;
+    apartment: string;
+    address: string;
+  };
+  latestAllocationStatement: {
+    fileName: string;
+    url: string;
+    periodStartDate: string;
+    periodEndDate: string;
+    expenseTypes: string[];
+  } | null;
+  meterUnits: { kind: string; unit: string }[];
+  isAdmin: boolean;
+};
+
+/** What restoring from storage yields: tokens with expired ones already cleared, and the stored tenancy. */
+export type RestoredSession = { tokens: SessionTokens | null; storedTenancyId: string | null };
+
+export type UserAndTenancies = { user: SessionUser; tenancies: Tenancy[] };
+
+export type SessionContext = {
+  tokens: SessionTokens | null;
+  user: SessionUser | null;
+  tenancies: Tenancy[];
+  selectedTenancyId: string | null;
+  /** Tenancy id from the URL when the app started; it wins over the stored one. */
+  urlTenancyId: string | null;
+  storedTenancyId: string | null;
+  /** Why the last login failed; its message is `errors.<code>` in the domain namespace. */
+  loginError: ServerErrorCode | null;
+  /** Why the last session ended: the user asked, or the server refused it. */
+  logoutReason: 'user' | 'expired' | null;
+};
+
+export type SessionEvent =
+  | { type: 'session.login'; email: string; password: string }
+  | { type: 'session.logout' }
+  /** Sent by the GraphQL client when a backend answers "login required". */
+  | { type: 'session.unauthorized' }
+  /** Sent by the GraphQL client when it finds an access token expired before a request. */
+  | { type: 'token.expired'; backend: Backend }
+  | { type: 'tenancy.select'; tenancyId: string };
+
+export type SessionInput = { urlTenancyId?: string | null };
+
+/** How long before its expiry an access token is refreshed (SPEC §9). */
+export const REFRESH_MARGIN_MS = 5_000;
+
+const BACKENDS: readonly Backend[] = ['account', 'tenant'];
+
+/** Ms from `now` until the access token should be refreshed; 0 when due or unknown. */
+export function msUntilRefresh(access: AccessToken | null | undefined, now: number): number {
+  if (!access) return 0;
+  return Math.max(0, access.expiresAt - REFRESH_MARGIN_MS - now);
+}
+
+/** The tenancy to select: the URL's, else the stored one, else the first (SPEC §4). */
+export function chooseTenancy(tenancies: Tenancy[], urlId: string | null, storedId: string | null): string | null {
+  for (const id of [urlId, storedId]) {
+    if (id && tenancies.some((t) => t.id === id)) return id;
+  }
+  return tenancies[0]?.id ?? null;
+}
+
+const needsRefresh = (tokens: SessionTokens | null, backend: Backend) =>
+  !!tokens && !tokens[backend].access && !!tokens[backend].refreshToken;
+
+/** The session machine; the app provides its actors and effect actions. */
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+    input: {} as SessionInput,
+  },
+  actors: {
+    restoreSession: fromPromise<RestoredSession>(async () => ({ tokens: null, storedTenancyId: null })),
+    refreshAccess: fromPromise<BackendTokens, { backend: Backend; refreshToken: string }>(async () => {
+      throw new Error('refreshAccess not provided');
+    }),
+    loadUser: fromPromise<UserAndTenancies, { tokens: SessionTokens | null }>(async () => {
+      throw new Error('loadUser not provided');
+    }),
+    login: fromPromise<SessionTokens, { email: string; password: string }>(async () => {
+      throw new Error('login not provided');
+    }),
+    revoke: fromPromise<void, { tokens: SessionTokens | null }>(async () => {}),
+  },
+  actions: {
+    persistTokens: (_, _params: { tokens: SessionTokens | null }) => {},
+    persistSelectedTenancy: (_, _params: { tenancyId: string | null }) => {},
+    clearStorage: () => {},
+    redirectAfterLogout: (_, _params: { reason: SessionContext['logoutReason'] }) => {},
+    storeTokens: assign({
+      tokens: ({ context, event }, params: { backend: Backend }) => {
+        const output = (event as unknown as { output: BackendTokens }).output;
+        if (!context.tokens) return null;
+        return { ...context.tokens, [params.backend]: output };
+      },
+    }),
+    acceptUser: assign(({ context, event }) => {
+      const { user, tenancies } = (event as unknown as { output: UserAndTenancies }).output;
+      return {
+        user,
+        tenancies,
+        selectedTenancyId: chooseTenancy(tenancies, context.urlTenancyId, context.storedTenancyId),
+      };
+    }),
+    clearSession: assign({
+      tokens: null,
+      user: null,
+      tenancies: [],
+      selectedTenancyId: null,
+      urlTenancyId: null,
+      storedTenancyId: null,
+    }),
+  },
+  guards: {
+    isSessionMissing: ({ context }) =>
+      !context.tokens || BACKENDS.some((b) => !context.tokens![b].access && !context.tokens![b].refreshToken),
+    accountNeedsRefresh: ({ context }) => needsRefresh(context.tokens, 'account'),
+    tenantNeedsRefresh: ({ context }) => needsRefresh(context.tokens, 'tenant'),
+    hasTenancies: ({ context }) => context.tenancies.length > 0,
+    isOwnTenancy: ({ context, event }) => {
+      assertEvent(event, 'tenancy.select');
+      return context.tenancies.some((t) => t.id === event.tenancyId);
+    },
+    isForBackend: ({ event }, params: { backend: Backend }) => {
+      assertEvent(event, 'token.expired');
+      return event.backend === params.backend;
+    },
+  },
+  delays: {
+    // Date.now here is the only clock read; tests replace both delays.
+    accountRefreshDelay: ({ context }) => msUntilRefresh(context.tokens?.account.access, Date.now()),
+    tenantRefreshDelay: ({ context }) => msUntilRefresh(context.tokens?.tenant.access, Date.now()),
+  },
+}).createMachine({
+  id: 'session',
+  context: ({ input }) => ({
+    tokens: null,
+    user: null,
+    tenancies: [],
+    selectedTenancyId: null,
+    urlTenancyId: input?.urlTenancyId ?? null,
+    storedTenancyId: null,
+    loginError: null,
+    logoutReason: null,
+  }),
+  initial: 'initialising',
+  states: {
+    initialising: {
+      initial: 'restoring',
+      states: {
+        restoring: {
+          invoke: {
+            id: 'restoreSession',
+            src: 'restoreSession',
+            onDone: {
+              target: 'checking',
+              actions: assign({
+                tokens: ({ event }) => event.output.tokens,
+                storedTenancyId: ({ event }) => event.output.storedTenancyId,
+              }),
+            },
+            onError: { target: '#session.loggedOut', actions: ['clearSession', 'clearStorage'] },
+          },
+        },
+        checking: {
+          always: [
+            { guard: 'isSessionMissing', target: '#session.loggedOut', actions: ['clearSession', 'clearStorage'] },
+            { guard: 'accountNeedsRefresh', target: 'refreshingAccount' },
+            { guard: 'tenantNeedsRefresh', target: 'refreshingTenant' },
+            { target: 'loadingUser' },
+          ],
+        },
+        refreshingAccount: {
+          invoke: {
+            id: 'refreshAccount',
+            src: 'refreshAccess',
+            input: ({ context }) => ({
+              backend: 'account' as const,
+              refreshToken: context.tokens?.account.refreshToken ?? '',
+            }),
+            onDone: {
+              target: 'checking',
+              actions: [
+                { type: 'storeTokens', params: { backend: 'account' } },
+                { type: 'persistTokens', params: ({ context }) => ({ tokens: context.tokens }) },
+              ],
+            },
+            // A refresh token the server refuses ends the stored session.
+            onError: { target: '#session.loggedOut', actions: ['clearSession', 'clearStorage'] },
+          },
+        },
+        refreshingTenant: {
+          invoke: {
+            id: 'refreshTenant',
+            src: 'refreshAccess',
+            input: ({ context }) => ({
+              backend: 'tenant' as const,
+              refreshToken: context.tokens?.tenant.refreshToken ?? '',
+            }),
+            onDone: {
+              target: 'checking',
+              actions: [
+                { type: 'storeTokens', params: { backend: 'tenant' } },
+                { type: 'persistTokens', params: ({ context }) => ({ tokens: context.tokens }) },
+              ],
+            },
+            // A refresh token the server refuses ends the stored session.
+            onError: { target: '#session.loggedOut', actions: ['clearSession', 'clearStorage'] },
+          },
+        },
+        loadingUser: {
+          invoke: {
+            id: 'loadUser',
+            src: 'loadUser',
+            input: ({ context }) => ({ tokens: context.tokens }),
+            onDone: {
+              target: '#session.loggedIn',
+              actions: [
+                'acceptUser',
+                { type: 'persistSelectedTenancy', params: ({ context }) => ({ tenancyId: context.selectedTenancyId }) },
+              ],
+            },
+            onError: { target: '#session.loggedOut', actions: ['clearSession', 'clearStorage'] },
+          },
+        },
+      },
+    },
+    loggedOut: {
+      on: {
+        'session.login': { target: 'loggingIn', actions: assign({ loginError: null, logoutReason: null }) },
+      },
+    },
+    loggingIn: {
+      initial: 'authenticating',
+      states: {
+        authenticating: {
+          invoke: {
+            id: 'login',
+            src: 'login',
+            input: ({ event }) => {
+              assertEvent(event, 'session.login');
+              return { email: event.email, password: event.password };
+            },
+            onDone: {
+              target: 'loadingUser',
+              actions: [assign({ tokens: ({ event }) => event.output }), { type: 'persistTokens', params: ({ context }) => ({ tokens: context.tokens }) }],
+            },
+            onError: {
+              target: '#session.loggedOut',
+              actions: [assign({ loginError: ({ event }) => serverErrorCode(event.error) }), 'clearSession', 'clearStorage'],
+            },
+          },
+        },
+        loadingUser: {
+          invoke: {
+            id: 'loadUser',
+            src: 'loadUser',
+            input: ({ context }) => ({ tokens: context.tokens }),
+            onDone: {
+              target: '#session.loggedIn',
+              actions: [
+                'acceptUser',
+                { type: 'persistSelectedTenancy', params: ({ context }) => ({ tenancyId: context.selectedTenancyId }) },
+              ],
+            },
+            onError: {
+              target: '#session.loggedOut',
+              actions: [assign({ loginError: ({ event }) => serverErrorCode(event.error) }), 'clearSession', 'clearStorage'],
+            },
+          },
+        },
+      },
+    },
+    loggedIn: {
+      type: 'parallel',
+      on: {
+        'session.logout': { target: 'loggingOut', actions: assign({ logoutReason: 'user' }) },
+        'session.unauthorized': { target: 'loggingOut', actions: assign({ logoutReason: 'expired' }) },
+      },
+      states: {
+        tenancy: {
+          initial: 'deciding',
+          states: {
+            deciding: {
+              always: [{ guard: 'hasTenancies', target: 'withTenancies' }, { target: 'noTenancies' }],
+            },
+            withTenancies: {
+              on: {
+                'tenancy.select': {
+                  guard: 'isOwnTenancy',
+                  actions: [
+                    assign({ selectedTenancyId: ({ event }) => event.tenancyId }),
+                    { type: 'persistSelectedTenancy', params: ({ event }) => ({ tenancyId: event.tenancyId }) },
+                  ],
+                },
+              },
+            },
+            noTenancies: {},
+          },
+        },
+        accountToken: {
+          initial: 'fresh',
+          states: {
+            fresh: {
+              after: { accountRefreshDelay: 'refreshing' },
+              on: {
+                'token.expired': { guard: { type: 'isForBackend', params: { backend: 'account' } }, target: 'refreshing' },
+              },
+            },
+            refreshing: {
+              invoke: {
+                id: 'refreshAccount',
+                src: 'refreshAccess',
+                input: ({ context }) => ({
+                  backend: 'account' as const,
+                  refreshToken: context.tokens?.account.refreshToken ?? '',
+                }),
+                onDone: {
+                  target: 'fresh',
+                  actions: [
+                    { type: 'storeTokens', params: { backend: 'account' } },
+                    { type: 'persistTokens', params: ({ context }) => ({ tokens: context.tokens }) },
+                  ],
+                },
+                // A failed refresh ends the session (SPEC §4).
+                onError: { target: '#session.loggingOut', actions: assign({ logoutReason: 'expired' }) },
+              },
+            },
+          },
+        },
+        tenantToken: {
+          initial: 'fresh',
+          states: {
+            fresh: {
+              after: { tenantRefreshDelay: 'refreshing' },
+              on: {
+                'token.expired': { guard: { type: 'isForBackend', params: { backend: 'tenant' } }, target: 'refreshing' },
+              },
+            },
+            refreshing: {
+              invoke: {
+                id: 'refreshTenant',
+                src: 'refreshAccess',
+                input: ({ context }) => ({
+                  backend: 'tenant' as const,
+                  refreshToken: context.tokens?.tenant.refreshToken ?? '',
+                }),
+                onDone: {
+                  target: 'fresh',
+                  actions: [
+                    { type: 'storeTokens', params: { backend: 'tenant' } },
+                    { type: 'persistTokens', params: ({ context }) => ({ tokens: context.tokens }) },
+                  ],
+                },
+                // A failed refresh ends the session (SPEC §4).
+                onError: { target: '#session.loggingOut', actions: assign({ logoutReason: 'expired' }) },
+              },
+            },
+          },
+        },
+      },
+    },
+    loggingOut: {
+      invoke: {
+        id: 'revoke',
+        src: 'revoke',
+        input: ({ context }) => ({ tokens: context.tokens }),
+        onDone: 'loggedOut',
+        // Revocation is best effort: the tokens are forgotten here either way.
+        onError: 'loggedOut',
+      },
+      exit: [
+        'clearSession',
+        'clearStorage',
+        { type: 'redirectAfterLogout', params: ({ context }) => ({ reason: context.logoutReason }) },
+      ],
+    },
+  },
+});

@@ -1,0 +1,89 @@
+/**
+ * Builds a Yoga server for one backend: schema, per-request context, request ids (read from or added as
+ * `x-request-id`), masked unexpected errors logged through pino with that id.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import {
+  createSchema,
+  createYoga,
+  type Plugin,
+  type YogaInitialContext,
+  type YogaServerInstance,
+} from 'graphql-yoga';
+import type { Backend } from '../auth/keys.ts';
+import type { ApiServices } from '../services.ts';
+import { type GraphQLContext, identifyCaller } from './context.ts';
+
+/** A Yoga server instance of one of our backends. */
+export type BackendYoga = YogaServerInstance<Record<string, unknown>, GraphQLContext>;
+
+interface BackendOptions {
+  backend: Backend;
+  services: ApiServices;
+  typeDefs: string;
+  // The generated Resolvers type is checked where it is written; Yoga takes any resolver map.
+  resolvers: object;
+  graphqlEndpoint: string;
+}
+
+const requestIds = new WeakMap<Request, string>();
+const requestScope = new AsyncLocalStorage<{ requestId: string }>();
+
+/** A caller-supplied id is kept when it is short and plain, so logs can be joined across services. */
+function requestIdOf(request: Request): string {
+  let id = requestIds.get(request);
+  if (!id) {
+    const given = request.headers.get('x-request-id');
+    id = given && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    requestIds.set(request, id);
+  }
+  return id;
+}
+
+function useRequestId(): Plugin {
+  return {
+    instrumentation: {
+      request: ({ request }, wrapped) => requestScope.run({ requestId: requestIdOf(request) }, wrapped),
+    },
+    onResponse({ request, response }) {
+      response.headers.set('x-request-id', requestIdOf(request));
+    },
+  };
+}
+
+/** Creates the Yoga server of one backend. */
+export function createBackendYoga(options: BackendOptions): BackendYoga {
+  const { backend, services } = options;
+  const logger = services.logger.child({ backend });
+  // Yoga logs every error it masks through this logger; the request scope adds the id.
+  const withId = () => ({ requestId: requestScope.getStore()?.requestId });
+  const yogaLogger = {
+    debug: (...args: unknown[]) => logger.debug({ ...withId(), args }, 'yoga'),
+    info: (...args: unknown[]) => logger.info({ ...withId(), args }, 'yoga'),
+    warn: (...args: unknown[]) => logger.warn({ ...withId(), args }, 'yoga'),
+    error: (err: unknown, ...args: unknown[]) => logger.error({ ...withId(), err, args }, 'unexpected error'),
+  };
+  return createYoga<Record<string, unknown>, GraphQLContext>({
+    schema: createSchema<Record<string, unknown> & YogaInitialContext & GraphQLContext>({
+      typeDefs: options.typeDefs,
+      resolvers: options.resolvers as never,
+    }),
+    graphqlEndpoint: options.graphqlEndpoint,
+    maskedErrors: true,
+    landingPage: false,
+    logging: yogaLogger,
+    plugins: [useRequestId()],
+    context: async ({ request }): Promise<GraphQLContext> => {
+      const requestId = requestIdOf(request);
+      return {
+        db: services.database.db,
+        services,
+        logger: logger.child({ requestId }),
+        requestId,
+        backend,
+        caller: await identifyCaller(services, backend, request),
+      };
+    },
+  });
+}

@@ -1,0 +1,459 @@
+/**
+ * The one ingestion path for meter readings (CSV import, demo generator, later the worker).
+ * A batch is validated as a whole, then written in one transaction:
+ *   1. register readings (idempotent: identical rows are skipped);
+ *   2. hourly consumption of the affected measurement points and hours;
+ *   3. daily and monthly rollups per point, and the property's daily rollup per m².
+ * The heavy lifting is set-based SQL, so the same code is fast on PGlite and on PostgreSQL.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { pgNumberArray, pgTextArray, queryRows } from '../db/sql.ts';
+import { parseDecimal, parseTimestamp } from './parse.ts';
+
+/** One reading as it arrives: `line` is where it came from (a file line), for error messages. */
+export interface ReadingRow {
+  line: number;
+  meterNumber: string;
+  /** ISO 8601 with an offset or Z. */
+  ts: string;
+  /** Decimal: the register's running total, or an instantaneous sample (temperature, humidity). */
+  value: string;
+}
+
+export interface IngestProblem {
+  line: number;
+  reason: string;
+}
+
+/** What a batch did. */
+export interface IngestResult {
+  /** Rows received. */
+  rows: number;
+  /** Readings that were not stored before. */
+  newReadings: number;
+  /** Hourly consumption values inserted or changed. */
+  hoursUpdated: number;
+  /** Daily rollups (per point) inserted or changed. */
+  daysUpdated: number;
+}
+
+/** A rejected batch; nothing of it was written. */
+export class IngestError extends Error {
+  readonly problems: IngestProblem[];
+
+  constructor(problems: IngestProblem[]) {
+    const shown = problems.slice(0, 20).map((p) => `  line ${p.line}: ${p.reason}`);
+    const more = problems.length > 20 ? [`  …and ${problems.length - 20} more`] : [];
+    super(`Rejected ${problems.length} bad row(s); nothing was imported:\n${[...shown, ...more].join('\n')}`);
+    this.name = 'IngestError';
+    this.problems = problems;
+  }
+}
+
+interface MeterInfo {
+  id: number;
+  number: string;
+  installedMs: number;
+  removedMs: number | null;
+}
+
+interface ValidRow {
+  line: number;
+  meterId: number;
+  ms: number;
+  value: string;
+}
+
+/** Rows per INSERT statement; bounds the size of one query's parameters. */
+const INSERT_CHUNK = 50_000;
+
+async function loadMeters(db: Db, numbers: string[]): Promise<Map<string, MeterInfo>> {
+  const rows = await queryRows<{ id: number; number: string; installed_ms: number; removed_ms: number | null }>(
+    db,
+    sql`SELECT id, number,
+          (extract(epoch FROM installed_at) * 1000)::float8 AS installed_ms,
+          (extract(epoch FROM removed_at) * 1000)::float8 AS removed_ms
+        FROM meters WHERE number = ANY(${pgTextArray(numbers)}::text[])`,
+  );
+  return new Map(
+    rows.map((r) => [
+      r.number,
+      { id: r.id, number: r.number, installedMs: Number(r.installed_ms), removedMs: r.removed_ms === null ? null : Number(r.removed_ms) },
+    ]),
+  );
+}
+
+/** Checks each row on its own and against the others of the batch; returns the rows to store. */
+function validateRows(rows: ReadingRow[], meters: Map<string, MeterInfo>, problems: IngestProblem[]): ValidRow[] {
+  const valid: ValidRow[] = [];
+  const seen = new Map<string, ValidRow>();
+  // Every meter of a batch usually shares the same timestamps; parse each text once.
+  const tsCache = new Map<string, number | null>();
+  for (const row of rows) {
+    const before = problems.length;
+    const meter = meters.get(row.meterNumber.trim());
+    if (!meter) problems.push({ line: row.line, reason: `unknown meter number "${row.meterNumber}"` });
+    let ms = tsCache.get(row.ts);
+    if (ms === undefined) {
+      ms = parseTimestamp(row.ts);
+      tsCache.set(row.ts, ms);
+    }
+    if (ms === null) {
+      problems.push({ line: row.line, reason: `invalid timestamp "${row.ts}" (expected ISO 8601 with offset or Z)` });
+    }
+    const value = parseDecimal(row.value);
+    if (value === null) problems.push({ line: row.line, reason: `value "${row.value}" is not a number` });
+    if (!meter || ms === null || value === null || problems.length > before) continue;
+    if (ms < meter.installedMs || (meter.removedMs !== null && ms > meter.removedMs)) {
+      const window = `${new Date(meter.installedMs).toISOString()} – ${meter.removedMs === null ? 'now' : new Date(meter.removedMs).toISOString()}`;
+      problems.push({ line: row.line, reason: `timestamp ${row.ts} is outside meter ${meter.number}'s installation (${window})` });
+      continue;
+    }
+    const key = `${meter.id}:${ms}`;
+    const earlier = seen.get(key);
+    if (earlier) {
+      if (earlier.value !== value) {
+        problems.push({
+          line: row.line,
+          reason: `meter ${meter.number} at ${row.ts} has value ${value} here but ${earlier.value} on line ${earlier.line}`,
+        });
+      }
+      continue;
+    }
+    const v = { line: row.line, meterId: meter.id, ms, value };
+    seen.set(key, v);
+    valid.push(v);
+  }
+  return valid;
+}
+
+/** Rows whose meter+timestamp is already stored with another value. */
+async function storedConflicts(tx: Db, rows: ValidRow[]): Promise<IngestProblem[]> {
+  if (rows.length === 0) return [];
+  const meterIds = [...new Set(rows.map((r) => r.meterId))];
+  // Appending after a meter's last stored reading cannot conflict; only check rows at or before it.
+  const last = await queryRows<{ meter_id: number; last_ms: number | null }>(
+    tx,
+    sql`SELECT m.id AS meter_id,
+          (SELECT (extract(epoch FROM r.ts) * 1000)::float8 FROM register_readings r
+            WHERE r.meter_id = m.id ORDER BY r.ts DESC LIMIT 1) AS last_ms
+        FROM unnest(${pgNumberArray(meterIds)}::int[]) AS m(id)`,
+  );
+  const lastMs = new Map(last.map((r) => [r.meter_id, r.last_ms === null ? null : Number(r.last_ms)]));
+  const suspects = rows.filter((r) => {
+    const l = lastMs.get(r.meterId);
+    return l !== null && l !== undefined && r.ms <= l;
+  });
+  const problems: IngestProblem[] = [];
+  for (let i = 0; i < suspects.length; i += INSERT_CHUNK) {
+    const chunk = suspects.slice(i, i + INSERT_CHUNK);
+    const found = await queryRows<{ line: number; stored: string; meter_number: string }>(
+      tx,
+      sql`SELECT i.line, r.value::text AS stored, m.number AS meter_number
+          FROM unnest(${pgNumberArray(chunk.map((r) => r.line))}::int[], ${pgNumberArray(chunk.map((r) => r.meterId))}::int[],
+                      ${pgNumberArray(chunk.map((r) => r.ms))}::int8[], ${pgNumberArray(chunk.map((r) => r.value))}::numeric[])
+               AS i(line, meter_id, ms, value)
+          JOIN register_readings r ON r.meter_id = i.meter_id AND r.ts = to_timestamp(i.ms / 1000.0)
+          JOIN meters m ON m.id = i.meter_id
+          WHERE r.value <> i.value`,
+    );
+    for (const f of found) {
+      problems.push({
+        line: f.line,
+        reason: `meter ${f.meter_number} already has another value (${f.stored}) stored for this timestamp`,
+      });
+    }
+  }
+  return problems;
+}
+
+interface MeterSpan {
+  meterId: number;
+  minMs: number;
+  maxMs: number;
+}
+
+export async function insertReadings(tx: Db, rows: ValidRow[]): Promise<{ inserted: number; spans: MeterSpan[] }> {
+  // Sorted by meter and time, inserts walk the primary key in order.
+  rows.sort((a, b) => a.meterId - b.meterId || a.ms - b.ms);
+  const spans = new Map<number, MeterSpan>();
+  let inserted = 0;
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
+    const result = await queryRows<{ meter_id: number; min_ms: number; max_ms: number; n: number }>(
+      tx,
+      sql`WITH ins AS (
+            INSERT INTO register_readings (meter_id, ts, value)
+            SELECT i.meter_id, to_timestamp(i.ms / 1000.0), i.value
+            FROM unnest(${pgNumberArray(chunk.map((r) => r.meterId))}::int[], ${pgNumberArray(chunk.map((r) => r.ms))}::int8[],
+                        ${pgNumberArray(chunk.map((r) => r.value))}::numeric[]) AS i(meter_id, ms, value)
+            ON CONFLICT (meter_id, ts) DO NOTHING
+            RETURNING meter_id, ts
+          )
+          SELECT meter_id, (extract(epoch FROM min(ts)) * 1000)::float8 AS min_ms,
+                 (extract(epoch FROM max(ts)) * 1000)::float8 AS max_ms, count(*)::int AS n
+          FROM ins GROUP BY meter_id`,
+    );
+    for (const r of result) {
+      inserted += Number(r.n);
+      const s = spans.get(r.meter_id);
+      const minMs = Number(r.min_ms);
+      const maxMs = Number(r.max_ms);
+      if (s) {
+        s.minMs = Math.min(s.minMs, minMs);
+        s.maxMs = Math.max(s.maxMs, maxMs);
+      } else spans.set(r.meter_id, { meterId: r.meter_id, minMs, maxMs });
+    }
+  }
+  return { inserted, spans: [...spans.values()] };
+}
+
+/** Days (Europe/Copenhagen) per measurement point whose hourly values changed. */
+interface PointDays {
+  pointId: number;
+  dayLo: string;
+  dayHi: string;
+}
+
+interface HourlyOutcome {
+  point_id: number;
+  day_lo: string;
+  day_hi: string;
+  hours: number;
+}
+
+/**
+ * Recomputes hourly consumption of register points around the new readings. Consumption is the
+ * difference between consecutive readings of the same meter (never across a meter swap), spread over
+ * the hours between them in proportion to time; a drop within one meter is a reset, and the new value
+ * counts as consumption since it. Shares are differences of rounded cumulative fractions, so the
+ * hours of one interval add up to its delta exactly.
+ */
+export function registerHourlySql(spans: MeterSpan[]) {
+  return sql`
+    WITH a AS (
+      SELECT a0.meter_id, to_timestamp(a0.lo_ms / 1000.0) AS lo, to_timestamp(a0.hi_ms / 1000.0) AS hi
+      FROM unnest(${pgNumberArray(spans.map((s) => s.meterId))}::int[], ${pgNumberArray(spans.map((s) => s.minMs))}::int8[],
+                  ${pgNumberArray(spans.map((s) => s.maxMs))}::int8[]) AS a0(meter_id, lo_ms, hi_ms)
+    ),
+    aff AS (
+      SELECT m.measurement_point_id AS point_id,
+        coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts < a.lo
+                  ORDER BY r.ts DESC LIMIT 1), a.lo) AS lo,
+        coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts > a.hi
+                  ORDER BY r.ts LIMIT 1), a.hi) AS hi
+      FROM a
+      JOIN meters m ON m.id = a.meter_id
+      JOIN measurement_points p ON p.id = m.measurement_point_id
+      WHERE p.reading_kind = 'register'
+    ),
+    rg AS (
+      SELECT point_id, date_trunc('hour', min(lo), 'UTC') AS h_lo,
+             date_trunc('hour', max(hi) - interval '1 microsecond', 'UTC') + interval '1 hour' AS h_hi
+      FROM aff GROUP BY point_id
+    ),
+    pm AS (
+      SELECT rg.point_id, rg.h_lo, rg.h_hi, m.id AS meter_id
+      FROM rg JOIN meters m ON m.measurement_point_id = rg.point_id
+    ),
+    rd AS (
+      SELECT pm.meter_id, r.ts, r.value
+      FROM pm JOIN register_readings r ON r.meter_id = pm.meter_id AND r.ts >= pm.h_lo AND r.ts <= pm.h_hi
+      UNION ALL
+      SELECT pm.meter_id, b.ts, b.value FROM pm CROSS JOIN LATERAL (
+        SELECT r.ts, r.value FROM register_readings r
+        WHERE r.meter_id = pm.meter_id AND r.ts < pm.h_lo ORDER BY r.ts DESC LIMIT 1) b
+      UNION ALL
+      SELECT pm.meter_id, n.ts, n.value FROM pm CROSS JOIN LATERAL (
+        SELECT r.ts, r.value FROM register_readings r
+        WHERE r.meter_id = pm.meter_id AND r.ts > pm.h_hi ORDER BY r.ts LIMIT 1) n
+    ),
+    iv AS (
+      SELECT meter_id, lag(ts) OVER w AS t0, ts AS t1, lag(value) OVER w AS v0, value AS v1
+      FROM rd WINDOW w AS (PARTITION BY meter_id ORDER BY ts)
+    ),
+    dl AS (
+      SELECT pm.point_id, pm.h_lo, pm.h_hi, iv.t0, iv.t1,
+             CASE WHEN iv.v1 >= iv.v0 THEN iv.v1 - iv.v0 ELSE iv.v1 END AS delta,
+             extract(epoch FROM iv.t1 - iv.t0) AS secs
+      FROM iv JOIN pm ON pm.meter_id = iv.meter_id
+      WHERE iv.t0 IS NOT NULL AND iv.t1 > pm.h_lo AND iv.t0 < pm.h_hi
+    ),
+    sh AS (
+      SELECT dl.point_id, h.h AS hour_start,
+             round(dl.delta * extract(epoch FROM least(h.h + interval '1 hour', dl.t1) - dl.t0) / dl.secs, 9)
+               - round(dl.delta * extract(epoch FROM greatest(h.h, dl.t0) - dl.t0) / dl.secs, 9) AS share
+      FROM dl CROSS JOIN LATERAL generate_series(
+        greatest(date_trunc('hour', dl.t0, 'UTC'), dl.h_lo),
+        least(dl.t1, dl.h_hi) - interval '1 microsecond',
+        interval '1 hour') AS h(h)
+    ),
+    up AS (
+      INSERT INTO hourly_consumption AS hc (measurement_point_id, hour_start, value)
+      SELECT point_id, hour_start, trim_scale(sum(share)) FROM sh GROUP BY point_id, hour_start
+      ON CONFLICT (measurement_point_id, hour_start) DO UPDATE SET value = excluded.value
+        WHERE hc.value IS DISTINCT FROM excluded.value
+      RETURNING measurement_point_id, hour_start
+    )
+    SELECT measurement_point_id AS point_id,
+           to_char(min((hour_start AT TIME ZONE 'Europe/Copenhagen')::date), 'YYYY-MM-DD') AS day_lo,
+           to_char(max((hour_start AT TIME ZONE 'Europe/Copenhagen')::date), 'YYYY-MM-DD') AS day_hi,
+           count(*)::int AS hours
+    FROM up GROUP BY measurement_point_id`;
+}
+
+/** Recomputes the hourly average of instantaneous points (temperature, humidity) in the affected hours. */
+export function instantaneousHourlySql(spans: MeterSpan[]) {
+  return sql`
+    WITH a AS (
+      SELECT a0.meter_id, to_timestamp(a0.lo_ms / 1000.0) AS lo, to_timestamp(a0.hi_ms / 1000.0) AS hi
+      FROM unnest(${pgNumberArray(spans.map((s) => s.meterId))}::int[], ${pgNumberArray(spans.map((s) => s.minMs))}::int8[],
+                  ${pgNumberArray(spans.map((s) => s.maxMs))}::int8[]) AS a0(meter_id, lo_ms, hi_ms)
+    ),
+    rg AS (
+      SELECT m.measurement_point_id AS point_id, date_trunc('hour', min(a.lo), 'UTC') AS h_lo,
+             date_trunc('hour', max(a.hi), 'UTC') + interval '1 hour' AS h_hi
+      FROM a
+      JOIN meters m ON m.id = a.meter_id
+      JOIN measurement_points p ON p.id = m.measurement_point_id
+      WHERE p.reading_kind = 'instantaneous'
+      GROUP BY m.measurement_point_id
+    ),
+    up AS (
+      INSERT INTO hourly_consumption AS hc (measurement_point_id, hour_start, value)
+      SELECT rg.point_id, date_trunc('hour', r.ts, 'UTC'), trim_scale(round(avg(r.value), 6))
+      FROM rg
+      JOIN meters m ON m.measurement_point_id = rg.point_id
+      JOIN register_readings r ON r.meter_id = m.id AND r.ts >= rg.h_lo AND r.ts < rg.h_hi
+      GROUP BY rg.point_id, date_trunc('hour', r.ts, 'UTC')
+      ON CONFLICT (measurement_point_id, hour_start) DO UPDATE SET value = excluded.value
+        WHERE hc.value IS DISTINCT FROM excluded.value
+      RETURNING measurement_point_id, hour_start
+    )
+    SELECT measurement_point_id AS point_id,
+           to_char(min((hour_start AT TIME ZONE 'Europe/Copenhagen')::date), 'YYYY-MM-DD') AS day_lo,
+           to_char(max((hour_start AT TIME ZONE 'Europe/Copenhagen')::date), 'YYYY-MM-DD') AS day_hi,
+           count(*)::int AS hours
+    FROM up GROUP BY measurement_point_id`;
+}
+
+function rangesParams(days: PointDays[]) {
+  return sql`unnest(${pgNumberArray(days.map((d) => d.pointId))}::int[], ${pgNumberArray(days.map((d) => d.dayLo))}::date[],
+                    ${pgNumberArray(days.map((d) => d.dayHi))}::date[]) AS rg(point_id, d_lo, d_hi)`;
+}
+
+/** Daily rollups per point over Europe/Copenhagen days (23 or 25 hours on DST days). */
+async function updateDailyRollups(tx: Db, days: PointDays[]): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    tx,
+    sql`WITH up AS (
+          INSERT INTO daily_rollups AS d (measurement_point_id, day, sum, min, max, count)
+          SELECT h.measurement_point_id, (h.hour_start AT TIME ZONE 'Europe/Copenhagen')::date,
+                 sum(h.value), min(h.value), max(h.value), count(*)::int
+          FROM ${rangesParams(days)}
+          JOIN hourly_consumption h ON h.measurement_point_id = rg.point_id
+            AND h.hour_start >= (rg.d_lo::timestamp AT TIME ZONE 'Europe/Copenhagen')
+            AND h.hour_start < ((rg.d_hi + 1)::timestamp AT TIME ZONE 'Europe/Copenhagen')
+          GROUP BY 1, 2
+          ON CONFLICT (measurement_point_id, day) DO UPDATE
+            SET sum = excluded.sum, min = excluded.min, max = excluded.max, count = excluded.count
+            WHERE (d.sum, d.min, d.max, d.count) IS DISTINCT FROM (excluded.sum, excluded.min, excluded.max, excluded.count)
+          RETURNING 1
+        )
+        SELECT count(*)::int AS n FROM up`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Monthly rollups per point, from the daily ones of the affected months. */
+async function updateMonthlyRollups(tx: Db, days: PointDays[]): Promise<void> {
+  await tx.execute(sql`
+    INSERT INTO monthly_rollups AS mr (measurement_point_id, month, sum, min, max, count)
+    SELECT d.measurement_point_id, date_trunc('month', d.day::timestamp)::date,
+           sum(d.sum), min(d.min), max(d.max), sum(d.count)::int
+    FROM ${rangesParams(days)}
+    JOIN daily_rollups d ON d.measurement_point_id = rg.point_id
+      AND d.day >= date_trunc('month', rg.d_lo::timestamp)::date
+      AND d.day < (date_trunc('month', rg.d_hi::timestamp) + interval '1 month')::date
+    GROUP BY 1, 2
+    ON CONFLICT (measurement_point_id, month) DO UPDATE
+      SET sum = excluded.sum, min = excluded.min, max = excluded.max, count = excluded.count`);
+}
+
+/**
+ * Property rollups per quantity and day: the sum over the property's apartment points, the area of the
+ * apartments that had data that day, and the sum per m² of that area.
+ */
+async function updatePropertyRollups(tx: Db, days: PointDays[]): Promise<void> {
+  await tx.execute(sql`
+    WITH pq AS (
+      SELECT p.property_id, p.quantity, min(rg.d_lo) AS d_lo, max(rg.d_hi) AS d_hi
+      FROM ${rangesParams(days)}
+      JOIN measurement_points p ON p.id = rg.point_id
+      WHERE p.apartment_id IS NOT NULL
+      GROUP BY p.property_id, p.quantity
+    ),
+    per_apartment AS (
+      SELECT pq.property_id, pq.quantity, d.day, p.apartment_id, sum(d.sum) AS s, sum(d.count) AS c
+      FROM pq
+      JOIN measurement_points p ON p.property_id = pq.property_id AND p.quantity = pq.quantity
+        AND p.apartment_id IS NOT NULL
+      JOIN daily_rollups d ON d.measurement_point_id = p.id AND d.day BETWEEN pq.d_lo AND pq.d_hi
+      GROUP BY 1, 2, 3, 4
+    )
+    INSERT INTO property_daily_rollups AS pr (property_id, quantity, day, sum, area_m2, per_m2, count, apartments)
+    SELECT pa.property_id, pa.quantity, pa.day, sum(pa.s), sum(ap.area_m2),
+           coalesce(trim_scale(round(sum(pa.s) / nullif(sum(ap.area_m2), 0), 9)), 0),
+           sum(pa.c)::int, count(*)::int
+    FROM per_apartment pa JOIN apartments ap ON ap.id = pa.apartment_id
+    GROUP BY 1, 2, 3
+    ON CONFLICT (property_id, quantity, day) DO UPDATE
+      SET sum = excluded.sum, area_m2 = excluded.area_m2, per_m2 = excluded.per_m2,
+          count = excluded.count, apartments = excluded.apartments`);
+}
+
+function mergeDays(outcomes: HourlyOutcome[]): PointDays[] {
+  return outcomes.map((o) => ({ pointId: o.point_id, dayLo: o.day_lo, dayHi: o.day_hi }));
+}
+
+/**
+ * Validates and stores a batch of readings, then brings hourly consumption and rollups up to date,
+ * all in one transaction. Throws IngestError (and writes nothing) if any row is bad.
+ */
+export async function ingestReadings(db: Db, rows: ReadingRow[]): Promise<IngestResult> {
+  const problems: IngestProblem[] = [];
+  const numbers = [...new Set(rows.map((r) => r.meterNumber.trim()))];
+  const meters = numbers.length > 0 ? await loadMeters(db, numbers) : new Map<string, MeterInfo>();
+  const valid = validateRows(rows, meters, problems);
+
+  const T: Record<string, number> = {}; let tl = performance.now();
+  const lap = (k: string) => { const n = performance.now(); T[k] = (T[k] ?? 0) + n - tl; tl = n; };
+  (globalThis as any).__T = T;
+  lap('validate');
+  return db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    problems.push(...(await storedConflicts(tx, valid)));
+    if (problems.length > 0) {
+      problems.sort((a, b) => a.line - b.line);
+      throw new IngestError(problems);
+    }
+    lap('conflicts');
+    const { inserted, spans } = await insertReadings(tx, valid);
+    lap('insert');
+    if (spans.length === 0) return { rows: rows.length, newReadings: 0, hoursUpdated: 0, daysUpdated: 0 };
+
+    const o1 = await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans)); lap('hourlyReg');
+    const o2 = await queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans)); lap('hourlyInst');
+    const outcomes = [...o1, ...o2];
+    const hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
+    const days = mergeDays(outcomes);
+    let daysUpdated = 0;
+    if (days.length > 0) {
+      daysUpdated = await updateDailyRollups(tx, days); lap('daily');
+      await updateMonthlyRollups(tx, days); lap('monthly');
+      await updatePropertyRollups(tx, days); lap('property');
+    }
+    return { rows: rows.length, newReadings: inserted, hoursUpdated, daysUpdated };
+  });
+}

@@ -1,0 +1,21 @@
+/** The services the GraphQL backends need: the runtime services plus the token signing keys. */
+import { type KeyRing, loadKeyRing } from './auth/keys.ts';
+import { getServices, type Services } from './runtime.ts';
+
+/** Runtime services plus both backends' signing keys. */
+export interface ApiServices extends Services {
+  keys: KeyRing;
+}
+
+const KEY = Symbol.for('tenant-app.api-services');
+type Holder = { [KEY]?: Promise<ApiServices> };
+
+/** The process-wide API services; keys are loaded (or generated into DATA_DIR) on first use. */
+export function getApiServices(): Promise<ApiServices> {
+  const holder = globalThis as Holder;
+  holder[KEY] ??= (async () => {
+    const services = await getServices();
+    return { ...services, keys: await loadKeyRing(services.config) };
+  })();
+  return holder[KEY];
+}

@@ -1,0 +1,85 @@
+/** Object details (SPEC §3) for units (apartments) and measurement points, as graphs and unit lists return them. */
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { apartments, measurementPoints, meters, properties } from '../db/schema.ts';
+import type { ObjectDetails, PropertyDetails, UnitDetails } from './types.generated.ts';
+
+type ApartmentRow = typeof apartments.$inferSelect;
+type PropertyRow = typeof properties.$inferSelect;
+type PointRow = typeof measurementPoints.$inferSelect;
+
+/** The property part of object details. */
+export function propertyDetails(p: PropertyRow): PropertyDetails {
+  return { id: String(p.id), number: p.number, address: p.address, city: p.city, zipcode: p.zipcode };
+}
+
+/** The unit part of object details; the name is the address with the floor/side label. */
+export function unitDetails(a: ApartmentRow, tenantName: string): UnitDetails {
+  const name = a.address.includes(a.apartment) ? a.address : `${a.address}, ${a.apartment}`;
+  return { id: String(a.id), unitUniqueId: a.uniqueId, name, tenantName };
+}
+
+/** Apartments with their properties, by apartment id. */
+export async function loadUnits(db: Db, apartmentIds: number[]) {
+  if (apartmentIds.length === 0) return new Map<number, { apartment: ApartmentRow; property: PropertyRow }>();
+  const rows = await db
+    .select({ apartment: apartments, property: properties })
+    .from(apartments)
+    .innerJoin(properties, eq(properties.id, apartments.propertyId))
+    .where(inArray(apartments.id, apartmentIds));
+  return new Map(rows.map((r) => [r.apartment.id, r]));
+}
+
+/** Object details of a unit. */
+export function unitObject(apartment: ApartmentRow, property: PropertyRow, tenantName: string): ObjectDetails {
+  return {
+    id: String(apartment.id),
+    kind: 'UNIT',
+    property: propertyDetails(property),
+    unit: unitDetails(apartment, tenantName),
+    group: null,
+    measurementPoint: null,
+  };
+}
+
+/** The meter currently installed on each point (the newest one not removed). */
+export async function currentMeters(db: Db, pointIds: number[]) {
+  const byPoint = new Map<number, typeof meters.$inferSelect>();
+  if (pointIds.length === 0) return byPoint;
+  const rows = await db
+    .select()
+    .from(meters)
+    .where(and(inArray(meters.measurementPointId, pointIds), isNull(meters.removedAt)))
+    .orderBy(desc(meters.installedAt));
+  for (const m of rows) if (!byPoint.has(m.measurementPointId)) byPoint.set(m.measurementPointId, m);
+  return byPoint;
+}
+
+/** Object details of a measurement point, with its group (the point) and current meter. */
+export function pointObject(
+  point: PointRow,
+  apartment: ApartmentRow,
+  property: PropertyRow,
+  tenantName: string,
+  meter: typeof meters.$inferSelect | undefined,
+): ObjectDetails {
+  return {
+    id: String(point.id),
+    kind: 'MPOINT',
+    property: propertyDetails(property),
+    unit: unitDetails(apartment, tenantName),
+    group: {
+      id: String(point.id),
+      quantity: point.quantity,
+      operational: meter !== undefined,
+      meter: meter ? { id: String(meter.id), number: meter.number, roomName: point.room } : null,
+    },
+    measurementPoint: {
+      id: String(point.id),
+      legacyMeterId: point.legacyMeterId,
+      name: point.name,
+      room: point.room,
+      quantity: point.quantity,
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/** Times `npm start` on a fresh clone of HEAD (node_modules linked, not reinstalled): first start, then a later one. */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const repo = new URL('../..', import.meta.url).pathname;
+
+/** Runs `npm start` in `dir` until it prints its URL; returns seconds taken and the child to stop. */
+export function startUntilReady(
+  dir: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<{ seconds: number; child: ChildProcess }> {
+  const started = performance.now();
+  const child = spawn('npm', ['start'], {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port), DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/Open http:\/\//.test(output)) resolve({ seconds: (performance.now() - started) / 1000, child });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.once('exit', (code) => reject(new Error(`npm start exited with ${code} before it was ready:\n${output}`)));
+    setTimeout(() => reject(new Error(`npm start not ready after 600 s:\n${output.slice(-2000)}`)), 600_000).unref();
+  });
+}
+
+/** Stops a child started by startUntilReady (its whole process group). */
+export function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    if (child.pid) process.kill(-child.pid, 'SIGTERM');
+  });
+}
+
+/** Prints the first and a later start time of a fresh clone. */
+export async function benchStart(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'tenant-app-clone-'));
+  try {
+    execFileSync('git', ['clone', '--quiet', repo, dir]);
+    symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
+    const port = 4500 + Math.floor(Math.random() * 400);
+    console.log('\nnpm start on a fresh clone (full demo data: 730 days, 24 apartments)');
+    const first = await startUntilReady(dir, port);
+    console.log(`  first start (build + migrate + seed): ${first.seconds.toFixed(1)} s   (target ≤ 90 s)`);
+    await stop(first.child);
+    const later = await startUntilReady(dir, port);
+    console.log(`  later start (catch-up only):          ${later.seconds.toFixed(1)} s   (target ≤ 10 s)`);
+    await stop(later.child);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
