@@ -15,9 +15,19 @@ export const CO2_FUN_FACTS: readonly Co2FunFact[] = [
   // EEA: new passenger cars registered in the EU emitted about 110–120 g CO2/km (WLTP) in 2020–2022.
   { id: 'car_km', gramsPerUnit: 120, textKey: 'co2.fun_facts.car_km', sourceKey: 'co2.sources.car_km' },
   // A mature tree takes up about 22 kg CO2 a year (often cited, e.g. by the European Environment Agency), ≈ 60 g a day.
-  { id: 'tree_days', gramsPerUnit: 22_000 / 365, textKey: 'co2.fun_facts.tree_days', sourceKey: 'co2.sources.tree_days' },
+  {
+    id: 'tree_days',
+    gramsPerUnit: 22_000 / 365,
+    textKey: 'co2.fun_facts.tree_days',
+    sourceKey: 'co2.sources.tree_days',
+  },
   // US EPA Greenhouse Gas Equivalencies Calculator: 8.22 × 10⁻⁶ t CO2 per smartphone charge.
-  { id: 'phone_charges', gramsPerUnit: 8.22, textKey: 'co2.fun_facts.phone_charges', sourceKey: 'co2.sources.phone_charges' },
+  {
+    id: 'phone_charges',
+    gramsPerUnit: 8.22,
+    textKey: 'co2.fun_facts.phone_charges',
+    sourceKey: 'co2.sources.phone_charges',
+  },
   // IEA (Kamiya, 2020): about 36 g CO2 per hour of video streaming.
   {
     id: 'streaming_hours',

@@ -90,13 +90,22 @@ export function periodDates(p: Period): { start: Temporal.PlainDate; end: Tempor
   const start = parseIsoDate(p?.startDate);
   const end = parseIsoDate(p?.endDate);
   if (!start) {
-    throw new InvalidPeriodError('period_invalid_date', `Invalid period: startDate ${JSON.stringify(p?.startDate)} is not a date (YYYY-MM-DD)`);
+    throw new InvalidPeriodError(
+      'period_invalid_date',
+      `Invalid period: startDate ${JSON.stringify(p?.startDate)} is not a date (YYYY-MM-DD)`,
+    );
   }
   if (!end) {
-    throw new InvalidPeriodError('period_invalid_date', `Invalid period: endDate ${JSON.stringify(p?.endDate)} is not a date (YYYY-MM-DD)`);
+    throw new InvalidPeriodError(
+      'period_invalid_date',
+      `Invalid period: endDate ${JSON.stringify(p?.endDate)} is not a date (YYYY-MM-DD)`,
+    );
   }
   if (Temporal.PlainDate.compare(start, end) > 0) {
-    throw new InvalidPeriodError('period_start_after_end', `Invalid period: startDate ${p.startDate} is after endDate ${p.endDate}`);
+    throw new InvalidPeriodError(
+      'period_start_after_end',
+      `Invalid period: startDate ${p.startDate} is after endDate ${p.endDate}`,
+    );
   }
   return { start, end };
 }
@@ -224,7 +233,10 @@ export function isoWeek(date: Temporal.PlainDate): { year: number; week: number 
 }
 
 /** The period a preset stands for on a given day; null for 'custom' (the user picks the dates). */
-export function presetPeriod(preset: PeriodPreset, today: Temporal.PlainDate = todayInCopenhagen()): Period | null {
+export function presetPeriod(
+  preset: PeriodPreset,
+  today: Temporal.PlainDate = todayInCopenhagen(),
+): Period | null {
   const monday = startOfWeek(today);
   const firstOfMonth = today.with({ day: 1 });
   const firstOfYear = today.with({ month: 1, day: 1 });
@@ -292,7 +304,11 @@ export function formatDate(date: Temporal.PlainDate, lang: Language): string {
  * SPEC §4 labels: today, last 7 days, last 30 days (and last 365 days) when the period ends today,
  * a named month, a year, otherwise the custom range "start - end".
  */
-export function periodLabel(p: Period, lang: Language, today: Temporal.PlainDate = todayInCopenhagen()): PeriodLabel {
+export function periodLabel(
+  p: Period,
+  lang: Language,
+  today: Temporal.PlainDate = todayInCopenhagen(),
+): PeriodLabel {
   const { start, end } = periodDates(p);
   const days = spanDays(p);
   if (end.equals(today)) {
@@ -307,7 +323,10 @@ export function periodLabel(p: Period, lang: Language, today: Temporal.PlainDate
     return { key: 'periods.label.month', values: { month } };
   }
   if (aligned === 'year') return { key: 'periods.label.year', values: { year: String(start.year) } };
-  return { key: 'periods.label.custom', values: { start: formatDate(start, lang), end: formatDate(end, lang) } };
+  return {
+    key: 'periods.label.custom',
+    values: { start: formatDate(start, lang), end: formatDate(end, lang) },
+  };
 }
 
 /** SPEC §7: tenantGraph takes Copenhagen local timestamps to the minute; the end is the next midnight (exclusive). */
@@ -325,7 +344,8 @@ export function toServerDates(p: Period): { periodBegin: string; periodEnd: stri
 /** The UTC instants where a Copenhagen local day starts and ends (end exclusive); 23, 24 or 25 hours apart. */
 export function dayBounds(date: string): { start: Temporal.Instant; end: Temporal.Instant } {
   const day = parseIsoDate(date);
-  if (!day) throw new InvalidPeriodError('period_invalid_date', `Invalid date ${JSON.stringify(date)} (YYYY-MM-DD)`);
+  if (!day)
+    throw new InvalidPeriodError('period_invalid_date', `Invalid date ${JSON.stringify(date)} (YYYY-MM-DD)`);
   return {
     start: day.toZonedDateTime(TIME_ZONE).toInstant(),
     end: day.add({ days: 1 }).toZonedDateTime(TIME_ZONE).toInstant(),

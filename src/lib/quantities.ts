@@ -129,7 +129,9 @@ export function isQuantityId(x: unknown): x is QuantityId {
 /** Thrown for a quantity identifier the catalogue does not know, naming it. */
 export class UnknownQuantityError extends Error {
   constructor(readonly value: unknown) {
-    super(`Unknown quantity ${JSON.stringify(value) ?? String(value)}; expected one of ${QUANTITY_IDS.join(', ')}`);
+    super(
+      `Unknown quantity ${JSON.stringify(value) ?? String(value)}; expected one of ${QUANTITY_IDS.join(', ')}`,
+    );
     this.name = 'UnknownQuantityError';
   }
 }
@@ -216,4 +218,7 @@ export const CONSUMPTION_QUANTITIES: readonly QuantityId[] = [
 ];
 
 /** The indoor-climate quantities (SPEC §1). */
-export const INDOOR_CLIMATE_QUANTITIES: readonly QuantityId[] = ['indoor-temperature', 'indoor-relative-humidity'];
+export const INDOOR_CLIMATE_QUANTITIES: readonly QuantityId[] = [
+  'indoor-temperature',
+  'indoor-relative-humidity',
+];

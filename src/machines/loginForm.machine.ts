@@ -18,7 +18,9 @@ export const loginFormMachine = setup({
       passwordError: 'password_required' | null;
       serverError: ServerErrorCode | null;
     },
-    events: {} as { type: 'field.change'; field: 'email' | 'password'; value: string } | { type: 'form.submit' },
+    events: {} as
+      | { type: 'field.change'; field: 'email' | 'password'; value: string }
+      | { type: 'form.submit' },
   },
   actors: {
     // Replaced by the app with .provide(); the placeholder fails loudly so a missing wiring is visible.
@@ -30,7 +32,7 @@ export const loginFormMachine = setup({
     isFormValid: ({ context }) => validateEmail(context.email) === null && context.password.length > 0,
   },
   actions: {
-    changeField: assign(({ context, event }) => {
+    changeField: assign(({ event }) => {
       assertEvent(event, 'field.change');
       if (event.field === 'email') return { email: event.value, emailError: null, serverError: null };
       return { password: event.value, passwordError: null, serverError: null };
@@ -40,7 +42,9 @@ export const loginFormMachine = setup({
       passwordError: context.password.length > 0 ? null : ('password_required' as const),
     })),
     clearServerError: assign({ serverError: null }),
-    setServerError: assign({ serverError: ({ event }) => serverErrorCode((event as { error?: unknown }).error) }),
+    setServerError: assign({
+      serverError: ({ event }) => serverErrorCode((event as { error?: unknown }).error),
+    }),
   },
 }).createMachine({
   id: 'loginForm',

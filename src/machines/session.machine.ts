@@ -105,7 +105,11 @@ export function msUntilRefresh(access: AccessToken | null | undefined, now: numb
 }
 
 /** The tenancy to select: the URL's, else the stored one, else the first (SPEC §4). */
-export function chooseTenancy(tenancies: Tenancy[], urlId: string | null, storedId: string | null): string | null {
+export function chooseTenancy(
+  tenancies: Tenancy[],
+  urlId: string | null,
+  storedId: string | null,
+): string | null {
   for (const id of [urlId, storedId]) {
     if (id && tenancies.some((t) => t.id === id)) return id;
   }
@@ -217,7 +221,11 @@ export const sessionMachine = setup({
         },
         checking: {
           always: [
-            { guard: 'isSessionMissing', target: '#session.loggedOut', actions: ['clearSession', 'clearStorage'] },
+            {
+              guard: 'isSessionMissing',
+              target: '#session.loggedOut',
+              actions: ['clearSession', 'clearStorage'],
+            },
             { guard: 'accountNeedsRefresh', target: 'refreshingAccount' },
             { guard: 'tenantNeedsRefresh', target: 'refreshingTenant' },
             { target: 'loadingUser' },
@@ -270,7 +278,10 @@ export const sessionMachine = setup({
               target: '#session.loggedIn',
               actions: [
                 'acceptUser',
-                { type: 'persistSelectedTenancy', params: ({ context }) => ({ tenancyId: context.selectedTenancyId }) },
+                {
+                  type: 'persistSelectedTenancy',
+                  params: ({ context }) => ({ tenancyId: context.selectedTenancyId }),
+                },
               ],
             },
             onError: { target: '#session.loggedOut', actions: ['clearSession', 'clearStorage'] },
@@ -296,11 +307,18 @@ export const sessionMachine = setup({
             },
             onDone: {
               target: 'loadingUser',
-              actions: [assign({ tokens: ({ event }) => event.output }), { type: 'persistTokens', params: ({ context }) => ({ tokens: context.tokens }) }],
+              actions: [
+                assign({ tokens: ({ event }) => event.output }),
+                { type: 'persistTokens', params: ({ context }) => ({ tokens: context.tokens }) },
+              ],
             },
             onError: {
               target: '#session.loggedOut',
-              actions: [assign({ loginError: ({ event }) => serverErrorCode(event.error) }), 'clearSession', 'clearStorage'],
+              actions: [
+                assign({ loginError: ({ event }) => serverErrorCode(event.error) }),
+                'clearSession',
+                'clearStorage',
+              ],
             },
           },
         },
@@ -313,12 +331,19 @@ export const sessionMachine = setup({
               target: '#session.loggedIn',
               actions: [
                 'acceptUser',
-                { type: 'persistSelectedTenancy', params: ({ context }) => ({ tenancyId: context.selectedTenancyId }) },
+                {
+                  type: 'persistSelectedTenancy',
+                  params: ({ context }) => ({ tenancyId: context.selectedTenancyId }),
+                },
               ],
             },
             onError: {
               target: '#session.loggedOut',
-              actions: [assign({ loginError: ({ event }) => serverErrorCode(event.error) }), 'clearSession', 'clearStorage'],
+              actions: [
+                assign({ loginError: ({ event }) => serverErrorCode(event.error) }),
+                'clearSession',
+                'clearStorage',
+              ],
             },
           },
         },
@@ -343,7 +368,10 @@ export const sessionMachine = setup({
                   guard: 'isOwnTenancy',
                   actions: [
                     assign({ selectedTenancyId: ({ event }) => event.tenancyId }),
-                    { type: 'persistSelectedTenancy', params: ({ event }) => ({ tenancyId: event.tenancyId }) },
+                    {
+                      type: 'persistSelectedTenancy',
+                      params: ({ event }) => ({ tenancyId: event.tenancyId }),
+                    },
                   ],
                 },
               },
@@ -357,7 +385,10 @@ export const sessionMachine = setup({
             fresh: {
               after: { accountRefreshDelay: 'refreshing' },
               on: {
-                'token.expired': { guard: { type: 'isForBackend', params: { backend: 'account' } }, target: 'refreshing' },
+                'token.expired': {
+                  guard: { type: 'isForBackend', params: { backend: 'account' } },
+                  target: 'refreshing',
+                },
               },
             },
             refreshing: {
@@ -387,7 +418,10 @@ export const sessionMachine = setup({
             fresh: {
               after: { tenantRefreshDelay: 'refreshing' },
               on: {
-                'token.expired': { guard: { type: 'isForBackend', params: { backend: 'tenant' } }, target: 'refreshing' },
+                'token.expired': {
+                  guard: { type: 'isForBackend', params: { backend: 'tenant' } },
+                  target: 'refreshing',
+                },
               },
             },
             refreshing: {

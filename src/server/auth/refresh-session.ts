@@ -1,4 +1,6 @@
 /** Refresh-token exchange shared by both backends: rotate the refresh token, then sign a new access token. */
+
+import { z } from 'zod';
 import type { ServerConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { loginRequired, parseInput } from '../graphql/errors.ts';
@@ -6,7 +8,6 @@ import type { Backend, SigningKey } from './keys.ts';
 import { activeUser, type IssuedTokens } from './login.ts';
 import { rotateRefreshToken } from './refresh.ts';
 import { signAccessToken } from './tokens.ts';
-import { z } from 'zod';
 
 /** A refresh token is 32 random bytes in base64url (43 characters); anything far off is refused before SQL. */
 export const refreshTokenInput = z.string().min(16).max(128);

@@ -34,7 +34,9 @@ export async function issueRefreshToken(
 ): Promise<IssuedRefreshToken> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
-  await db.insert(refreshTokens).values({ backend, userId, familyId, tokenHash: hashToken(token), expiresAt });
+  await db
+    .insert(refreshTokens)
+    .values({ backend, userId, familyId, tokenHash: hashToken(token), expiresAt });
   return { token, expiresAt };
 }
 

@@ -49,7 +49,11 @@ export async function signAccessToken(
 }
 
 /** Verifies an access token of the given backend; throws AccessTokenError. */
-export async function verifyAccessToken(backend: Backend, key: SigningKey, token: string): Promise<AccessClaims> {
+export async function verifyAccessToken(
+  backend: Backend,
+  key: SigningKey,
+  token: string,
+): Promise<AccessClaims> {
   try {
     const { payload } = await jwtVerify(token, key.publicKey, {
       algorithms: [ALG],

@@ -19,7 +19,11 @@ export interface GraphQLContext {
 }
 
 /** Reads the bearer token (also the legacy "JWT <token>" form) and verifies it with the backend's key. */
-export async function identifyCaller(services: ApiServices, backend: Backend, request: Request): Promise<Caller> {
+export async function identifyCaller(
+  services: ApiServices,
+  backend: Backend,
+  request: Request,
+): Promise<Caller> {
   const header = request.headers.get('authorization');
   const match = header?.match(/^(?:Bearer|JWT)\s+(\S+)$/i);
   if (!header) return { userId: null, reason: 'missing' };
@@ -31,6 +35,19 @@ export async function identifyCaller(services: ApiServices, backend: Backend, re
     if (err instanceof AccessTokenError) return { userId: null, reason: err.reason };
     throw err;
   }
+}
+
+/** Builds the per-request context of one backend: shared services, the request id, and the verified caller. */
+export function createContext(services: ApiServices, backend: Backend) {
+  const logger = services.logger.child({ backend });
+  return async (request: Request, requestId: string): Promise<GraphQLContext> => ({
+    db: services.database.db,
+    services,
+    logger: logger.child({ requestId }),
+    requestId,
+    backend,
+    caller: await identifyCaller(services, backend, request),
+  });
 }
 
 /** The caller's user id; throws UNAUTHENTICATED ("login required") or TOKEN_EXPIRED without a valid token. */

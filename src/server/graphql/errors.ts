@@ -42,6 +42,8 @@ export const badInput = (message: string) => apiError('BAD_USER_INPUT', message)
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message));
+  const problems = result.error.issues.map((i) =>
+    i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message,
+  );
   throw badInput(`Invalid input: ${problems.join('; ')}`);
 }

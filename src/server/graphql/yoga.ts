@@ -13,7 +13,7 @@ import {
 } from 'graphql-yoga';
 import type { Backend } from '../auth/keys.ts';
 import type { ApiServices } from '../services.ts';
-import { type GraphQLContext, identifyCaller } from './context.ts';
+import { createContext, type GraphQLContext } from './context.ts';
 
 /** A Yoga server instance of one of our backends. */
 export type BackendYoga = YogaServerInstance<Record<string, unknown>, GraphQLContext>;
@@ -41,7 +41,7 @@ function requestIdOf(request: Request): string {
   return id;
 }
 
-function useRequestId(): Plugin {
+function requestIdPlugin(): Plugin {
   return {
     instrumentation: {
       request: ({ request }, wrapped) => requestScope.run({ requestId: requestIdOf(request) }, wrapped),
@@ -56,6 +56,7 @@ function useRequestId(): Plugin {
 export function createBackendYoga(options: BackendOptions): BackendYoga {
   const { backend, services } = options;
   const logger = services.logger.child({ backend });
+  const buildContext = createContext(services, backend);
   // Yoga logs every error it masks through this logger; the request scope adds the id.
   const withId = () => ({ requestId: requestScope.getStore()?.requestId });
   const yogaLogger = {
@@ -73,17 +74,7 @@ export function createBackendYoga(options: BackendOptions): BackendYoga {
     maskedErrors: true,
     landingPage: false,
     logging: yogaLogger,
-    plugins: [useRequestId()],
-    context: async ({ request }): Promise<GraphQLContext> => {
-      const requestId = requestIdOf(request);
-      return {
-        db: services.database.db,
-        services,
-        logger: logger.child({ requestId }),
-        requestId,
-        backend,
-        caller: await identifyCaller(services, backend, request),
-      };
-    },
+    plugins: [requestIdPlugin()],
+    context: ({ request }) => buildContext(request, requestIdOf(request)),
   });
 }

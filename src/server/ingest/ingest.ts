@@ -128,9 +128,15 @@ function validateRows(rows: ReadingRow[], meters: Map<string, MeterInfo>, proble
   return valid;
 }
 
-/** Rows whose meter+timestamp is already stored with another value. */
-async function storedConflicts(tx: Db, rows: ValidRow[]): Promise<IngestProblem[]> {
-  if (rows.length === 0) return [];
+/**
+ * Splits rows into appends (after the meter's last stored reading, so certainly new) and the rest,
+ * and reports rows of the rest whose meter+timestamp is already stored with another value.
+ */
+async function checkAgainstStored(
+  tx: Db,
+  rows: ValidRow[],
+): Promise<{ problems: IngestProblem[]; appends: ValidRow[]; others: ValidRow[] }> {
+  if (rows.length === 0) return { problems: [], appends: [], others: [] };
   const meterIds = [...new Set(rows.map((r) => r.meterId))];
   // Appending after a meter's last stored reading cannot conflict; only check rows at or before it.
   const last = await queryRows<{ meter_id: number; last_ms: number | null }>(
@@ -141,10 +147,13 @@ async function storedConflicts(tx: Db, rows: ValidRow[]): Promise<IngestProblem[
         FROM unnest(${pgNumberArray(meterIds)}::int[]) AS m(id)`,
   );
   const lastMs = new Map(last.map((r) => [r.meter_id, r.last_ms === null ? null : Number(r.last_ms)]));
-  const suspects = rows.filter((r) => {
+  const appends: ValidRow[] = [];
+  const suspects: ValidRow[] = [];
+  for (const r of rows) {
     const l = lastMs.get(r.meterId);
-    return l !== null && l !== undefined && r.ms <= l;
-  });
+    if (l === null || l === undefined || r.ms > l) appends.push(r);
+    else suspects.push(r);
+  }
   const problems: IngestProblem[] = [];
   for (let i = 0; i < suspects.length; i += INSERT_CHUNK) {
     const chunk = suspects.slice(i, i + INSERT_CHUNK);
@@ -165,7 +174,7 @@ async function storedConflicts(tx: Db, rows: ValidRow[]): Promise<IngestProblem[
       });
     }
   }
-  return problems;
+  return { problems, appends, others: suspects };
 }
 
 interface MeterSpan {
@@ -174,11 +183,40 @@ interface MeterSpan {
   maxMs: number;
 }
 
-export async function insertReadings(tx: Db, rows: ValidRow[]): Promise<{ inserted: number; spans: MeterSpan[] }> {
+function widen(spans: Map<number, MeterSpan>, meterId: number, minMs: number, maxMs: number): void {
+  const s = spans.get(meterId);
+  if (s) {
+    s.minMs = Math.min(s.minMs, minMs);
+    s.maxMs = Math.max(s.maxMs, maxMs);
+  } else spans.set(meterId, { meterId, minMs, maxMs });
+}
+
+/**
+ * Inserts the readings; returns how many were new and, per meter, the time span of the new ones.
+ * Appends are known to be new; the others may already be stored (a re-import), so the database says.
+ */
+async function insertReadings(
+  tx: Db,
+  appends: ValidRow[],
+  others: ValidRow[],
+): Promise<{ inserted: number; spans: MeterSpan[] }> {
+  const byMeterAndTime = (a: ValidRow, b: ValidRow) => a.meterId - b.meterId || a.ms - b.ms;
   // Sorted by meter and time, inserts walk the primary key in order.
-  rows.sort((a, b) => a.meterId - b.meterId || a.ms - b.ms);
+  appends.sort(byMeterAndTime);
+  others.sort(byMeterAndTime);
   const spans = new Map<number, MeterSpan>();
-  let inserted = 0;
+  for (let i = 0; i < appends.length; i += INSERT_CHUNK) {
+    const chunk = appends.slice(i, i + INSERT_CHUNK);
+    await tx.execute(sql`
+      INSERT INTO register_readings (meter_id, ts, value)
+      SELECT i.meter_id, to_timestamp(i.ms / 1000.0), i.value
+      FROM unnest(${pgNumberArray(chunk.map((r) => r.meterId))}::int[], ${pgNumberArray(chunk.map((r) => r.ms))}::int8[],
+                  ${pgNumberArray(chunk.map((r) => r.value))}::numeric[]) AS i(meter_id, ms, value)
+      ON CONFLICT (meter_id, ts) DO NOTHING`);
+  }
+  for (const r of appends) widen(spans, r.meterId, r.ms, r.ms);
+  let inserted = appends.length;
+  const rows = others;
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const chunk = rows.slice(i, i + INSERT_CHUNK);
     const result = await queryRows<{ meter_id: number; min_ms: number; max_ms: number; n: number }>(
@@ -197,13 +235,7 @@ export async function insertReadings(tx: Db, rows: ValidRow[]): Promise<{ insert
     );
     for (const r of result) {
       inserted += Number(r.n);
-      const s = spans.get(r.meter_id);
-      const minMs = Number(r.min_ms);
-      const maxMs = Number(r.max_ms);
-      if (s) {
-        s.minMs = Math.min(s.minMs, minMs);
-        s.maxMs = Math.max(s.maxMs, maxMs);
-      } else spans.set(r.meter_id, { meterId: r.meter_id, minMs, maxMs });
+      widen(spans, r.meter_id, Number(r.min_ms), Number(r.max_ms));
     }
   }
   return { inserted, spans: [...spans.values()] };
@@ -230,7 +262,7 @@ interface HourlyOutcome {
  * counts as consumption since it. Shares are differences of rounded cumulative fractions, so the
  * hours of one interval add up to its delta exactly.
  */
-export function registerHourlySql(spans: MeterSpan[]) {
+function registerHourlySql(spans: MeterSpan[]) {
   return sql`
     WITH a AS (
       SELECT a0.meter_id, to_timestamp(a0.lo_ms / 1000.0) AS lo, to_timestamp(a0.hi_ms / 1000.0) AS hi
@@ -281,6 +313,10 @@ export function registerHourlySql(spans: MeterSpan[]) {
       WHERE iv.t0 IS NOT NULL AND iv.t1 > pm.h_lo AND iv.t0 < pm.h_hi
     ),
     sh AS (
+      -- The common case, one reading per whole hour, needs no spreading.
+      SELECT dl.point_id, dl.t0 AS hour_start, dl.delta AS share FROM dl
+      WHERE dl.secs = 3600 AND dl.t0 = date_trunc('hour', dl.t0, 'UTC')
+      UNION ALL
       SELECT dl.point_id, h.h AS hour_start,
              round(dl.delta * extract(epoch FROM least(h.h + interval '1 hour', dl.t1) - dl.t0) / dl.secs, 9)
                - round(dl.delta * extract(epoch FROM greatest(h.h, dl.t0) - dl.t0) / dl.secs, 9) AS share
@@ -288,6 +324,7 @@ export function registerHourlySql(spans: MeterSpan[]) {
         greatest(date_trunc('hour', dl.t0, 'UTC'), dl.h_lo),
         least(dl.t1, dl.h_hi) - interval '1 microsecond',
         interval '1 hour') AS h(h)
+      WHERE NOT (dl.secs = 3600 AND dl.t0 = date_trunc('hour', dl.t0, 'UTC'))
     ),
     up AS (
       INSERT INTO hourly_consumption AS hc (measurement_point_id, hour_start, value)
@@ -304,7 +341,7 @@ export function registerHourlySql(spans: MeterSpan[]) {
 }
 
 /** Recomputes the hourly average of instantaneous points (temperature, humidity) in the affected hours. */
-export function instantaneousHourlySql(spans: MeterSpan[]) {
+function instantaneousHourlySql(spans: MeterSpan[]) {
   return sql`
     WITH a AS (
       SELECT a0.meter_id, to_timestamp(a0.lo_ms / 1000.0) AS lo, to_timestamp(a0.hi_ms / 1000.0) AS hi
@@ -427,32 +464,28 @@ export async function ingestReadings(db: Db, rows: ReadingRow[]): Promise<Ingest
   const meters = numbers.length > 0 ? await loadMeters(db, numbers) : new Map<string, MeterInfo>();
   const valid = validateRows(rows, meters, problems);
 
-  const T: Record<string, number> = {}; let tl = performance.now();
-  const lap = (k: string) => { const n = performance.now(); T[k] = (T[k] ?? 0) + n - tl; tl = n; };
-  (globalThis as any).__T = T;
-  lap('validate');
   return db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
-    problems.push(...(await storedConflicts(tx, valid)));
+    const checked = await checkAgainstStored(tx, valid);
+    problems.push(...checked.problems);
     if (problems.length > 0) {
       problems.sort((a, b) => a.line - b.line);
       throw new IngestError(problems);
     }
-    lap('conflicts');
-    const { inserted, spans } = await insertReadings(tx, valid);
-    lap('insert');
+    const { inserted, spans } = await insertReadings(tx, checked.appends, checked.others);
     if (spans.length === 0) return { rows: rows.length, newReadings: 0, hoursUpdated: 0, daysUpdated: 0 };
 
-    const o1 = await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans)); lap('hourlyReg');
-    const o2 = await queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans)); lap('hourlyInst');
-    const outcomes = [...o1, ...o2];
+    const outcomes = [
+      ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans))),
+      ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans))),
+    ];
     const hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
     const days = mergeDays(outcomes);
     let daysUpdated = 0;
     if (days.length > 0) {
-      daysUpdated = await updateDailyRollups(tx, days); lap('daily');
-      await updateMonthlyRollups(tx, days); lap('monthly');
-      await updatePropertyRollups(tx, days); lap('property');
+      daysUpdated = await updateDailyRollups(tx, days);
+      await updateMonthlyRollups(tx, days);
+      await updatePropertyRollups(tx, days);
     }
     return { rows: rows.length, newReadings: inserted, hoursUpdated, daysUpdated };
   });

@@ -25,7 +25,11 @@ export interface UnitAccess {
  * The caller's access to each apartment; throws FORBIDDEN if any is not theirs. With several tenancies in one
  * apartment the window spans the earliest start to the latest end.
  */
-export async function unitAccess(db: Db, userId: number, apartmentIds: number[]): Promise<Map<number, UnitAccess>> {
+export async function unitAccess(
+  db: Db,
+  userId: number,
+  apartmentIds: number[],
+): Promise<Map<number, UnitAccess>> {
   const wanted = [...new Set(apartmentIds)];
   const access = new Map<number, UnitAccess>();
   if (wanted.length === 0) return access;

@@ -1,7 +1,7 @@
 /** Object details (SPEC §3) for units (apartments) and measurement points, as graphs and unit lists return them. */
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { apartments, measurementPoints, meters, properties } from '../db/schema.ts';
+import { apartments, type measurementPoints, meters, properties } from '../db/schema.ts';
 import type { ObjectDetails, PropertyDetails, UnitDetails } from './types.generated.ts';
 
 type ApartmentRow = typeof apartments.$inferSelect;
@@ -31,7 +31,11 @@ export async function loadUnits(db: Db, apartmentIds: number[]) {
 }
 
 /** Object details of a unit. */
-export function unitObject(apartment: ApartmentRow, property: PropertyRow, tenantName: string): ObjectDetails {
+export function unitObject(
+  apartment: ApartmentRow,
+  property: PropertyRow,
+  tenantName: string,
+): ObjectDetails {
   return {
     id: String(apartment.id),
     kind: 'UNIT',

@@ -41,7 +41,11 @@ async function meterUnits(db: Db, apartmentIds: number[]): Promise<Map<number, M
   const byApartment = new Map<number, MeterUnit[]>();
   if (apartmentIds.length === 0) return byApartment;
   const rows = await db
-    .selectDistinct({ apartmentId: measurementPoints.apartmentId, kind: meters.legacyKind, unit: measurementPoints.unit })
+    .selectDistinct({
+      apartmentId: measurementPoints.apartmentId,
+      kind: meters.legacyKind,
+      unit: measurementPoints.unit,
+    })
     .from(meters)
     .innerJoin(measurementPoints, eq(measurementPoints.id, meters.measurementPointId))
     .where(inArray(measurementPoints.apartmentId, apartmentIds))
@@ -62,7 +66,12 @@ export const allTenanciesForCurrentUser: NonNullable<QueryResolvers['allTenancie
 ) => {
   const userId = requireUserId(ctx);
   const rows = await ctx.db
-    .select({ tenancy: tenancies, apartment: apartments, propertyNumber: properties.number, isAdmin: tenancyMembers.isAdmin })
+    .select({
+      tenancy: tenancies,
+      apartment: apartments,
+      propertyNumber: properties.number,
+      isAdmin: tenancyMembers.isAdmin,
+    })
     .from(tenancyMembers)
     .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
     .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))

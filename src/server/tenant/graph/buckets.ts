@@ -15,7 +15,13 @@ export interface BucketPlan {
 }
 
 /** Most buckets one series may have per resolution; keeps responses (and queries) small. */
-export const MAX_BUCKETS: Record<Resolution, number> = { HOUR: 24 * 32, DAY: 1100, WEEK: 600, MONTH: 600, YEAR: 100 };
+export const MAX_BUCKETS: Record<Resolution, number> = {
+  HOUR: 24 * 32,
+  DAY: 1100,
+  WEEK: 600,
+  MONTH: 600,
+  YEAR: 100,
+};
 
 /** Thrown when a range has more buckets than MAX_BUCKETS allows. */
 export class TooManyBucketsError extends Error {}

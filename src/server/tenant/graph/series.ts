@@ -56,14 +56,20 @@ function dailySource(q: SeriesQuery, ids: string, key: SQL, where: SQL): SQL {
 function source(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.ZonedDateTime): SQL {
   const ids = pgNumberArray(q.pointIds);
   const { resolution } = q.plan;
-  if (resolution === 'HOUR') return hourlySource(q, ids, from.toInstant().toString(), to.toInstant().toString());
+  if (resolution === 'HOUR')
+    return hourlySource(q, ids, from.toInstant().toString(), to.toInstant().toString());
   const fromDate = from.toPlainDate();
   const toDate = to.toPlainDate();
   const inRange = (a: Temporal.PlainDate, b: Temporal.PlainDate) =>
     sql`d.day >= ${a.toString()}::date AND d.day < ${b.toString()}::date`;
   if (resolution === 'DAY') return dailySource(q, ids, sql`d.day::text`, inRange(fromDate, toDate));
   if (resolution === 'WEEK') {
-    return dailySource(q, ids, sql`date_trunc('week', d.day::timestamp)::date::text`, inRange(fromDate, toDate));
+    return dailySource(
+      q,
+      ids,
+      sql`date_trunc('week', d.day::timestamp)::date::text`,
+      inRange(fromDate, toDate),
+    );
   }
   const unit = resolution === 'MONTH' ? sql.raw(`'month'`) : sql.raw(`'year'`);
   const daily = (key: SQL) => sql`date_trunc(${unit}, ${key}::timestamp)::date::text`;

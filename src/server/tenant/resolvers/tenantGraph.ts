@@ -3,7 +3,7 @@
  * summed or averaged per the quantity) and measurement points, clipped to the caller's tenancy.
  * HOURLY_VALUES is consumption, COST multiplies by the day's price, CO2 by the property's factor (grams).
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, inArray } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { isQuantityId, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
@@ -34,7 +34,10 @@ const localMinuteText = z
     }
   }, 'must be a real date and time between the years 2000 and 2100');
 
-const dbId = z.string().regex(/^\d{1,9}$/, 'must be a numeric id').transform(Number);
+const dbId = z
+  .string()
+  .regex(/^\d{1,9}$/, 'must be a numeric id')
+  .transform(Number);
 
 const inputSchema = z
   .object({
@@ -52,12 +55,19 @@ const inputSchema = z
       .min(1)
       .max(20),
     quantities: z
-      .array(z.string().refine(isQuantityId, { error: (issue) => `unknown quantity ${JSON.stringify(issue.input)}` }))
+      .array(
+        z
+          .string()
+          .refine(isQuantityId, { error: (issue) => `unknown quantity ${JSON.stringify(issue.input)}` }),
+      )
       .min(1)
       .max(10),
     normalized: z.boolean().nullish(),
   })
-  .refine((g) => g.periodBegin < g.periodEnd, { message: 'periodBegin must be before periodEnd', path: ['periodEnd'] });
+  .refine((g) => g.periodBegin < g.periodEnd, {
+    message: 'periodBegin must be before periodEnd',
+    path: ['periodEnd'],
+  });
 
 export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_parent, args, ctx) => {
   const userId = requireUserId(ctx);
@@ -65,14 +75,17 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
   const quantities = input.quantities as QuantityId[];
   if (input.graphType !== 'HOURLY_VALUES') {
     const averaged = quantities.find((q) => QUANTITIES[q].aggregation === 'avg');
-    if (averaged) throw badInput(`${input.graphType} is only defined for consumption quantities, not ${averaged}`);
+    if (averaged)
+      throw badInput(`${input.graphType} is only defined for consumption quantities, not ${averaged}`);
   }
   let plan: ReturnType<typeof planBuckets>;
   try {
     plan = planBuckets(input.resolution, localMinute(input.periodBegin), localMinute(input.periodEnd));
   } catch (err) {
     if (!(err instanceof TooManyBucketsError)) throw err;
-    throw badInput(`Range too large for ${input.resolution} resolution: at most ${MAX_BUCKETS[input.resolution]} buckets`);
+    throw badInput(
+      `Range too large for ${input.resolution} resolution: at most ${MAX_BUCKETS[input.resolution]} buckets`,
+    );
   }
 
   const db = ctx.db;
@@ -96,9 +109,18 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
   const unitIds = input.objects.filter((o) => o.kind === 'UNIT').map((o) => o.id);
   const unitPoints = unitIds.length
     ? await db
-        .select({ id: measurementPoints.id, apartmentId: measurementPoints.apartmentId, quantity: measurementPoints.quantity })
+        .select({
+          id: measurementPoints.id,
+          apartmentId: measurementPoints.apartmentId,
+          quantity: measurementPoints.quantity,
+        })
         .from(measurementPoints)
-        .where(and(inArray(measurementPoints.apartmentId, unitIds), inArray(measurementPoints.quantity, quantities)))
+        .where(
+          and(
+            inArray(measurementPoints.apartmentId, unitIds),
+            inArray(measurementPoints.quantity, quantities),
+          ),
+        )
     : [];
   const meterByPoint = await currentMeters(db, pointIds);
   const propertyIds = [...new Set([...access.values()].map((a) => a.propertyId))];
@@ -121,7 +143,9 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
             ? point.quantity === quantity
               ? [point.id]
               : []
-            : unitPoints.filter((p) => p.apartmentId === apartmentId && p.quantity === quantity).map((p) => p.id);
+            : unitPoints
+                .filter((p) => p.apartmentId === apartmentId && p.quantity === quantity)
+                .map((p) => p.id);
           const raw = await seriesValues(db, {
             plan,
             pointIds: ids,
@@ -132,14 +156,19 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
           const normalized = Boolean(input.normalized) && info.normalizable;
           const area = Number(apartment.areaM2);
           const factorRow = co2.find((f) => f.propertyId === property.id && f.quantity === quantity);
-          const factor = input.graphType === 'CO2' ? (factorRow ? Number(factorRow.gramPerQuantityUnit) : null) : 1;
+          const factor =
+            input.graphType === 'CO2' ? (factorRow ? Number(factorRow.gramPerQuantityUnit) : null) : 1;
           const values = raw.map((v) => {
             if (v === null || factor === null) return null;
             const scaled = v * factor;
             return normalized ? scaled / area : scaled;
           });
           return {
-            quantityDescriptor: { quantity, normalized, expressedAs: input.graphType === 'CO2' ? 'co2' : null },
+            quantityDescriptor: {
+              quantity,
+              normalized,
+              expressedAs: input.graphType === 'CO2' ? 'co2' : null,
+            },
             values,
             relatedValues: [],
           };

@@ -1,0 +1,32 @@
+/** loginWithEmailAndPassword (tenant backend), requesting the target resource tenant (SPEC §6). */
+import { gql } from 'graphql-request';
+import type { BackendTokens } from '../../machines/session.machine.ts';
+import { requestWithToken } from '../graphql.ts';
+import { parseAccessToken } from '../storage.ts';
+
+export const tenantLoginDocument = gql`
+  mutation LoginWithEmailAndPassword($credentials: CredentialsInput!) {
+    loginWithEmailAndPassword(credentials: $credentials) {
+      ok {
+        token
+        refreshToken
+      }
+    }
+  }
+`;
+
+type LoginResult = { loginWithEmailAndPassword: { ok: { token: string; refreshToken: string } | null } };
+
+/** Logs in to the tenant backend; SPEC §8 "Invalid authentication response" when there is no ok. */
+export async function tenantLogin(email: string, password: string): Promise<BackendTokens> {
+  const data = await requestWithToken<LoginResult>(
+    'tenant',
+    tenantLoginDocument,
+    { credentials: { email, password, targetResource: 'tenant' } },
+    null,
+  );
+  const ok = data.loginWithEmailAndPassword.ok;
+  const access = parseAccessToken(ok?.token, Date.now());
+  if (!ok || !access) throw new Error('Invalid authentication response');
+  return { access, refreshToken: ok.refreshToken, refreshExpiresAt: null };
+}

@@ -1,0 +1,134 @@
+/**
+ * The page's one session actor, with the real effects: storage, both backends and navigation.
+ * Islands share no React context, so each subscribes to this module singleton.
+ */
+import { navigate } from 'astro:transitions/client';
+import { type Actor, createActor, fromPromise, type SnapshotFrom, waitFor } from 'xstate';
+import {
+  type Backend,
+  type BackendTokens,
+  type SessionTokens,
+  sessionMachine,
+} from '../machines/session.machine.ts';
+import { configureAuth } from './graphql.ts';
+import { refreshAccountToken } from './operations/accountRefreshToken.ts';
+import { revokeToken } from './operations/revokeToken.ts';
+import { tenantLogin } from './operations/tenantLogin.ts';
+import { refreshTenantToken } from './operations/tenantRefreshToken.ts';
+import { tokenAuth } from './operations/tokenAuth.ts';
+import { fetchUserAndTenancies } from './operations/userQuery.ts';
+import { queryClient } from './queryClient.ts';
+import {
+  clearSessionStorage,
+  readSelectedTenancy,
+  readTokens,
+  writeSelectedTenancy,
+  writeTokens,
+} from './storage.ts';
+
+export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
+export type SessionActor = Actor<typeof sessionMachine>;
+
+/** The tenancy id in a /t/{tenantId}/… path, or null. */
+export function tenancyIdFromPath(pathname: string): string | null {
+  const match = /^\/t\/([^/]+)/.exec(pathname);
+  return match ? decodeURIComponent(match[1]!) : null;
+}
+
+// Remembers the raw failure so the login form can map it with lib/errors like any server error.
+let lastLoginFailure: unknown = null;
+
+const liveMachine = sessionMachine.provide({
+  actors: {
+    restoreSession: fromPromise(async () => ({
+      tokens: readTokens(localStorage, Date.now()),
+      storedTenancyId: readSelectedTenancy(localStorage),
+    })),
+    refreshAccess: fromPromise<BackendTokens, { backend: Backend; refreshToken: string }>(async ({ input }) =>
+      input.backend === 'account' ? refreshAccountToken(input.refreshToken) : refreshTenantToken(input.refreshToken),
+    ),
+    loadUser: fromPromise(async ({ input }: { input: { tokens: SessionTokens | null } }) => {
+      const token = input.tokens?.account.access?.token;
+      if (!token) throw new Error('Invalid user response');
+      return fetchUserAndTenancies(token);
+    }),
+    login: fromPromise<SessionTokens, { email: string; password: string }>(async ({ input }) => {
+      try {
+        // SPEC §3: one login yields tokens for both backends.
+        const [account, tenant] = await Promise.all([
+          tokenAuth(input.email, input.password),
+          tenantLogin(input.email, input.password),
+        ]);
+        return { account, tenant };
+      } catch (err) {
+        lastLoginFailure = err;
+        throw err;
+      }
+    }),
+    revoke: fromPromise(async ({ input }: { input: { tokens: SessionTokens | null } }) => {
+      const refreshToken = input.tokens?.account.refreshToken;
+      if (refreshToken) await revokeToken(refreshToken);
+    }),
+  },
+  actions: {
+    persistTokens: (_, params) => writeTokens(localStorage, params.tokens),
+    persistSelectedTenancy: (_, params) => writeSelectedTenancy(localStorage, params.tenancyId),
+    clearStorage: () => {
+      clearSessionStorage(localStorage);
+      queryClient.clear();
+    },
+    redirectAfterLogout: (_, params) => {
+      // SPEC §6: a refused session sends the browser to the site root; a chosen logout goes to login.
+      void navigate(params.reason === 'user' ? '/login' : '/');
+    },
+  },
+});
+
+let actor: SessionActor | null = null;
+
+/** The started session actor (browser only). */
+export function getSessionActor(): SessionActor {
+  if (typeof window === 'undefined') throw new Error('The session actor exists only in the browser');
+  if (!actor) {
+    actor = createActor(liveMachine, { input: { urlTenancyId: tenancyIdFromPath(window.location.pathname) } });
+    configureAuth({ accessToken, unauthorized: () => actor?.send({ type: 'session.unauthorized' }) });
+    actor.start();
+  }
+  return actor;
+}
+
+const regionOf = (backend: Backend) => (backend === 'account' ? 'accountToken' : 'tenantToken');
+const isFresh = (s: SessionSnapshot, backend: Backend) =>
+  s.matches({ loggedIn: { [regionOf(backend)]: 'fresh' } } as never);
+
+/** A valid access token for a backend; an expired one is refreshed first (SPEC §7). */
+async function accessToken(backend: Backend, opts: { forceRefresh?: boolean } = {}): Promise<string> {
+  const session = getSessionActor();
+  let snap = await waitFor(session, (s) => !s.matches('initialising') && !s.matches('loggingIn'));
+  const access = snap.context.tokens?.[backend].access;
+  const stale = !access || access.expiresAt - 1_000 <= Date.now();
+  if (snap.matches('loggedIn') && (opts.forceRefresh || stale)) {
+    if (isFresh(snap, backend)) session.send({ type: 'token.expired', backend });
+    snap = await waitFor(session, (s) => !s.matches('loggedIn') || isFresh(s, backend));
+  }
+  const token = snap.matches('loggedIn') ? snap.context.tokens?.[backend].access?.token : null;
+  if (!token) throw new Error('Login required');
+  return token;
+}
+
+/** Logs in through the session and resolves when the user is loaded; rejects with the server's error. */
+export async function loginThroughSession(email: string, password: string): Promise<SessionSnapshot> {
+  const session = getSessionActor();
+  await waitFor(session, (s) => !s.matches('initialising'));
+  lastLoginFailure = null;
+  session.send({ type: 'session.login', email, password });
+  const done = await waitFor(session, (s) => !s.matches('loggingIn'));
+  if (done.matches('loggedIn')) return done;
+  throw lastLoginFailure ?? new Error(done.context.loginError ?? 'unknown');
+}
+
+/** The dashboard path of the selected tenancy, or the no-tenancies page. */
+export function homePath(snapshot: SessionSnapshot): string {
+  const id = snapshot.context.selectedTenancyId;
+  return id ? `/t/${encodeURIComponent(id)}/` : '/no-tenancies';
+}

@@ -1,0 +1,304 @@
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { type ServerErrorCode, serverErrorCode } from '../lib/errors.ts';
+import { CONSUMPTION_QUANTITIES, INDOOR_CLIMATE_QUANTITIES, type QuantityId } from '../lib/quantities.ts';
+
+/** Alarm types of SPEC §3. */
+export type AlarmType = 'threshold' | 'comparison' | 'zero_consumption' | 'indoor_climate';
+/** Alarm frequency periods of SPEC §3. */
+export type AlarmFrequency = 'day' | 'week' | 'month' | 'year';
+
+/** Every alarm type, in picker order. */
+export const ALARM_TYPES: readonly AlarmType[] = [
+  'threshold',
+  'comparison',
+  'zero_consumption',
+  'indoor_climate',
+];
+/** Every frequency, in picker order. */
+export const ALARM_FREQUENCIES: readonly AlarmFrequency[] = ['day', 'week', 'month', 'year'];
+
+/** The wizard steps in order; step N is shown as ?step=N (1-based). */
+export const ALARM_STEPS = ['type', 'quantity', 'frequency', 'threshold', 'review'] as const;
+/** A wizard step. */
+export type AlarmStep = (typeof ALARM_STEPS)[number];
+
+/** The alarm the wizard saves. Threshold for threshold/comparison/zero; minimum/maximum for indoor climate. */
+export interface AlarmDraft {
+  type: AlarmType | null;
+  quantity: QuantityId | null;
+  frequency: AlarmFrequency | null;
+  /** Amount in the quantity's unit (threshold), percent increase (comparison), always 0 (zero consumption). */
+  threshold: number | null;
+  /** Indoor climate: alarm when below this (minimum). */
+  minimum: number | null;
+  /** Indoor climate: alarm when above this (maximum). */
+  maximum: number | null;
+}
+
+/** The quantities an alarm of a type can watch. */
+export function quantitiesForAlarmType(type: AlarmType): readonly QuantityId[] {
+  return type === 'indoor_climate' ? INDOOR_CLIMATE_QUANTITIES : CONSUMPTION_QUANTITIES;
+}
+
+/** Reads a number typed with a comma or a dot; null for anything else (never NaN). */
+export function parseDecimal(raw: string): number | null {
+  const text = raw.trim().replace(/\s/g, '').replace(',', '.');
+  if (!/^-?\d+(\.\d+)?$|^-?\.\d+$/.test(text)) return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** Why the threshold step cannot go on, or null when it can. */
+export function thresholdError(d: AlarmDraft): 'threshold_invalid' | 'threshold_bounds' | null {
+  if (d.type === 'zero_consumption') return d.threshold === 0 ? null : 'threshold_invalid';
+  if (d.type === 'indoor_climate') {
+    if (d.minimum === null && d.maximum === null) return 'threshold_invalid';
+    if (d.minimum !== null && d.maximum !== null && d.minimum >= d.maximum) return 'threshold_bounds';
+    return null;
+  }
+  return d.threshold !== null && d.threshold >= 0 ? null : 'threshold_invalid';
+}
+
+/** How many steps are complete: the furthest step (1-based) the user may open. */
+export function furthestStep(d: AlarmDraft): number {
+  if (!d.type) return 1;
+  if (!d.quantity || !quantitiesForAlarmType(d.type).includes(d.quantity)) return 2;
+  if (!d.frequency) return 3;
+  if (thresholdError(d) !== null) return 4;
+  return 5;
+}
+
+/** Reads ?step=N; null when it is not a whole step number. */
+export function parseStepParam(x: unknown): number | null {
+  const n = typeof x === 'number' ? x : typeof x === 'string' && /^\d+$/.test(x) ? Number(x) : Number.NaN;
+  return Number.isInteger(n) && n >= 1 && n <= ALARM_STEPS.length ? n : null;
+}
+
+const EMPTY: AlarmDraft = {
+  type: null,
+  quantity: null,
+  frequency: null,
+  threshold: null,
+  minimum: null,
+  maximum: null,
+};
+
+interface WizardContext {
+  draft: AlarmDraft;
+  thresholdText: string;
+  minimumText: string;
+  maximumText: string;
+  /** Shown once the user tried to go on from the threshold step. */
+  thresholdError: 'threshold_invalid' | 'threshold_bounds' | null;
+  serverError: ServerErrorCode | null;
+  /** The step the URL asked for when the wizard opened. */
+  requestedStep: number;
+}
+
+type WizardEvent =
+  | { type: 'wizard.type'; alarmType: AlarmType }
+  | { type: 'wizard.quantity'; quantity: QuantityId }
+  | { type: 'wizard.frequency'; frequency: AlarmFrequency }
+  | { type: 'wizard.threshold'; value: string }
+  | { type: 'wizard.minimum'; value: string }
+  | { type: 'wizard.maximum'; value: string }
+  | { type: 'wizard.next' }
+  | { type: 'wizard.back' }
+  | { type: 'wizard.goto'; step: number }
+  | { type: 'wizard.submit' };
+
+function targetOf(step: number): `#alarmWizard.steps.${AlarmStep}` {
+  return `#alarmWizard.steps.${ALARM_STEPS[step - 1] ?? 'type'}`;
+}
+
+/** Stepped alarm creation and editing (SPEC §2 alarms/new-alarm?step=N, §3 alarm types, §5 zero threshold). */
+export const alarmWizardMachine = setup({
+  types: {
+    context: {} as WizardContext,
+    input: {} as { step?: unknown; alarm?: Partial<AlarmDraft> } | undefined,
+    events: {} as WizardEvent,
+  },
+  actors: {
+    // Replaced by the app with .provide(); the placeholder fails loudly so a missing wiring is visible.
+    saveAlarm: fromPromise<unknown, AlarmDraft>(async () => {
+      throw new Error('saveAlarm is not provided');
+    }),
+  },
+  actions: {
+    // Effect: the app mirrors the step in ?step=N (push when it differs, so back and forward work).
+    showStep: (_, _params: { step: number }) => {},
+    setType: assign(({ context, event }) => {
+      assertEvent(event, 'wizard.type');
+      const draft: AlarmDraft = { ...context.draft, type: event.alarmType };
+      if (draft.quantity && !quantitiesForAlarmType(event.alarmType).includes(draft.quantity))
+        draft.quantity = null;
+      // SPEC §5: a zero-consumption alarm's threshold is fixed at 0.
+      if (event.alarmType === 'zero_consumption')
+        return { draft: { ...draft, threshold: 0 }, thresholdText: '0' };
+      if (context.draft.type === 'zero_consumption')
+        return { draft: { ...draft, threshold: null }, thresholdText: '' };
+      return { draft };
+    }),
+    setQuantity: assign(({ context, event }) => {
+      assertEvent(event, 'wizard.quantity');
+      return { draft: { ...context.draft, quantity: event.quantity } };
+    }),
+    setFrequency: assign(({ context, event }) => {
+      assertEvent(event, 'wizard.frequency');
+      return { draft: { ...context.draft, frequency: event.frequency } };
+    }),
+    setThreshold: assign(({ context, event }) => {
+      assertEvent(event, 'wizard.threshold');
+      return {
+        thresholdText: event.value,
+        thresholdError: null,
+        draft: { ...context.draft, threshold: parseDecimal(event.value) },
+      };
+    }),
+    setMinimum: assign(({ context, event }) => {
+      assertEvent(event, 'wizard.minimum');
+      return {
+        minimumText: event.value,
+        thresholdError: null,
+        draft: { ...context.draft, minimum: parseDecimal(event.value) },
+      };
+    }),
+    setMaximum: assign(({ context, event }) => {
+      assertEvent(event, 'wizard.maximum');
+      return {
+        maximumText: event.value,
+        thresholdError: null,
+        draft: { ...context.draft, maximum: parseDecimal(event.value) },
+      };
+    }),
+    showThresholdError: assign(({ context }) => ({ thresholdError: thresholdError(context.draft) })),
+    setServerError: assign({
+      serverError: ({ event }) => serverErrorCode((event as { error?: unknown }).error),
+    }),
+    clearServerError: assign({ serverError: null }),
+  },
+  guards: {
+    hasType: ({ context }) => context.draft.type !== null,
+    hasQuantity: ({ context }) => furthestStep(context.draft) > 2,
+    hasFrequency: ({ context }) => furthestStep(context.draft) > 3,
+    isDraftComplete: ({ context }) => furthestStep(context.draft) === ALARM_STEPS.length,
+    isThresholdValid: ({ context }) => thresholdError(context.draft) === null,
+    isThresholdEditable: ({ context }) => context.draft.type !== 'zero_consumption',
+    isIndoorClimate: ({ context }) => context.draft.type === 'indoor_climate',
+    isValidType: ({ event }) => {
+      assertEvent(event, 'wizard.type');
+      return ALARM_TYPES.includes(event.alarmType);
+    },
+    isValidQuantity: ({ context, event }) => {
+      assertEvent(event, 'wizard.quantity');
+      return (
+        context.draft.type !== null && quantitiesForAlarmType(context.draft.type).includes(event.quantity)
+      );
+    },
+    isValidFrequency: ({ event }) => {
+      assertEvent(event, 'wizard.frequency');
+      return ALARM_FREQUENCIES.includes(event.frequency);
+    },
+    isOpeningStep: ({ context }, params: { step: number }) =>
+      params.step === Math.min(context.requestedStep, furthestStep(context.draft)),
+    canGoto: ({ context, event }, params: { step: number }) => {
+      assertEvent(event, 'wizard.goto');
+      return event.step === params.step && params.step <= furthestStep(context.draft);
+    },
+  },
+}).createMachine({
+  id: 'alarmWizard',
+  context: ({ input }) => {
+    const alarm = input?.alarm ?? {};
+    const draft: AlarmDraft = { ...EMPTY, ...alarm };
+    if (draft.type === 'zero_consumption') draft.threshold = 0;
+    const text = (n: number | null) => (n === null ? '' : String(n));
+    return {
+      draft,
+      thresholdText: text(draft.threshold),
+      minimumText: text(draft.minimum),
+      maximumText: text(draft.maximum),
+      thresholdError: null,
+      serverError: null,
+      requestedStep: parseStepParam(input?.step) ?? 1,
+    };
+  },
+  initial: 'steps',
+  states: {
+    steps: {
+      initial: 'start',
+      on: {
+        // Browser back/forward (or a typed ?step=N): only steps already reachable can be opened.
+        'wizard.goto': ALARM_STEPS.map((_, i) => ({
+          guard: { type: 'canGoto' as const, params: { step: i + 1 } },
+          target: targetOf(i + 1),
+        })),
+      },
+      states: {
+        // Opens the step the URL asks for, or the furthest reachable one before it.
+        start: {
+          always: ALARM_STEPS.map((_, i) => ({
+            guard: { type: 'isOpeningStep' as const, params: { step: i + 1 } },
+            target: targetOf(i + 1),
+          })),
+        },
+        type: {
+          entry: { type: 'showStep', params: { step: 1 } },
+          on: {
+            'wizard.type': { guard: 'isValidType', actions: 'setType' },
+            'wizard.next': { guard: 'hasType', target: 'quantity' },
+          },
+        },
+        quantity: {
+          entry: { type: 'showStep', params: { step: 2 } },
+          on: {
+            'wizard.quantity': { guard: 'isValidQuantity', actions: 'setQuantity' },
+            'wizard.next': { guard: 'hasQuantity', target: 'frequency' },
+            'wizard.back': { target: 'type' },
+          },
+        },
+        frequency: {
+          entry: { type: 'showStep', params: { step: 3 } },
+          on: {
+            'wizard.frequency': { guard: 'isValidFrequency', actions: 'setFrequency' },
+            'wizard.next': { guard: 'hasFrequency', target: 'threshold' },
+            'wizard.back': { target: 'quantity' },
+          },
+        },
+        threshold: {
+          entry: { type: 'showStep', params: { step: 4 } },
+          on: {
+            'wizard.threshold': { guard: 'isThresholdEditable', actions: 'setThreshold' },
+            'wizard.minimum': { guard: 'isIndoorClimate', actions: 'setMinimum' },
+            'wizard.maximum': { guard: 'isIndoorClimate', actions: 'setMaximum' },
+            'wizard.next': [
+              { guard: 'isThresholdValid', target: 'review' },
+              { actions: 'showThresholdError' },
+            ],
+            'wizard.back': { target: 'frequency' },
+          },
+        },
+        review: {
+          entry: { type: 'showStep', params: { step: 5 } },
+          on: {
+            'wizard.submit': {
+              guard: 'isDraftComplete',
+              target: '#alarmWizard.submitting',
+              actions: 'clearServerError',
+            },
+            'wizard.back': { target: 'threshold' },
+          },
+        },
+      },
+    },
+    submitting: {
+      invoke: {
+        src: 'saveAlarm',
+        input: ({ context }) => context.draft,
+        onDone: { target: 'done' },
+        onError: { target: '#alarmWizard.steps.review', actions: 'setServerError' },
+      },
+    },
+    done: { type: 'final' },
+  },
+});

@@ -1,0 +1,411 @@
+/**
+ * Loads the demo dataset: one Danish property with its apartments, tenancies, meters, prices, CO2
+ * factors and demo users, then two years of hourly readings through the ingestion path, and later
+ * catches the readings up to the current hour.
+ */
+import { eq, sql } from 'drizzle-orm';
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { hashPassword } from '../auth/password.ts';
+import type { Db } from '../db/client.ts';
+import {
+  accounts,
+  activationCodes,
+  apartments,
+  appMeta,
+  measurementPoints,
+  meters,
+  permissions,
+  prices,
+  properties,
+  propertyCo2Factors,
+  propertySettings,
+  tenancies,
+  tenancyMembers,
+  userAccounts,
+  userPermissions,
+  users,
+} from '../db/schema.ts';
+import { pgTextArray, queryRows } from '../db/sql.ts';
+import { ingestReadings, type ReadingRow } from '../ingest/ingest.ts';
+import {
+  buildPlan,
+  CITY,
+  DEMO_SEED,
+  type DemoPlan,
+  formatScaled,
+  HOUR_MS,
+  hourContext,
+  PROPERTY_NUMBER,
+  parseScaled,
+  type StreamPlan,
+  streamValue,
+  ZIPCODE,
+} from './model.ts';
+
+export const DEMO_PASSWORD = 'Demo#Tenant2026';
+export const DEMO_ACTIVATION_CODE = 'DEMOACTIVATE';
+
+/** The demo logins, for printing on start and in README. */
+export const DEMO_USERS = [
+  { email: 'tenant@demo.test', password: DEMO_PASSWORD, description: 'tenant of one tenancy' },
+  { email: 'admin@demo.test', password: DEMO_PASSWORD, description: 'tenancy admin of that same tenancy' },
+  { email: 'multi@demo.test', password: DEMO_PASSWORD, description: 'member of two tenancies' },
+] as const;
+
+export interface DemoProgress {
+  phase: string;
+  done: number;
+  total: number;
+}
+
+export interface SeedOptions {
+  now: Date;
+  /** Days of history; default 730. */
+  days?: number;
+  /** Apartments; default 24, at least 3. */
+  apartments?: number;
+  onProgress?: (p: DemoProgress) => void;
+}
+
+const META_PLAN = 'demo.plan';
+const META_LAST_HOUR = 'demo.lastHour';
+/** Hours of readings per ingestion batch (one transaction each). */
+const BATCH_HOURS = 168;
+
+interface StoredPlan {
+  version: 1;
+  seed: number;
+  apartments: number;
+  startMs: number;
+  endMs: number;
+}
+
+const floorHour = (d: Date) => Math.floor(d.getTime() / HOUR_MS) * HOUR_MS;
+
+/** True when the database holds no property and no user: a fresh install. */
+export async function isDatabaseEmpty(db: Db): Promise<boolean> {
+  const [row] = await queryRows<{ empty: boolean }>(
+    db,
+    sql`SELECT NOT EXISTS (SELECT 1 FROM properties) AND NOT EXISTS (SELECT 1 FROM users) AS empty`,
+  );
+  return row?.empty === true;
+}
+
+/** True when the demo dataset has been created here. */
+export async function isDemoSeeded(db: Db): Promise<boolean> {
+  const rows = await db.select({ key: appMeta.key }).from(appMeta).where(eq(appMeta.key, META_PLAN));
+  return rows.length > 0;
+}
+
+async function setMeta(db: Db, key: string, value: string): Promise<void> {
+  await db
+    .insert(appMeta)
+    .values({ key, value })
+    .onConflictDoUpdate({ target: appMeta.key, set: { value, updatedAt: new Date() } });
+}
+
+async function getMeta(db: Db, key: string): Promise<string | undefined> {
+  const [row] = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, key));
+  return row?.value;
+}
+
+function activationCodeFor(rng: ReturnType<typeof xoroshiro128plus>): string {
+  let code = '';
+  for (let i = 0; i < 12; i++) code += String.fromCharCode(65 + uniformInt(rng, 0, 25));
+  return code;
+}
+
+const PRICES: { quantity: string; price: number }[] = [
+  { quantity: 'heat-energy', price: 0.78 },
+  { quantity: 'hca', price: 0.95 },
+  { quantity: 'hot-water-volume', price: 98.5 },
+  { quantity: 'cold-water-volume', price: 72.25 },
+  { quantity: 'electricity-energy', price: 2.35 },
+];
+
+const CO2: { quantity: string; gram: string }[] = [
+  { quantity: 'heat-energy', gram: '62' },
+  { quantity: 'hot-water-volume', gram: '7800' },
+  { quantity: 'cold-water-volume', gram: '310' },
+  { quantity: 'electricity-energy', gram: '118' },
+];
+
+/** Creates the account, property, apartments, tenancies, meters, prices and users in one transaction. */
+async function seedEntities(db: Db, plan: DemoPlan, stored: StoredPlan, now: Date): Promise<void> {
+  const passwordHashes = await Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD)));
+  const codes = xoroshiro128plus(plan.seed + 1);
+  const year = now.getUTCFullYear();
+  await db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    const [account] = await tx.insert(accounts).values({ name: 'Boligforeningen Solgården' }).returning();
+    const [property] = await tx
+      .insert(properties)
+      .values({
+        accountId: account!.id,
+        number: PROPERTY_NUMBER,
+        name: 'Solgården',
+        address: 'Solvej 1-5',
+        zipcode: ZIPCODE,
+        city: CITY,
+        country: 'DK',
+        contactPhone: '+45 86 12 34 56',
+        contactEmail: 'udlejning@solgaarden.example',
+      })
+      .returning();
+    const propertyId = property!.id;
+    await tx.insert(propertySettings).values({ propertyId, kind: 'HOURLY_VALUES' });
+    await tx.insert(propertyCo2Factors).values(CO2.map((c) => ({ propertyId, quantity: c.quantity, gramPerQuantityUnit: c.gram })));
+    const firstYear = new Date(plan.startMs).getUTCFullYear();
+    const priceRows = [];
+    for (let y = firstYear; y <= year; y++) {
+      for (const p of PRICES) {
+        // A price change every 1 January, a few per cent up.
+        const price = (p.price * 1.04 ** (y - firstYear)).toFixed(2);
+        priceRows.push({
+          propertyId,
+          quantity: p.quantity,
+          price,
+          currency: 'DKK',
+          validFrom: `${y}-01-01`,
+          validTo: y === year ? null : `${y + 1}-01-01`,
+        });
+      }
+    }
+    await tx.insert(prices).values(priceRows);
+
+    const apartmentIds = new Map<number, number>();
+    const tenancyIds = new Map<number, number>();
+    for (const a of plan.apartments) {
+      const [row] = await tx
+        .insert(apartments)
+        .values({
+          propertyId,
+          uniqueId: a.uniqueId,
+          apartment: a.label,
+          address: a.address,
+          zipcode: ZIPCODE,
+          city: CITY,
+          areaM2: String(a.areaM2),
+          rooms: a.rooms,
+        })
+        .returning({ id: apartments.id });
+      apartmentIds.set(a.index, row!.id);
+      const [t] = await tx
+        .insert(tenancies)
+        .values({
+          apartmentId: row!.id,
+          tenancyId: `T-${a.uniqueId}`,
+          tenant: a.tenant,
+          start: a.tenancyStart,
+          billingStart: `${year}-01-01`,
+          billingEnd: `${year}-12-31`,
+        })
+        .returning({ id: tenancies.id });
+      tenancyIds.set(a.index, t!.id);
+    }
+
+    // The vacant tenancy: the last apartment's, or with only three apartments an incoming tenancy on the third.
+    const last = plan.apartments.length;
+    let vacantTenancyId: number;
+    if (last >= 4) vacantTenancyId = tenancyIds.get(last)!;
+    else {
+      const nextMonth = new Date(Date.UTC(year, now.getUTCMonth() + 1, 1));
+      const endOfMonth = new Date(nextMonth.getTime() - 86_400_000).toISOString().slice(0, 10);
+      await tx.update(tenancies).set({ end: endOfMonth }).where(eq(tenancies.id, tenancyIds.get(last)!));
+      const [t] = await tx
+        .insert(tenancies)
+        .values({
+          apartmentId: apartmentIds.get(last)!,
+          tenancyId: `T-${plan.apartments[last - 1]!.uniqueId}-2`,
+          tenant: '',
+          start: nextMonth.toISOString().slice(0, 10),
+          billingStart: `${year}-01-01`,
+          billingEnd: `${year}-12-31`,
+        })
+        .returning({ id: tenancies.id });
+      vacantTenancyId = t!.id;
+    }
+
+    const pointRows = await tx
+      .insert(measurementPoints)
+      .values(
+        plan.streams.map((s) => ({
+          propertyId,
+          apartmentId: s.apartment === null ? null : apartmentIds.get(s.apartment)!,
+          quantity: s.quantity,
+          unit: s.unit,
+          room: s.room,
+          name: s.name,
+          legacyMeterId: s.meters[0]!.number,
+          readingKind: s.readingKind,
+        })),
+      )
+      .returning({ id: measurementPoints.id });
+    await tx.insert(meters).values(
+      plan.streams.flatMap((s, i) =>
+        s.meters.map((m) => ({
+          measurementPointId: pointRows[i]!.id,
+          number: m.number,
+          legacyKind: s.legacyKind,
+          installedAt: new Date(m.installedMs),
+          removedAt: m.removedMs === null ? null : new Date(m.removedMs),
+        })),
+      ),
+    );
+
+    await tx
+      .insert(permissions)
+      .values([
+        { name: 'view_consumption', description: 'View consumption, cost and indoor climate' },
+        { name: 'manage_tenancy', description: 'Invite and manage the users of a tenancy' },
+      ])
+      .onConflictDoNothing();
+    const perms = new Map((await tx.select().from(permissions)).map((p) => [p.name, p.id]));
+    const people = [
+      { name: 'Tina Tenant', language: 'en', tenancies: [1], admin: false, perms: ['view_consumption'] },
+      { name: 'Anders Admin', language: 'da', tenancies: [1], admin: true, perms: ['view_consumption', 'manage_tenancy'] },
+      { name: 'Maja Multi', language: 'nb', tenancies: [2, 3], admin: false, perms: ['view_consumption'] },
+    ];
+    const usedBy = new Map<number, number>();
+    for (const [i, who] of people.entries()) {
+      const [user] = await tx
+        .insert(users)
+        .values({ email: DEMO_USERS[i]!.email, name: who.name, passwordHash: passwordHashes[i]!, language: who.language })
+        .returning({ id: users.id });
+      const userId = user!.id;
+      await tx.insert(userAccounts).values({ userId, accountId: account!.id });
+      await tx.insert(userPermissions).values(who.perms.map((p) => ({ userId, permissionId: perms.get(p)! })));
+      for (const aptIndex of who.tenancies) {
+        const tenancyId = tenancyIds.get(aptIndex)!;
+        await tx.insert(tenancyMembers).values({ tenancyId, userId, isAdmin: who.admin });
+        if (!usedBy.has(tenancyId)) usedBy.set(tenancyId, userId);
+      }
+    }
+    const codeRows: (typeof activationCodes.$inferInsert)[] = [...tenancyIds.values()]
+      .filter((id) => id !== vacantTenancyId)
+      .map((tenancyId) => ({
+        code: activationCodeFor(codes),
+        tenancyId,
+        usedAt: new Date(plan.startMs),
+        usedByUserId: usedBy.get(tenancyId) ?? null,
+      }));
+    codeRows.push({ code: DEMO_ACTIVATION_CODE, tenancyId: vacantTenancyId });
+    await tx.insert(activationCodes).values(codeRows);
+    await setMeta(tx, META_PLAN, JSON.stringify(stored));
+  });
+}
+
+/** Per stream: which meter is active and its register value (integer units), as of the last generated hour. */
+interface StreamState {
+  meter: number;
+  value: number;
+}
+
+function activeMeter(s: StreamPlan, ms: number): number {
+  const i = s.meters.findIndex((m) => m.installedMs <= ms && (m.removedMs === null || ms < m.removedMs));
+  return i < 0 ? s.meters.length - 1 : i;
+}
+
+/** Generates and ingests readings for the hours in (fromMs, toMs], or [fromMs, toMs] when `state` is fresh. */
+async function generateReadings(
+  db: Db,
+  plan: DemoPlan,
+  state: StreamState[],
+  firstMs: number,
+  toMs: number,
+  phase: string,
+  onProgress?: (p: DemoProgress) => void,
+): Promise<number> {
+  const apartmentsByIndex = new Map(plan.apartments.map((a) => [a.index, a]));
+  const totalHours = Math.max(0, (toMs - firstMs) / HOUR_MS + 1);
+  let done = 0;
+  let readings = 0;
+  onProgress?.({ phase, done: 0, total: totalHours });
+  for (let batchStart = firstMs; batchStart <= toMs; batchStart += BATCH_HOURS * HOUR_MS) {
+    const batchEnd = Math.min(toMs, batchStart + (BATCH_HOURS - 1) * HOUR_MS);
+    const rows: ReadingRow[] = [];
+    for (let ms = batchStart; ms <= batchEnd; ms += HOUR_MS) {
+      const ctx = hourContext(plan.seed, ms);
+      const ts = new Date(ms).toISOString();
+      plan.streams.forEach((s, j) => {
+        const v = streamValue(s, s.apartment === null ? undefined : apartmentsByIndex.get(s.apartment), ctx);
+        if (s.readingKind === 'instantaneous') {
+          rows.push({ line: rows.length + 1, meterNumber: s.meters[0]!.number, ts, value: v.toFixed(s.decimals) });
+          return;
+        }
+        const st = state[j]!;
+        if (ms === plan.startMs) st.value = s.initial;
+        else if (ms === s.resetMs) st.value = v;
+        else st.value += v;
+        rows.push({ line: rows.length + 1, meterNumber: s.meters[st.meter]!.number, ts, value: formatScaled(st.value, s.decimals) });
+        const next = activeMeter(s, ms);
+        if (next !== st.meter) {
+          // A swap: the new meter starts from zero at the hour the old one was removed.
+          st.meter = next;
+          st.value = 0;
+          rows.push({ line: rows.length + 1, meterNumber: s.meters[next]!.number, ts, value: formatScaled(0, s.decimals) });
+        }
+      });
+    }
+    await ingestReadings(db, rows);
+    await setMeta(db, META_LAST_HOUR, new Date(batchEnd).toISOString());
+    readings += rows.length;
+    done += (batchEnd - batchStart) / HOUR_MS + 1;
+    onProgress?.({ phase, done, total: totalHours });
+  }
+  return readings;
+}
+
+/**
+ * Creates the demo dataset, deterministically for a given `now`, days and apartments.
+ * Readings go through ingestReadings in weekly batches; progress is reported per batch.
+ */
+export async function seedDemo(db: Db, opts: SeedOptions): Promise<void> {
+  const days = opts.days ?? 730;
+  const apartmentCount = Math.max(3, opts.apartments ?? 24);
+  const endMs = floorHour(opts.now);
+  const startMs = endMs - days * 24 * HOUR_MS;
+  const stored: StoredPlan = { version: 1, seed: DEMO_SEED, apartments: apartmentCount, startMs, endMs };
+  const plan = buildPlan({ apartments: apartmentCount, startMs, endMs, seed: stored.seed });
+  opts.onProgress?.({ phase: 'property, apartments and users', done: 0, total: 1 });
+  await seedEntities(db, plan, stored, opts.now);
+  opts.onProgress?.({ phase: 'property, apartments and users', done: 1, total: 1 });
+  const state = plan.streams.map(() => ({ meter: 0, value: 0 }));
+  await generateReadings(db, plan, state, startMs, endMs, 'readings', opts.onProgress);
+}
+
+/**
+ * Generates readings from the last generated hour up to the current hour, continuing each meter's
+ * register from its stored value. Safe to run any time; does nothing when there is no gap.
+ */
+export async function catchUpDemo(
+  db: Db,
+  opts: { now: Date; onProgress?: (p: DemoProgress) => void },
+): Promise<{ hours: number; readings: number }> {
+  const planText = await getMeta(db, META_PLAN);
+  const lastText = await getMeta(db, META_LAST_HOUR);
+  if (!planText || !lastText) return { hours: 0, readings: 0 };
+  const stored = JSON.parse(planText) as StoredPlan;
+  const plan = buildPlan({ apartments: stored.apartments, startMs: stored.startMs, endMs: stored.endMs, seed: stored.seed });
+  const lastMs = Date.parse(lastText);
+  const toMs = floorHour(opts.now);
+  if (toMs <= lastMs) return { hours: 0, readings: 0 };
+
+  const state = plan.streams.map((s) => ({ meter: activeMeter(s, lastMs), value: 0 }));
+  const registerNumbers = plan.streams.flatMap((s, j) => (s.readingKind === 'register' ? [s.meters[state[j]!.meter]!.number] : []));
+  const lastValues = await queryRows<{ number: string; value: string | null }>(
+    db,
+    sql`SELECT m.number, (SELECT r.value::text FROM register_readings r WHERE r.meter_id = m.id
+                          ORDER BY r.ts DESC LIMIT 1) AS value
+        FROM meters m WHERE m.number = ANY(${pgTextArray(registerNumbers)}::text[])`,
+  );
+  const byNumber = new Map(lastValues.map((r) => [r.number, r.value]));
+  plan.streams.forEach((s, j) => {
+    if (s.readingKind !== 'register') return;
+    const stored = byNumber.get(s.meters[state[j]!.meter]!.number);
+    state[j]!.value = stored ? parseScaled(stored, s.decimals) : s.initial;
+  });
+  const readings = await generateReadings(db, plan, state, lastMs + HOUR_MS, toMs, 'catch-up', opts.onProgress);
+  return { hours: (toMs - lastMs) / HOUR_MS, readings };
+}

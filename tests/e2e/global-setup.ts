@@ -1,0 +1,93 @@
+/**
+ * Builds the app when stale, then starts `src/server/start.ts` on a free port with a fresh data dir and
+ * a small demo dataset; the tests get its URL through `inject('baseUrl')`.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+const root = new URL('../..', import.meta.url).pathname;
+const SOURCES = ['src', 'locales', 'public', 'astro.config.mjs', 'package-lock.json'];
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestMtime(join(path, name))), 0);
+}
+
+function buildIfStale(): void {
+  const entry = join(root, 'dist/server/entry.mjs');
+  const built = existsSync(entry) ? statSync(entry).mtimeMs : 0;
+  const sources = Math.max(...SOURCES.map((p) => newestMtime(join(root, p))));
+  if (built >= sources) return;
+  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status})`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function waitForUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Open (http:\/\/\S+?)\/?\s/.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => reject(new Error(`start.ts exited (${code}) before it was ready:\n${output}`)));
+  });
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  buildIfStale();
+  const dataDir = mkdtempSync(join(tmpdir(), 'tenant-e2e-data-'));
+  const port = await freePort();
+  const child = spawn(join(root, 'node_modules/.bin/node'), ['--import', 'tsx', 'src/server/start.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DEMO_DAYS: '35',
+      DEMO_APARTMENTS: '3',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const url = await waitForUrl(child);
+  project.provide('baseUrl', url);
+  return async () => {
+    if (child.exitCode === null && child.pid) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      process.kill(-child.pid, 'SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,127 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatCo2Grams, formatNumber, formatQuantity, MISSING, roundTo, unitSymbol } from '../../src/lib/format.ts';
+import { LANGUAGES } from '../../src/lib/languages.ts';
+import { QUANTITY_IDS } from '../../src/lib/quantities.ts';
+
+describe('formatNumber', () => {
+  it('uses en-GB for en and da-DK for da and nb, at most 2 decimals by default', () => {
+    expect(formatNumber(1234.567, 'en')).toBe('1,234.57');
+    expect(formatNumber(1234.567, 'da')).toBe('1.234,57');
+    expect(formatNumber(1234.567, 'nb')).toBe('1.234,57');
+    expect(formatNumber(2.5, 'en')).toBe('2.5');
+  });
+
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])('shows – for %s', (v) => {
+    expect(formatNumber(v, 'en')).toBe(MISSING);
+  });
+
+  it('never shows -0', () => {
+    expect(formatNumber(-0.001, 'en')).toBe('0');
+    expect(formatNumber(-0, 'da')).toBe('0');
+  });
+});
+
+describe('formatQuantity', () => {
+  it('formats the SPEC examples', () => {
+    expect(formatQuantity(1234, 'heat-energy', 'en')).toBe('1,234 kWh');
+    expect(formatQuantity(1234, 'heat-energy', 'da')).toBe('1.234 kWh');
+  });
+
+  it('shows water with 3 fixed decimals', () => {
+    expect(formatQuantity(1.2, 'cold-water-volume', 'en')).toBe('1.200 m³');
+    expect(formatQuantity(0.12345, 'hot-water-volume', 'da')).toBe('0,123 m³');
+    expect(formatQuantity(10, 'total-water-volume', 'nb')).toBe('10,000 m³');
+  });
+
+  it('shows electricity, cooling and gas with at least 2 decimals', () => {
+    expect(formatQuantity(3, 'electricity-energy', 'en')).toBe('3.00 kWh');
+    expect(formatQuantity(3.14159, 'cooling-energy', 'en')).toBe('3.142 kWh');
+    expect(formatQuantity(3.1, 'gas-volume', 'da')).toBe('3,10 m³');
+  });
+
+  it('shows heat energy, hca, humidity and temperature without decimals', () => {
+    expect(formatQuantity(12.6, 'heat-energy', 'en')).toBe('13 kWh');
+    expect(formatQuantity(45.4, 'indoor-relative-humidity', 'en')).toBe('45 %');
+    expect(formatQuantity(21.5, 'indoor-temperature', 'da')).toBe('22 °C');
+    expect(formatQuantity(7.2, 'hca', 'en')).toBe('7 units');
+  });
+
+  it('words the hca unit per language, plural in English above 1 or at 0', () => {
+    expect(formatQuantity(0, 'hca', 'en')).toBe('0 units');
+    expect(formatQuantity(1, 'hca', 'en')).toBe('1 unit');
+    expect(formatQuantity(1.4, 'hca', 'en')).toBe('1 unit'); // shown as 1
+    expect(formatQuantity(1.6, 'hca', 'en')).toBe('2 units');
+    expect(formatQuantity(0.5, 'hca', 'en', { normalized: true })).toBe('0.50 unit / m²');
+    expect(formatQuantity(5, 'hca', 'da')).toBe('5 enh');
+    expect(formatQuantity(5, 'hca', 'nb')).toBe('5 enhet');
+    expect(unitSymbol('hca', 2, 'en')).toBe('units');
+  });
+
+  it('adds "/ m²" to normalised values, with 2 decimals for hca', () => {
+    expect(formatQuantity(0.4567, 'hca', 'en', { normalized: true })).toBe('0.46 unit / m²');
+    expect(formatQuantity(2.5, 'hca', 'en', { normalized: true })).toBe('2.50 units / m²');
+    expect(formatQuantity(85.2, 'heat-energy', 'da', { normalized: true })).toBe('85 kWh / m²');
+  });
+
+  it('has a symbol for every quantity', () => {
+    for (const q of QUANTITY_IDS) for (const lang of LANGUAGES) expect(formatQuantity(1, q, lang)).not.toMatch(/NaN|undefined/);
+    expect(unitSymbol('heat-return-temperature', 1, 'en')).toBe('°C');
+  });
+
+  it('shows – for a missing value and throws for an unknown quantity', () => {
+    expect(formatQuantity(Number.NaN, 'heat-energy', 'en')).toBe(MISSING);
+    expect(() => formatQuantity(1, 'steam' as never, 'en')).toThrow(/Unknown quantity "steam"/);
+  });
+});
+
+describe('formatCo2Grams', () => {
+  it('shows whole grams with g CO₂', () => {
+    expect(formatCo2Grams(1234.4, 'en')).toBe('1,234 g CO₂');
+    expect(formatCo2Grams(1234.4, 'da')).toBe('1.234 g CO₂');
+    expect(formatCo2Grams(Number.NaN, 'en')).toBe(MISSING);
+  });
+});
+
+describe('formatting round-trips its decimals (property)', () => {
+  const parse = (text: string, lang: 'en' | 'da' | 'nb') =>
+    Number(lang === 'en' ? text.replaceAll(',', '') : text.replaceAll('.', '').replace(',', '.'));
+
+  it('parses back to the value rounded to the shown decimals', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1e9, max: 1e9, noNaN: true }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.constantFrom('en' as const, 'da' as const, 'nb' as const),
+        (value, digits, lang) => {
+          const text = formatNumber(value, lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+          const fraction = text.split(lang === 'en' ? '.' : ',')[1] ?? '';
+          expect(fraction.length).toBe(digits);
+          const back = parse(text, lang);
+          expect(back).toBe(roundTo(value, digits) === 0 ? 0 : roundTo(value, digits));
+          expect(Math.abs(back - value)).toBeLessThanOrEqual(0.5 * 10 ** -digits * (1 + 1e-9));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives every quantity its decimals', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 1e6, noNaN: true }),
+        fc.constantFrom(...QUANTITY_IDS),
+        fc.constantFrom('en' as const, 'da' as const),
+        (value, q, lang) => {
+          const text = formatQuantity(value, q, lang);
+          const number = text.split(' ')[0] ?? '';
+          const fraction = number.split(lang === 'en' ? '.' : ',')[1] ?? '';
+          const expectedMin = q === 'cold-water-volume' || q === 'electricity-energy' ? (q === 'cold-water-volume' ? 3 : 2) : 0;
+          expect(fraction.length).toBeGreaterThanOrEqual(expectedMin);
+          expect(text).not.toMatch(/NaN/);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
