@@ -44,8 +44,11 @@ const liveMachine = sessionMachine.provide({
       tokens: readTokens(localStorage, Date.now()),
       storedTenancyId: readSelectedTenancy(localStorage),
     })),
-    refreshAccess: fromPromise<BackendTokens, { backend: Backend; refreshToken: string }>(async ({ input }) =>
-      input.backend === 'account' ? refreshAccountToken(input.refreshToken) : refreshTenantToken(input.refreshToken),
+    refreshAccess: fromPromise<BackendTokens, { backend: Backend; refreshToken: string }>(
+      async ({ input }) =>
+        input.backend === 'account'
+          ? refreshAccountToken(input.refreshToken)
+          : refreshTenantToken(input.refreshToken),
     ),
     loadUser: fromPromise(async ({ input }: { input: { tokens: SessionTokens | null } }) => {
       const token = input.tokens?.account.access?.token;
@@ -90,7 +93,9 @@ let actor: SessionActor | null = null;
 export function getSessionActor(): SessionActor {
   if (typeof window === 'undefined') throw new Error('The session actor exists only in the browser');
   if (!actor) {
-    actor = createActor(liveMachine, { input: { urlTenancyId: tenancyIdFromPath(window.location.pathname) } });
+    actor = createActor(liveMachine, {
+      input: { urlTenancyId: tenancyIdFromPath(window.location.pathname) },
+    });
     configureAuth({ accessToken, unauthorized: () => actor?.send({ type: 'session.unauthorized' }) });
     actor.start();
   }

@@ -25,7 +25,11 @@ const KEYS: Record<Backend, { access: string; refresh: string; refreshExpires: s
     refresh: STORAGE_KEYS.accountRefreshToken,
     refreshExpires: STORAGE_KEYS.accountRefreshExpiresIn,
   },
-  tenant: { access: STORAGE_KEYS.tenantToken, refresh: STORAGE_KEYS.tenantRefreshToken, refreshExpires: null },
+  tenant: {
+    access: STORAGE_KEYS.tenantToken,
+    refresh: STORAGE_KEYS.tenantRefreshToken,
+    refreshExpires: null,
+  },
 };
 
 /** Reads a JWT's exp as ms since the epoch; null for anything that is not a JWT with a numeric exp. */
@@ -64,7 +68,10 @@ function safeRemove(storage: KeyValueStorage, key: string): void {
 }
 
 function safeSet(storage: KeyValueStorage, key: string, value: string | null): void {
-  if (value === null) return safeRemove(storage, key);
+  if (value === null) {
+    safeRemove(storage, key);
+    return;
+  }
   try {
     storage.setItem(key, value);
   } catch {
@@ -96,7 +103,10 @@ function readBackend(storage: KeyValueStorage, backend: Backend, now: number): B
 
 /** Reads both backends' tokens, clearing expired ones; null when nothing usable is stored. */
 export function readTokens(storage: KeyValueStorage, now: number): SessionTokens | null {
-  const tokens = { account: readBackend(storage, 'account', now), tenant: readBackend(storage, 'tenant', now) };
+  const tokens = {
+    account: readBackend(storage, 'account', now),
+    tenant: readBackend(storage, 'tenant', now),
+  };
   const empty = (b: BackendTokens) => !b.access && !b.refreshToken;
   return empty(tokens.account) && empty(tokens.tenant) ? null : tokens;
 }

@@ -20,11 +20,16 @@ export const RATING_BANDS: ReadonlyArray<readonly [Rating, number]> = [
   ['G', Number.POSITIVE_INFINITY],
 ];
 
+// Binary floats put 1.15 / 1 × 100 at 114.99999999999999; rounding to 1e-9 % keeps band edges where people expect.
+function cleanPercent(x: number): number {
+  return Math.round(x * 1e9) / 1e9;
+}
+
 /** The tenant's per-m² consumption in percent of the property's, or null when it cannot be compared. */
 export function percentOfProperty(tenantPerM2: number, propertyPerM2: number): number | null {
   if (!Number.isFinite(tenantPerM2) || !Number.isFinite(propertyPerM2)) return null;
   if (propertyPerM2 <= 0 || tenantPerM2 < 0) return null;
-  return (tenantPerM2 / propertyPerM2) * 100;
+  return cleanPercent((tenantPerM2 / propertyPerM2) * 100);
 }
 
 /** The A+–G rating of 365 days of per-m² consumption against the property's; null without a usable basis. */
@@ -50,7 +55,7 @@ export type ComparisonBand = 'less' | 'more_0_25' | 'more_25_50' | 'more_50_plus
  */
 export function comparisonBand(value: number, reference: number): ComparisonBand | null {
   if (!Number.isFinite(value) || !Number.isFinite(reference) || reference <= 0) return null;
-  const increase = ((value - reference) / reference) * 100;
+  const increase = cleanPercent(((value - reference) / reference) * 100);
   if (increase < 0) return 'less';
   if (increase < 25) return 'more_0_25';
   if (increase < 50) return 'more_25_50';

@@ -66,6 +66,7 @@ export const activationFormMachine = setup({
     },
     submitting: {
       invoke: {
+        id: 'validateActivationCode',
         src: 'validateActivationCode',
         input: ({ context }) => ({ code: normalizeActivationCode(context.code) }),
         onDone: [

@@ -183,7 +183,8 @@ export const alarmWizardMachine = setup({
     hasFrequency: ({ context }) => furthestStep(context.draft) > 3,
     isDraftComplete: ({ context }) => furthestStep(context.draft) === ALARM_STEPS.length,
     isThresholdValid: ({ context }) => thresholdError(context.draft) === null,
-    isThresholdEditable: ({ context }) => context.draft.type !== 'zero_consumption',
+    isThresholdEditable: ({ context }) =>
+      context.draft.type === 'threshold' || context.draft.type === 'comparison',
     isIndoorClimate: ({ context }) => context.draft.type === 'indoor_climate',
     isValidType: ({ event }) => {
       assertEvent(event, 'wizard.type');
@@ -293,6 +294,7 @@ export const alarmWizardMachine = setup({
     },
     submitting: {
       invoke: {
+        id: 'saveAlarm',
         src: 'saveAlarm',
         input: ({ context }) => context.draft,
         onDone: { target: 'done' },

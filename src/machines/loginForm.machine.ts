@@ -62,6 +62,7 @@ export const loginFormMachine = setup({
     },
     submitting: {
       invoke: {
+        id: 'submitLogin',
         src: 'submitLogin',
         input: ({ context }) => ({ email: normalizeEmail(context.email), password: context.password }),
         onDone: { target: 'done' },

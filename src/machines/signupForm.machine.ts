@@ -95,6 +95,7 @@ export const signupFormMachine = setup({
     },
     submitting: {
       invoke: {
+        id: 'submitSignup',
         src: 'submitSignup',
         input: ({ context }) => ({ email: normalizeEmail(context.email), password: context.password }),
         onDone: { target: 'done' },

@@ -49,7 +49,8 @@ async function run(args: string[]): Promise<void> {
     return;
   }
   if (command === 'import') {
-    if (rest.length !== 1) throw new UsageError('import takes exactly one file: npm run cli -- import <file.csv>');
+    if (rest.length !== 1)
+      throw new UsageError('import takes exactly one file: npm run cli -- import <file.csv>');
     const file = rest[0]!;
     if (!existsSync(file)) throw new UsageError(`No such file: ${file}`);
     const { database } = await getServices();
@@ -61,7 +62,9 @@ async function run(args: string[]): Promise<void> {
       console.log(`New readings:  ${result.newReadings}`);
       console.log(`Hours updated: ${result.hoursUpdated}`);
       console.log(`Days updated:  ${result.daysUpdated}`);
-      console.log(`Time:          ${seconds.toFixed(2)} s (${Math.round(result.rows / Math.max(seconds, 1e-3))} rows/s)`);
+      console.log(
+        `Time:          ${seconds.toFixed(2)} s (${Math.round(result.rows / Math.max(seconds, 1e-3))} rows/s)`,
+      );
     } finally {
       await database.close();
     }
@@ -75,17 +78,23 @@ async function run(args: string[]): Promise<void> {
     try {
       if (command === 'demo:seed') {
         if (!(await isDatabaseEmpty(database.db))) {
-          console.log('The database is not empty; nothing seeded. (demo:catch-up brings demo data up to now.)');
+          console.log(
+            'The database is not empty; nothing seeded. (demo:catch-up brings demo data up to now.)',
+          );
           return;
         }
         const started = performance.now();
         await seedDemo(database.db, { now: new Date(), days, apartments, onProgress: progress('seed') });
-        console.log(`Seeded ${days} days × ${apartments} apartments in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+        console.log(
+          `Seeded ${days} days × ${apartments} apartments in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+        );
         console.log(`Demo logins (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.email).join(', ')}`);
       } else {
         const result = await catchUpDemo(database.db, { now: new Date(), onProgress: progress('catch-up') });
         console.log(
-          result.hours === 0 ? 'Demo data is up to date.' : `Caught up ${result.hours} hour(s), ${result.readings} readings.`,
+          result.hours === 0
+            ? 'Demo data is up to date.'
+            : `Caught up ${result.hours} hour(s), ${result.readings} readings.`,
         );
       }
     } finally {

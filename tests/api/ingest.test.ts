@@ -32,7 +32,10 @@ beforeAll(async () => {
     areaM2,
     rooms: 2,
   });
-  const rows = await db.insert(apartments).values([apt('A1', '50'), apt('A2', '100')]).returning();
+  const rows = await db
+    .insert(apartments)
+    .values([apt('A1', '50'), apt('A2', '100')])
+    .returning();
   smallApartment = rows[0]!.id;
   largeApartment = rows[1]!.id;
 });
@@ -124,7 +127,13 @@ describe('hourly consumption from register readings', () => {
 
   it('fills a gap correctly when the missing reading arrives in a later batch', async () => {
     const p = await point('heat-energy', 'register', [{ number: 'H-LATE' }]);
-    await ingestReadings(db, rows('H-LATE', [['2025-01-10T00:00:00Z', '0'], ['2025-01-10T03:00:00Z', '3']]));
+    await ingestReadings(
+      db,
+      rows('H-LATE', [
+        ['2025-01-10T00:00:00Z', '0'],
+        ['2025-01-10T03:00:00Z', '3'],
+      ]),
+    );
     await ingestReadings(db, rows('H-LATE', [['2025-01-10T01:00:00Z', '2']]));
     expect(await hourly(p)).toEqual([
       ['2025-01-10T00:00', '2'],
@@ -203,7 +212,10 @@ describe('re-import and bad input', () => {
     const before = await hourly(p);
     const readingsBefore = await count('register_readings');
     // Same values written differently are the same reading.
-    const again = await ingestReadings(db, [...batch, { line: 9, meterNumber: 'H-REIMPORT', ts: '2025-04-01T03:00:00+01:00', value: '4.000' }]);
+    const again = await ingestReadings(db, [
+      ...batch,
+      { line: 9, meterNumber: 'H-REIMPORT', ts: '2025-04-01T03:00:00+01:00', value: '4.000' },
+    ]);
     expect(again).toEqual({ rows: 4, newReadings: 0, hoursUpdated: 0, daysUpdated: 0 });
     expect(await hourly(p)).toEqual(before);
     expect(await count('register_readings')).toBe(readingsBefore);
@@ -223,7 +235,9 @@ describe('re-import and bad input', () => {
     try {
       parseReadingsCsv(csv);
     } catch (err) {
-      expect((err as IngestError).problems).toEqual([{ line: 3, reason: expect.stringContaining('malformed CSV') }]);
+      expect((err as IngestError).problems).toEqual([
+        { line: 3, reason: expect.stringContaining('malformed CSV') },
+      ]);
     }
 
     const readingsBefore = await count('register_readings');
@@ -255,11 +269,15 @@ describe('re-import and bad input', () => {
   });
 
   it('rejects a wrong header', () => {
-    expect(() => parseReadingsCsv('meter,ts,value\nH-CSV,2025-05-01T00:00:00Z,1\n')).toThrow(/line 1: expected the header/);
+    expect(() => parseReadingsCsv('meter,ts,value\nH-CSV,2025-05-01T00:00:00Z,1\n')).toThrow(
+      /line 1: expected the header/,
+    );
   });
 
   it('rejects conflicting values, outside-window timestamps and conflicts with stored readings', async () => {
-    await point('heat-energy', 'register', [{ number: 'H-CONFLICT', installed: '2025-06-01T00:00:00Z', removed: '2025-07-01T00:00:00Z' }]);
+    await point('heat-energy', 'register', [
+      { number: 'H-CONFLICT', installed: '2025-06-01T00:00:00Z', removed: '2025-07-01T00:00:00Z' },
+    ]);
     await ingestReadings(db, rows('H-CONFLICT', [['2025-06-02T00:00:00Z', '5']]));
     const readingsBefore = await count('register_readings');
     const error = await ingestReadings(db, [
@@ -302,7 +320,12 @@ function hourlyRows(meterNumber: string, from: string, hours: number): ReadingRo
   let value = 1000;
   const out: ReadingRow[] = [];
   for (let i = 0; i <= hours; i++) {
-    out.push({ line: i + 2, meterNumber, ts: new Date(start + i * 3_600_000).toISOString(), value: value.toFixed(2) });
+    out.push({
+      line: i + 2,
+      meterNumber,
+      ts: new Date(start + i * 3_600_000).toISOString(),
+      value: value.toFixed(2),
+    });
     value += 1 + (i % 3) / 4;
   }
   return out;
@@ -345,10 +368,23 @@ describe('rollups', () => {
     const small = await point('hot-water-volume', 'register', [{ number: 'HW-S' }], smallApartment);
     const large = await point('hot-water-volume', 'register', [{ number: 'HW-L' }], largeApartment);
     await ingestReadings(db, [
-      ...rows('HW-S', [['2025-08-10T00:00:00Z', '1'], ['2025-08-10T06:00:00Z', '1.3'], ['2025-08-11T06:00:00Z', '1.9']]),
-      ...rows('HW-L', [['2025-08-10T00:00:00Z', '7'], ['2025-08-10T06:00:00Z', '7.9']]),
+      ...rows('HW-S', [
+        ['2025-08-10T00:00:00Z', '1'],
+        ['2025-08-10T06:00:00Z', '1.3'],
+        ['2025-08-11T06:00:00Z', '1.9'],
+      ]),
+      ...rows('HW-L', [
+        ['2025-08-10T00:00:00Z', '7'],
+        ['2025-08-10T06:00:00Z', '7.9'],
+      ]),
     ]);
-    const property = await queryRows<{ day: string; sum: string; area_m2: string; per_m2: string; apartments: number }>(
+    const property = await queryRows<{
+      day: string;
+      sum: string;
+      area_m2: string;
+      per_m2: string;
+      apartments: number;
+    }>(
       db,
       sql`SELECT day::text, sum::text, area_m2::text, per_m2::text, apartments FROM property_daily_rollups
           WHERE property_id = ${propertyId} AND quantity = 'hot-water-volume' ORDER BY day`,

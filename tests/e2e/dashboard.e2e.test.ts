@@ -59,7 +59,10 @@ describe('walking skeleton: a tenant sees their heat consumption', () => {
 
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(`${baseUrl}/login`, { timeout: 15_000 });
-    const stored = await page.evaluate(() => ({ token: localStorage.getItem('token'), tenant: localStorage.getItem('tenantToken') }));
+    const stored = await page.evaluate(() => ({
+      token: localStorage.getItem('token'),
+      tenant: localStorage.getItem('tenantToken'),
+    }));
     expect(stored).toEqual({ token: null, tenant: null });
 
     // The session is really gone: the dashboard now sends the browser back to login.

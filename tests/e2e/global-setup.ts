@@ -1,6 +1,6 @@
 /**
  * Builds the app when stale, then starts `src/server/start.ts` on a free port with a fresh data dir and
- * a small demo dataset; the tests get its URL through `inject('baseUrl')`.
+ * a small demo dataset; the tests get its URL through `inject('baseUrl')`. E2E_BASE_URL skips both.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -58,11 +58,19 @@ function waitForUrl(child: ChildProcess): Promise<string> {
     child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    child.once('exit', (code) => reject(new Error(`start.ts exited (${code}) before it was ready:\n${output}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`start.ts exited (${code}) before it was ready:\n${output}`)),
+    );
   });
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // E2E_BASE_URL points the suite at an already running app (a deployment, or one started by hand).
+  const given = process.env.E2E_BASE_URL;
+  if (given) {
+    project.provide('baseUrl', given.replace(/\/$/, ''));
+    return async () => {};
+  }
   buildIfStale();
   const dataDir = mkdtempSync(join(tmpdir(), 'tenant-e2e-data-'));
   const port = await freePort();

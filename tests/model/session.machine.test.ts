@@ -141,8 +141,14 @@ function harness() {
   );
   const clock = new ManualClock();
   const machine = sessionMachine.provide({
-    // biome-ignore lint/suspicious/noExplicitAny: the fake stands in for every promise actor's type
-    actors: { restoreSession: deferred as any, refreshAccess: deferred as any, loadUser: deferred as any, login: deferred as any, revoke: deferred as any },
+    // One deferred fake stands in for every promise actor; the cast only widens its output type.
+    actors: {
+      restoreSession: deferred as never,
+      refreshAccess: deferred as never,
+      loadUser: deferred as never,
+      login: deferred as never,
+      revoke: deferred as never,
+    },
     actions: {
       persistTokens: (_, params) => {
         effects.persistedTokens.push(params.tokens);
@@ -194,7 +200,8 @@ function asTestableChart(node: Node, path: string[]): Node {
     if (invoke.onDone) on[`xstate.done.actor.${invoke.id}`] = invoke.onDone;
     if (invoke.onError) on[`xstate.error.actor.${invoke.id}`] = invoke.onError;
   }
-  for (const [delay, target] of Object.entries(after ?? {})) on[`xstate.after.${delay}.${path.join('.')}`] = target;
+  for (const [delay, target] of Object.entries(after ?? {}))
+    on[`xstate.after.${delay}.${path.join('.')}`] = target;
   const children = states
     ? Object.fromEntries(Object.entries(states).map(([k, v]) => [k, asTestableChart(v, [...path, k])]))
     : undefined;
@@ -209,6 +216,9 @@ const model = createTestModel(chart, {
   // A state is its value plus its context: which event led there does not matter.
   serializeState: (state) => JSON.stringify([state.value, state.context]),
 });
+
+// Shortest paths to every distinct (state, context) the events above reach; a change here is a change of the chart.
+const EXPECTED_PATHS = 68;
 
 describe('session machine model', () => {
   const paths = model.getShortestPaths({ limit: 2_000 });
@@ -258,8 +268,6 @@ describe('session machine model', () => {
   }
 });
 
-const EXPECTED_PATHS = 68;
-
 describe('session machine effects', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -283,7 +291,10 @@ describe('session machine effects', () => {
     const { actor, pending, effects } = harness();
     await settle(pending, 'restoreSession', 'resolve', restored(accountExpired));
     expect(actor.getSnapshot().matches({ initialising: 'refreshingAccount' })).toBe(true);
-    expect(pending.get('refreshAccount')?.input).toEqual({ backend: 'account', refreshToken: 'account-refresh' });
+    expect(pending.get('refreshAccount')?.input).toEqual({
+      backend: 'account',
+      refreshToken: 'account-refresh',
+    });
     await settle(pending, 'refreshAccount', 'resolve', refreshed('account'));
     expect(actor.getSnapshot().matches({ initialising: 'loadingUser' })).toBe(true);
     expect(effects.persistedTokens.at(-1)?.account).toEqual(refreshed('account'));
@@ -345,8 +356,7 @@ describe('refresh timing from the token expiry', () => {
       actors: {
         restoreSession: fromPromise(async () => restored(fullTokens)),
         loadUser: fromPromise(async () => withTenancies),
-        // biome-ignore lint/suspicious/noExplicitAny: a never-settling fake
-        refreshAccess: never as any,
+        refreshAccess: never as never,
       },
     });
     const actor = createActor(machine, { input: {}, clock });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessageKey, isLoginRequired, SERVER_ERROR_CODES, serverErrorCode } from '../../src/lib/errors.ts';
+import {
+  errorMessageKey,
+  isLoginRequired,
+  SERVER_ERROR_CODES,
+  serverErrorCode,
+} from '../../src/lib/errors.ts';
 
 describe('serverErrorCode', () => {
   it.each([
@@ -44,7 +49,10 @@ describe('serverErrorCode', () => {
   });
 
   it('prefers a known message over a generic extension code', () => {
-    const err = { message: 'A user already exists with that email, but the password is not correct.', extensions: { code: 'BAD_USER_INPUT' } };
+    const err = {
+      message: 'A user already exists with that email, but the password is not correct.',
+      extensions: { code: 'BAD_USER_INPUT' },
+    };
     expect(serverErrorCode(err)).toBe('user_exists');
   });
 
@@ -53,7 +61,9 @@ describe('serverErrorCode', () => {
       response: { errors: [{ message: 'Please enter valid credentials' }, { message: 'login required' }] },
     });
     expect(serverErrorCode(clientError)).toBe('invalid_credentials');
-    expect(serverErrorCode([{ message: 'x', extensions: { code: 'TOKEN_EXPIRED' } }])).toBe('session_expired');
+    expect(serverErrorCode([{ message: 'x', extensions: { code: 'TOKEN_EXPIRED' } }])).toBe(
+      'session_expired',
+    );
     expect(serverErrorCode({ errors: [{ message: 'Adgang ikke tilladt' }] })).toBe('access_denied');
   });
 
@@ -61,12 +71,18 @@ describe('serverErrorCode', () => {
     expect(serverErrorCode({ name: 'Data not yet available.' })).toBe('no_data');
   });
 
-  it.each([[null], [undefined], [42], [{}], [''], ['something odd'], [{ extensions: { code: 'TEAPOT' } }], [[]]])(
-    'gives unknown for %j',
-    (err) => {
-      expect(serverErrorCode(err)).toBe('unknown');
-    },
-  );
+  it.each([
+    [null],
+    [undefined],
+    [42],
+    [{}],
+    [''],
+    ['something odd'],
+    [{ extensions: { code: 'TEAPOT' } }],
+    [[]],
+  ])('gives unknown for %j', (err) => {
+    expect(serverErrorCode(err)).toBe('unknown');
+  });
 });
 
 describe('errorMessageKey and isLoginRequired', () => {

@@ -101,12 +101,17 @@ describe('passwordErrors', () => {
     expect(passwordErrors('ÆØÅæøå12345!')).toEqual([]);
   });
 
-  it.each(['Password123!', 'Welcome2024!', 'Velkommen2025!', 'P@ssw0rd1234', '1qaz@WSX3edc', 'qWERTY12345!', 'Sommer2024!!'])(
-    'refuses the common password %s',
-    (password) => {
-      expect(passwordErrors(password)).toEqual(['password_too_common']);
-    },
-  );
+  it.each([
+    'Password123!',
+    'Welcome2024!',
+    'Velkommen2025!',
+    'P@ssw0rd1234',
+    '1qaz@WSX3edc',
+    'qWERTY12345!',
+    'Sommer2024!!',
+  ])('refuses the common password %s', (password) => {
+    expect(passwordErrors(password)).toEqual(['password_too_common']);
+  });
 
   it('ships a list of a few thousand entries that would otherwise pass', () => {
     expect(COMMON_PASSWORDS.length).toBeGreaterThan(2000);
@@ -137,10 +142,15 @@ describe('activation code', () => {
     expect(validateActivationCodeFormat(raw)).toEqual({ ok: true, code: 'ABCDEFGHIJKL' });
   });
 
-  it.each(['', 'ABCDEFGHIJK', 'ABCDEFGHIJKLM', 'ABCDEFGHIJK1', 'ABCDEFGHIJKÆ', 'ABCD_EFGH_IJKL', 'ABCD.EFGH.IJKL'])(
-    'refuses %j',
-    (raw) => {
-      expect(validateActivationCodeFormat(raw)).toEqual({ ok: false, error: 'activation_code_invalid' });
-    },
-  );
+  it.each([
+    '',
+    'ABCDEFGHIJK',
+    'ABCDEFGHIJKLM',
+    'ABCDEFGHIJK1',
+    'ABCDEFGHIJKÆ',
+    'ABCD_EFGH_IJKL',
+    'ABCD.EFGH.IJKL',
+  ])('refuses %j', (raw) => {
+    expect(validateActivationCodeFormat(raw)).toEqual({ ok: false, error: 'activation_code_invalid' });
+  });
 });

@@ -15,7 +15,9 @@ export const accountRefreshTokenDocument = gql`
   }
 `;
 
-type RefreshResult = { refreshToken: { token: string; refreshToken: string; refreshExpiresIn: number } | null };
+type RefreshResult = {
+  refreshToken: { token: string; refreshToken: string; refreshExpiresIn: number } | null;
+};
 
 /** Refreshes the account tokens; SPEC §8 "Invalid refreshToken response" on an empty answer. */
 export async function refreshAccountToken(refreshToken: string): Promise<BackendTokens> {

@@ -49,7 +49,8 @@ export function tenantGraphQueryOptions(graph: TenantGraphInput) {
   return queryOptions({
     queryKey: ['tenantGraph', graph],
     queryFn: async () =>
-      (await authorizedRequest<{ tenantGraph: TenantGraph }>('tenant', tenantGraphDocument, { graph })).tenantGraph,
+      (await authorizedRequest<{ tenantGraph: TenantGraph }>('tenant', tenantGraphDocument, { graph }))
+        .tenantGraph,
   });
 }
 

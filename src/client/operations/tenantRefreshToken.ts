@@ -19,7 +19,12 @@ type RefreshResult = { refreshToken: { ok: { token: string; refreshToken: string
 
 /** Refreshes the tenant tokens; SPEC §8 "Invalid refreshAccessToken response" when there is no ok. */
 export async function refreshTenantToken(refreshToken: string): Promise<BackendTokens> {
-  const data = await requestWithToken<RefreshResult>('tenant', tenantRefreshTokenDocument, { refreshToken }, null);
+  const data = await requestWithToken<RefreshResult>(
+    'tenant',
+    tenantRefreshTokenDocument,
+    { refreshToken },
+    null,
+  );
   const ok = data.refreshToken.ok;
   const access = parseAccessToken(ok?.token, Date.now());
   if (!ok || !access) throw new Error('Invalid refreshAccessToken response');

@@ -21,7 +21,12 @@ type TokenAuthResult = {
 
 /** Logs in to the account backend; throws SPEC §8 "Invalid authentication response" on an empty answer. */
 export async function tokenAuth(email: string, password: string): Promise<BackendTokens> {
-  const data = await requestWithToken<TokenAuthResult>('account', tokenAuthDocument, { email, password }, null);
+  const data = await requestWithToken<TokenAuthResult>(
+    'account',
+    tokenAuthDocument,
+    { email, password },
+    null,
+  );
   const access = parseAccessToken(data.tokenAuth?.token, Date.now());
   if (!data.tokenAuth || !access) throw new Error('Invalid authentication response');
   return {

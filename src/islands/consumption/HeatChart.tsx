@@ -18,8 +18,15 @@ export function HeatChart({ labels, values, lang, title }: Props) {
     let disposed = false;
     let chart: { destroy: () => void } | null = null;
     (async () => {
-      const [{ default: ApexCharts }] = await Promise.all([import('apexcharts/core'), import('apexcharts/bar')]);
+      const [{ default: ApexCharts }] = await Promise.all([
+        import('apexcharts/core'),
+        import('apexcharts/bar'),
+      ]);
       if (disposed || !host.current) return;
+      // Category axes do not thin their labels; show every n-th so they never overlap on a phone.
+      const fit = Math.max(3, Math.floor(host.current.clientWidth / 64));
+      const step = Math.max(1, Math.ceil(labels.length / fit));
+      const shown = new Set(labels.filter((_, i) => (labels.length - 1 - i) % step === 0));
       const instance = new ApexCharts(host.current, {
         chart: {
           type: 'bar',
@@ -36,8 +43,11 @@ export function HeatChart({ labels, values, lang, title }: Props) {
         grid: { borderColor: '#e7e5e4', strokeDashArray: 3 },
         xaxis: {
           categories: labels,
-          tickAmount: Math.min(labels.length, 10),
-          labels: { rotate: 0, hideOverlappingLabels: true, style: { colors: '#57534e' } },
+          labels: {
+            rotate: 0,
+            formatter: (value: string) => (shown.has(value) ? value : ''),
+            style: { colors: '#57534e' },
+          },
           axisTicks: { show: false },
         },
         yaxis: {
@@ -46,7 +56,13 @@ export function HeatChart({ labels, values, lang, title }: Props) {
             style: { colors: '#57534e' },
           },
         },
-        tooltip: { y: { formatter: (v: number) => formatQuantity(v, 'heat-energy', lang) } },
+        tooltip: {
+          x: {
+            formatter: (_: unknown, opts?: { dataPointIndex?: number }) =>
+              labels[opts?.dataPointIndex ?? -1] ?? '',
+          },
+          y: { formatter: (v: number) => formatQuantity(v, 'heat-energy', lang) },
+        },
         noData: { text: '' },
       });
       await instance.render();

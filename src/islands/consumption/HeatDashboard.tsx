@@ -64,7 +64,11 @@ function Dashboard() {
     body = (
       <div className="state-box" role="alert">
         <p>{t('dashboard.error')}</p>
-        <button type="button" className="button secondary" onClick={() => void (units.error ? units.refetch() : graph.refetch())}>
+        <button
+          type="button"
+          className="button secondary"
+          onClick={() => void (units.error ? units.refetch() : graph.refetch())}
+        >
           {t('dashboard.retry')}
         </button>
       </div>
@@ -84,7 +88,12 @@ function Dashboard() {
           <span className="kpi-label">{t('dashboard.total')}</span>
           <span className="kpi-value">{formatQuantity(series.total, QUANTITY, lang)}</span>
         </p>
-        <HeatChart labels={series.labels} values={series.values} lang={lang} title={t('domain:quantities.heat-energy')} />
+        <HeatChart
+          labels={series.labels}
+          values={series.values}
+          lang={lang}
+          title={t('domain:quantities.heat-energy')}
+        />
       </>
     );
   }

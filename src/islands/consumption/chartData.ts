@@ -11,9 +11,11 @@ export function dayLabel(timestamp: string, lang: Language): string {
   // The bucket's local date is the timestamp's own date part (it carries the Copenhagen offset).
   const [y, m, d] = timestamp.slice(0, 10).split('-').map(Number);
   if (!y || !m || !d) return timestamp;
-  return new Intl.DateTimeFormat(DATE_LOCALE[lang], { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
-    Date.UTC(y, m - 1, d),
-  );
+  return new Intl.DateTimeFormat(DATE_LOCALE[lang], {
+    day: 'numeric',
+    month: 'short',
+    timeZone: 'UTC',
+  }).format(Date.UTC(y, m - 1, d));
 }
 
 /** The first series of a graph for one quantity, with labels and total; hasData is false when all are null. */

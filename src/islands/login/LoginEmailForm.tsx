@@ -1,6 +1,7 @@
 /** The email login form (SPEC §2 /login/email): client-side email check, then login through the session. */
-import { useMachine } from '@xstate/react';
+
 import { navigate } from 'astro:transitions/client';
+import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';

@@ -35,5 +35,3 @@ export function LanguagePicker({ compact = false }: { compact?: boolean }) {
     </div>
   );
 }
-
-

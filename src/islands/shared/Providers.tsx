@@ -1,6 +1,7 @@
 /** Wraps an island in the page's i18n instance and the shared QueryClient (islands share no context). */
-import { QueryClientProvider } from '@tanstack/react-query';
+
 import { navigate } from 'astro:transitions/client';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { changeLanguage, getI18n, storedLanguage } from '../../client/i18n.ts';

@@ -60,7 +60,11 @@ function Shell({ pathname, crumbs }: Props) {
   const ready = status === 'ready' && !!selectedId && urlId === selectedId;
   return (
     <>
-      {ready ? <Frame tenancyId={selectedId} crumbs={crumbs} /> : <Spinner label={t('app.loading')} fullscreen />}
+      {ready ? (
+        <Frame tenancyId={selectedId} crumbs={crumbs} />
+      ) : (
+        <Spinner label={t('app.loading')} fullscreen />
+      )}
       <ShellToaster />
     </>
   );
@@ -105,8 +109,22 @@ function Frame({ tenancyId, crumbs }: { tenancyId: string; crumbs: Crumb[] }) {
   return (
     <>
       <SideMenu tenancyId={tenancyId} open={menuOpen} onClose={() => setMenuOpen(false)} />
-      {menuOpen && <button type="button" className="drawer-backdrop" aria-hidden="true" tabIndex={-1} onClick={() => setMenuOpen(false)} />}
-      <Header tenancy={tenancy} tenancies={tenancies} crumbs={crumbs} menuOpen={menuOpen} onMenu={() => setMenuOpen(true)} />
+      {menuOpen && (
+        <button
+          type="button"
+          className="drawer-backdrop"
+          aria-hidden="true"
+          tabIndex={-1}
+          onClick={() => setMenuOpen(false)}
+        />
+      )}
+      <Header
+        tenancy={tenancy}
+        tenancies={tenancies}
+        crumbs={crumbs}
+        menuOpen={menuOpen}
+        onMenu={() => setMenuOpen(true)}
+      />
     </>
   );
 }
@@ -117,7 +135,9 @@ function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boole
   const { t } = useTranslation('common');
   const user = useSession((s) => s.context.user);
   const units = useTenantUnits(user?.id ?? null);
-  const apartmentId = useSession((s) => s.context.tenancies.find((x) => x.id === tenancyId)?.apartment.uniqueId);
+  const apartmentId = useSession(
+    (s) => s.context.tenancies.find((x) => x.id === tenancyId)?.apartment.uniqueId,
+  );
   const unit = units.data?.find((u) => u.unit.unitUniqueId === apartmentId);
   // SPEC §2: notifications are hidden when the property has any settings entries.
   const hideNotifications = (unit?.path[0]?.property.settings.length ?? 0) > 0;
@@ -140,7 +160,12 @@ function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boole
           <img src="/brand/logo.svg" alt="" width="32" height="32" />
           <span>{config.title}</span>
         </a>
-        <button type="button" className="icon-button drawer-close" onClick={onClose} aria-label={t('nav.close_menu')}>
+        <button
+          type="button"
+          className="icon-button drawer-close"
+          onClick={onClose}
+          aria-label={t('nav.close_menu')}
+        >
           <Icon name="close" />
         </button>
       </div>
@@ -160,10 +185,13 @@ function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boole
                 </a>
               ) : (
                 // Not built yet: shown, but not a link, so nothing leads to a dead page.
-                <span className="nav-link disabled" aria-disabled="true">
+                <span className="nav-link disabled" title={t('nav.coming_later')}>
                   <Icon name={entry.icon} />
                   <span>{t(entry.key)}</span>
-                  <span className="badge">{t('nav.coming_later')}</span>
+                  <span className="badge">
+                    <span aria-hidden="true">{t('nav.soon')}</span>
+                    <span className="visually-hidden">{t('nav.coming_later')}</span>
+                  </span>
                 </span>
               )}
             </li>
@@ -172,7 +200,11 @@ function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boole
       </nav>
       <div className="sidebar-bottom">
         {user && <p className="user-email">{user.email}</p>}
-        <button type="button" className="button ghost logout" onClick={() => getSessionActor().send({ type: 'session.logout' })}>
+        <button
+          type="button"
+          className="button ghost logout"
+          onClick={() => getSessionActor().send({ type: 'session.logout' })}
+        >
           <Icon name="logout" />
           <span>{t('nav.logout')}</span>
         </button>
@@ -226,7 +258,8 @@ function Header({ tenancy, tenancies, crumbs, menuOpen, onMenu }: HeaderProps) {
       <div className="header-end">
         {tenancy && (
           <p className="apartment">
-            <span className="apartment-address">{tenancy.apartment.address}</span>
+            {/* With a picker the address is already on screen, in the picker. */}
+            {tenancies.length < 2 && <span className="apartment-address">{tenancy.apartment.address}</span>}
             <span className="apartment-city wide-only">
               {tenancy.apartment.apartmentInfo.zipcode} {tenancy.apartment.apartmentInfo.city}
             </span>

@@ -14,7 +14,15 @@ export const PROPERTY_NUMBER = '1001';
 const HCA_ROOMS = ['Living room', 'Bedroom', 'Kitchen'];
 const CLIMATE_ROOMS = ['Living room', 'Bedroom'];
 
-type StreamKind = 'heat' | 'hca' | 'hot-water' | 'cold-water' | 'electricity' | 'indoor-temp' | 'humidity' | 'outdoor';
+type StreamKind =
+  | 'heat'
+  | 'hca'
+  | 'hot-water'
+  | 'cold-water'
+  | 'electricity'
+  | 'indoor-temp'
+  | 'humidity'
+  | 'outdoor';
 
 export interface MeterPlan {
   number: string;
@@ -69,12 +77,39 @@ export interface DemoPlan {
 const STREET = 'Solvej';
 export const ZIPCODE = '8000';
 export const CITY = 'Aarhus C';
-const FIRST_NAMES = ['Mette', 'Lars', 'Sofie', 'Jens', 'Ida', 'Mads', 'Freja', 'Søren', 'Anna', 'Peter', 'Emma', 'Kasper'];
-const LAST_NAMES = ['Jensen', 'Nielsen', 'Hansen', 'Pedersen', 'Andersen', 'Christensen', 'Larsen', 'Sørensen'];
+const FIRST_NAMES = [
+  'Mette',
+  'Lars',
+  'Sofie',
+  'Jens',
+  'Ida',
+  'Mads',
+  'Freja',
+  'Søren',
+  'Anna',
+  'Peter',
+  'Emma',
+  'Kasper',
+];
+const LAST_NAMES = [
+  'Jensen',
+  'Nielsen',
+  'Hansen',
+  'Pedersen',
+  'Andersen',
+  'Christensen',
+  'Larsen',
+  'Sørensen',
+];
 const SIDES = ['tv', 'th'];
 
 /** The apartments and meters of the demo property; `startMs` is the first hour of history. */
-export function buildPlan(opts: { apartments: number; startMs: number; endMs: number; seed?: number }): DemoPlan {
+export function buildPlan(opts: {
+  apartments: number;
+  startMs: number;
+  endMs: number;
+  seed?: number;
+}): DemoPlan {
   const seed = opts.seed ?? DEMO_SEED;
   const rng = xoroshiro128plus(seed);
   const float = () => uniformFloat64(rng);
@@ -183,10 +218,26 @@ export function buildPlan(opts: { apartments: number; startMs: number; endMs: nu
       const offset = (float() - 0.5) * 1.2;
       const t = base('indoor-temp', 'indoor-temperature', 'degree-celsius', 'temperature', 'TMP');
       t.meters[0]!.number = `TMP-${tag}-${r + 1}`;
-      streams.push({ ...t, readingKind: 'instantaneous', room, name: `Temperature, ${room.toLowerCase()}`, decimals: 1, initial: 0, roomFactor: offset });
+      streams.push({
+        ...t,
+        readingKind: 'instantaneous',
+        room,
+        name: `Temperature, ${room.toLowerCase()}`,
+        decimals: 1,
+        initial: 0,
+        roomFactor: offset,
+      });
       const h = base('humidity', 'indoor-relative-humidity', 'percent', 'humidity', 'HUM');
       h.meters[0]!.number = `HUM-${tag}-${r + 1}`;
-      streams.push({ ...h, readingKind: 'instantaneous', room, name: `Humidity, ${room.toLowerCase()}`, decimals: 1, initial: 0, roomFactor: offset });
+      streams.push({
+        ...h,
+        readingKind: 'instantaneous',
+        room,
+        name: `Humidity, ${room.toLowerCase()}`,
+        decimals: 1,
+        initial: 0,
+        roomFactor: offset,
+      });
     });
   }
 
@@ -227,7 +278,7 @@ function weatherAnomaly(seed: number, dayIndex: number, fraction: number): numbe
 export function outdoorTemperature(seed: number, ms: number): number {
   const days = ms / 86_400_000;
   const dayOfYear = days - Math.floor(days / 365.2425) * 365.2425;
-  const localHour = ((ms / HOUR_MS + copenhagenOffset(ms)) % 24 + 24) % 24;
+  const localHour = (((ms / HOUR_MS + copenhagenOffset(ms)) % 24) + 24) % 24;
   const seasonal = 8.5 - 8.5 * Math.cos((2 * Math.PI * (dayOfYear - 20)) / 365.2425);
   const daily = -3 * Math.cos((2 * Math.PI * (localHour - 3)) / 24);
   return seasonal + daily + weatherAnomaly(seed, Math.floor(days), days - Math.floor(days));
@@ -236,7 +287,10 @@ export function outdoorTemperature(seed: number, ms: number): number {
 // Share of a day's water use in each local hour, and electricity load relative to the daily mean.
 const WATER = [1, 0.5, 0.3, 0.3, 0.5, 2, 6, 9, 7, 4, 3, 3, 4, 3, 3, 3, 4, 6, 8, 8, 7, 6, 4, 2];
 const WATER_SUM = WATER.reduce((a, b) => a + b, 0);
-const POWER = [0.5, 0.4, 0.4, 0.4, 0.4, 0.5, 0.9, 1.2, 1, 0.8, 0.8, 0.9, 1, 0.9, 0.9, 1, 1.2, 1.7, 2, 1.9, 1.6, 1.4, 1.1, 0.7];
+const POWER = [
+  0.5, 0.4, 0.4, 0.4, 0.4, 0.5, 0.9, 1.2, 1, 0.8, 0.8, 0.9, 1, 0.9, 0.9, 1, 1.2, 1.7, 2, 1.9, 1.6, 1.4, 1.1,
+  0.7,
+];
 
 /** The hour's environment, shared by all of its streams. */
 export interface HourContext {
@@ -248,8 +302,13 @@ export interface HourContext {
 
 /** Context for one hour; its generator depends only on the seed and the hour. */
 export function hourContext(seed: number, ms: number): HourContext {
-  const localHour = Math.floor(((ms / HOUR_MS + copenhagenOffset(ms)) % 24 + 24) % 24);
-  return { ms, localHour, outdoor: outdoorTemperature(seed, ms), rng: xoroshiro128plus(hashSeed(seed, ms / HOUR_MS)) };
+  const localHour = Math.floor((((ms / HOUR_MS + copenhagenOffset(ms)) % 24) + 24) % 24);
+  return {
+    ms,
+    localHour,
+    outdoor: outdoorTemperature(seed, ms),
+    rng: xoroshiro128plus(hashSeed(seed, ms / HOUR_MS)),
+  };
 }
 
 /**
@@ -274,13 +333,30 @@ export function streamValue(s: StreamPlan, apt: ApartmentPlan | undefined, ctx: 
       return Math.round(((perDay * WATER[ctx.localHour]!) / WATER_SUM) * 2 * u * (scale / 1000));
     }
     case 'electricity':
-      return Math.round((0.08 + 0.06 * (apt?.persons ?? 1) * POWER[ctx.localHour]!) * (0.7 + 0.6 * u) * scale);
+      return Math.round(
+        (0.08 + 0.06 * (apt?.persons ?? 1) * POWER[ctx.localHour]!) * (0.7 + 0.6 * u) * scale,
+      );
     case 'indoor-temp':
-      return 21 + (apt?.tempOffset ?? 0) + s.roomFactor + 0.05 * (ctx.outdoor - 5) +
-        0.4 * Math.sin((2 * Math.PI * (ctx.localHour - 10)) / 24) + (u - 0.5) * 0.3;
+      return (
+        21 +
+        (apt?.tempOffset ?? 0) +
+        s.roomFactor +
+        0.05 * (ctx.outdoor - 5) +
+        0.4 * Math.sin((2 * Math.PI * (ctx.localHour - 10)) / 24) +
+        (u - 0.5) * 0.3
+      );
     case 'humidity':
-      return Math.min(85, Math.max(20, 38 + 0.8 * ctx.outdoor + s.roomFactor * 3 +
-        (ctx.localHour >= 7 && ctx.localHour <= 9 ? 6 : 0) + (u - 0.5) * 4));
+      return Math.min(
+        85,
+        Math.max(
+          20,
+          38 +
+            0.8 * ctx.outdoor +
+            s.roomFactor * 3 +
+            (ctx.localHour >= 7 && ctx.localHour <= 9 ? 6 : 0) +
+            (u - 0.5) * 4,
+        ),
+      );
   }
 }
 

@@ -66,10 +66,13 @@ export interface SeedOptions {
   /** Apartments; default 24, at least 3. */
   apartments?: number;
   onProgress?: (p: DemoProgress) => void;
+  /** Load only this many recent days now; backfillDemo loads the older history later. Default: all. */
+  recentDays?: number;
 }
 
 const META_PLAN = 'demo.plan';
 const META_LAST_HOUR = 'demo.lastHour';
+const META_FIRST_HOUR = 'demo.firstHour';
 /** Hours of readings per ingestion batch (one transaction each). */
 const BATCH_HOURS = 168;
 
@@ -155,7 +158,9 @@ async function seedEntities(db: Db, plan: DemoPlan, stored: StoredPlan, now: Dat
       .returning();
     const propertyId = property!.id;
     await tx.insert(propertySettings).values({ propertyId, kind: 'HOURLY_VALUES' });
-    await tx.insert(propertyCo2Factors).values(CO2.map((c) => ({ propertyId, quantity: c.quantity, gramPerQuantityUnit: c.gram })));
+    await tx
+      .insert(propertyCo2Factors)
+      .values(CO2.map((c) => ({ propertyId, quantity: c.quantity, gramPerQuantityUnit: c.gram })));
     const firstYear = new Date(plan.startMs).getUTCFullYear();
     const priceRows = [];
     for (let y = firstYear; y <= year; y++) {
@@ -212,7 +217,10 @@ async function seedEntities(db: Db, plan: DemoPlan, stored: StoredPlan, now: Dat
     else {
       const nextMonth = new Date(Date.UTC(year, now.getUTCMonth() + 1, 1));
       const endOfMonth = new Date(nextMonth.getTime() - 86_400_000).toISOString().slice(0, 10);
-      await tx.update(tenancies).set({ end: endOfMonth }).where(eq(tenancies.id, tenancyIds.get(last)!));
+      await tx
+        .update(tenancies)
+        .set({ end: endOfMonth })
+        .where(eq(tenancies.id, tenancyIds.get(last)!));
       const [t] = await tx
         .insert(tenancies)
         .values({
@@ -264,18 +272,31 @@ async function seedEntities(db: Db, plan: DemoPlan, stored: StoredPlan, now: Dat
     const perms = new Map((await tx.select().from(permissions)).map((p) => [p.name, p.id]));
     const people = [
       { name: 'Tina Tenant', language: 'en', tenancies: [1], admin: false, perms: ['view_consumption'] },
-      { name: 'Anders Admin', language: 'da', tenancies: [1], admin: true, perms: ['view_consumption', 'manage_tenancy'] },
+      {
+        name: 'Anders Admin',
+        language: 'da',
+        tenancies: [1],
+        admin: true,
+        perms: ['view_consumption', 'manage_tenancy'],
+      },
       { name: 'Maja Multi', language: 'nb', tenancies: [2, 3], admin: false, perms: ['view_consumption'] },
     ];
     const usedBy = new Map<number, number>();
     for (const [i, who] of people.entries()) {
       const [user] = await tx
         .insert(users)
-        .values({ email: DEMO_USERS[i]!.email, name: who.name, passwordHash: passwordHashes[i]!, language: who.language })
+        .values({
+          email: DEMO_USERS[i]!.email,
+          name: who.name,
+          passwordHash: passwordHashes[i]!,
+          language: who.language,
+        })
         .returning({ id: users.id });
       const userId = user!.id;
       await tx.insert(userAccounts).values({ userId, accountId: account!.id });
-      await tx.insert(userPermissions).values(who.perms.map((p) => ({ userId, permissionId: perms.get(p)! })));
+      await tx
+        .insert(userPermissions)
+        .values(who.perms.map((p) => ({ userId, permissionId: perms.get(p)! })));
       for (const aptIndex of who.tenancies) {
         const tenancyId = tenancyIds.get(aptIndex)!;
         await tx.insert(tenancyMembers).values({ tenancyId, userId, isAdmin: who.admin });
@@ -297,6 +318,7 @@ async function seedEntities(db: Db, plan: DemoPlan, stored: StoredPlan, now: Dat
 }
 
 /** Per stream: which meter is active and its register value (integer units), as of the last generated hour. */
+/** Per stream: which meter is active and its register value (integer units), as of the last simulated hour. */
 interface StreamState {
   meter: number;
   value: number;
@@ -307,59 +329,104 @@ function activeMeter(s: StreamPlan, ms: number): number {
   return i < 0 ? s.meters.length - 1 : i;
 }
 
-/** Generates and ingests readings for the hours in (fromMs, toMs], or [fromMs, toMs] when `state` is fresh. */
-async function generateReadings(
+function freshState(plan: DemoPlan): StreamState[] {
+  return plan.streams.map((s) => ({ meter: activeMeter(s, plan.startMs), value: s.initial }));
+}
+
+/**
+ * Advances every stream through the hours fromMs..toMs (inclusive), updating `state`; with `rows`,
+ * also emits the readings. The first hour of history emits the initial register values.
+ */
+function simulate(
+  plan: DemoPlan,
+  state: StreamState[],
+  fromMs: number,
+  toMs: number,
+  rows?: ReadingRow[],
+): void {
+  const apartmentsByIndex = new Map(plan.apartments.map((a) => [a.index, a]));
+  for (let ms = fromMs; ms <= toMs; ms += HOUR_MS) {
+    const ctx = hourContext(plan.seed, ms);
+    const ts = rows ? new Date(ms).toISOString() : '';
+    plan.streams.forEach((s, j) => {
+      const v = streamValue(s, s.apartment === null ? undefined : apartmentsByIndex.get(s.apartment), ctx);
+      if (s.readingKind === 'instantaneous') {
+        rows?.push({
+          line: rows.length + 1,
+          meterNumber: s.meters[0]!.number,
+          ts,
+          value: v.toFixed(s.decimals),
+        });
+        return;
+      }
+      const st = state[j]!;
+      if (ms === plan.startMs) st.value = s.initial;
+      else if (ms === s.resetMs) st.value = v;
+      else st.value += v;
+      rows?.push({
+        line: rows.length + 1,
+        meterNumber: s.meters[st.meter]!.number,
+        ts,
+        value: formatScaled(st.value, s.decimals),
+      });
+      const next = activeMeter(s, ms);
+      if (next !== st.meter) {
+        // A swap: the new meter starts from zero at the hour the old one was removed.
+        st.meter = next;
+        st.value = 0;
+        rows?.push({
+          line: rows.length + 1,
+          meterNumber: s.meters[next]!.number,
+          ts,
+          value: formatScaled(0, s.decimals),
+        });
+      }
+    });
+  }
+}
+
+/** Generates and ingests the hours fromMs..toMs forwards, one batch (transaction) per `batchHours`. */
+async function ingestForward(
   db: Db,
   plan: DemoPlan,
   state: StreamState[],
-  firstMs: number,
+  fromMs: number,
   toMs: number,
   phase: string,
   onProgress?: (p: DemoProgress) => void,
 ): Promise<number> {
-  const apartmentsByIndex = new Map(plan.apartments.map((a) => [a.index, a]));
-  const totalHours = Math.max(0, (toMs - firstMs) / HOUR_MS + 1);
-  let done = 0;
+  const total = Math.max(0, (toMs - fromMs) / HOUR_MS + 1);
   let readings = 0;
-  onProgress?.({ phase, done: 0, total: totalHours });
-  for (let batchStart = firstMs; batchStart <= toMs; batchStart += BATCH_HOURS * HOUR_MS) {
+  onProgress?.({ phase, done: 0, total });
+  for (let batchStart = fromMs; batchStart <= toMs; batchStart += BATCH_HOURS * HOUR_MS) {
     const batchEnd = Math.min(toMs, batchStart + (BATCH_HOURS - 1) * HOUR_MS);
     const rows: ReadingRow[] = [];
-    for (let ms = batchStart; ms <= batchEnd; ms += HOUR_MS) {
-      const ctx = hourContext(plan.seed, ms);
-      const ts = new Date(ms).toISOString();
-      plan.streams.forEach((s, j) => {
-        const v = streamValue(s, s.apartment === null ? undefined : apartmentsByIndex.get(s.apartment), ctx);
-        if (s.readingKind === 'instantaneous') {
-          rows.push({ line: rows.length + 1, meterNumber: s.meters[0]!.number, ts, value: v.toFixed(s.decimals) });
-          return;
-        }
-        const st = state[j]!;
-        if (ms === plan.startMs) st.value = s.initial;
-        else if (ms === s.resetMs) st.value = v;
-        else st.value += v;
-        rows.push({ line: rows.length + 1, meterNumber: s.meters[st.meter]!.number, ts, value: formatScaled(st.value, s.decimals) });
-        const next = activeMeter(s, ms);
-        if (next !== st.meter) {
-          // A swap: the new meter starts from zero at the hour the old one was removed.
-          st.meter = next;
-          st.value = 0;
-          rows.push({ line: rows.length + 1, meterNumber: s.meters[next]!.number, ts, value: formatScaled(0, s.decimals) });
-        }
-      });
-    }
+    simulate(plan, state, batchStart, batchEnd, rows);
     await ingestReadings(db, rows);
     await setMeta(db, META_LAST_HOUR, new Date(batchEnd).toISOString());
     readings += rows.length;
-    done += (batchEnd - batchStart) / HOUR_MS + 1;
-    onProgress?.({ phase, done, total: totalHours });
+    onProgress?.({ phase, done: (batchEnd - fromMs) / HOUR_MS + 1, total });
   }
   return readings;
+}
+
+async function loadPlan(db: Db): Promise<{ stored: StoredPlan; plan: DemoPlan } | undefined> {
+  const text = await getMeta(db, META_PLAN);
+  if (!text) return undefined;
+  const stored = JSON.parse(text) as StoredPlan;
+  const plan = buildPlan({
+    apartments: stored.apartments,
+    startMs: stored.startMs,
+    endMs: stored.endMs,
+    seed: stored.seed,
+  });
+  return { stored, plan };
 }
 
 /**
  * Creates the demo dataset, deterministically for a given `now`, days and apartments.
  * Readings go through ingestReadings in weekly batches; progress is reported per batch.
+ * With `recentDays`, only that many recent days are loaded now, and backfillDemo loads the rest.
  */
 export async function seedDemo(db: Db, opts: SeedOptions): Promise<void> {
   const days = opts.days ?? 730;
@@ -371,8 +438,61 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<void> {
   opts.onProgress?.({ phase: 'property, apartments and users', done: 0, total: 1 });
   await seedEntities(db, plan, stored, opts.now);
   opts.onProgress?.({ phase: 'property, apartments and users', done: 1, total: 1 });
-  const state = plan.streams.map(() => ({ meter: 0, value: 0 }));
-  await generateReadings(db, plan, state, startMs, endMs, 'readings', opts.onProgress);
+  const recentDays = Math.min(days, opts.recentDays ?? days);
+  const fromMs = endMs - recentDays * 24 * HOUR_MS;
+  const state = freshState(plan);
+  // Registers continue from the start of history, so bring the state to the first loaded hour.
+  if (fromMs > startMs) simulate(plan, state, startMs, fromMs - HOUR_MS);
+  await setMeta(db, META_FIRST_HOUR, new Date(fromMs).toISOString());
+  await ingestForward(db, plan, state, fromMs, endMs, 'readings', opts.onProgress);
+}
+
+/**
+ * Loads the older history that seedDemo left out (`recentDays`), newest day first, one day per
+ * transaction, so a running server stays responsive. Resumable; does nothing when complete.
+ */
+export async function backfillDemo(
+  db: Db,
+  opts: { onProgress?: (p: DemoProgress) => void; shouldStop?: () => boolean } = {},
+): Promise<{ hours: number; readings: number }> {
+  const loaded = await loadPlan(db);
+  const firstText = await getMeta(db, META_FIRST_HOUR);
+  if (!loaded || !firstText) return { hours: 0, readings: 0 };
+  const { plan } = loaded;
+  const firstMs = Date.parse(firstText);
+  if (firstMs <= plan.startMs) return { hours: 0, readings: 0 };
+  // One forward pass (no I/O) gives the register state at the start of every day to load.
+  const dayMs = 24 * HOUR_MS;
+  const starts: { ms: number; state: StreamState[] }[] = [];
+  const state = freshState(plan);
+  let at = plan.startMs;
+  for (
+    let dayStart = firstMs - Math.ceil((firstMs - plan.startMs) / dayMs) * dayMs;
+    dayStart < firstMs;
+    dayStart += dayMs
+  ) {
+    const from = Math.max(dayStart, plan.startMs);
+    if (from > at) simulate(plan, state, at, from - HOUR_MS);
+    at = from;
+    starts.push({ ms: from, state: state.map((s) => ({ ...s })) });
+  }
+  const total = (firstMs - plan.startMs) / HOUR_MS;
+  let readings = 0;
+  let done = 0;
+  opts.onProgress?.({ phase: 'older history', done, total });
+  let upTo = firstMs;
+  for (const start of starts.reverse()) {
+    if (opts.shouldStop?.()) break;
+    const rows: ReadingRow[] = [];
+    simulate(plan, start.state, start.ms, upTo - HOUR_MS, rows);
+    await ingestReadings(db, rows);
+    await setMeta(db, META_FIRST_HOUR, new Date(start.ms).toISOString());
+    readings += rows.length;
+    done += (upTo - start.ms) / HOUR_MS;
+    upTo = start.ms;
+    opts.onProgress?.({ phase: 'older history', done, total });
+  }
+  return { hours: done, readings };
 }
 
 /**
@@ -383,17 +503,18 @@ export async function catchUpDemo(
   db: Db,
   opts: { now: Date; onProgress?: (p: DemoProgress) => void },
 ): Promise<{ hours: number; readings: number }> {
-  const planText = await getMeta(db, META_PLAN);
+  const loaded = await loadPlan(db);
   const lastText = await getMeta(db, META_LAST_HOUR);
-  if (!planText || !lastText) return { hours: 0, readings: 0 };
-  const stored = JSON.parse(planText) as StoredPlan;
-  const plan = buildPlan({ apartments: stored.apartments, startMs: stored.startMs, endMs: stored.endMs, seed: stored.seed });
+  if (!loaded || !lastText) return { hours: 0, readings: 0 };
+  const { plan } = loaded;
   const lastMs = Date.parse(lastText);
   const toMs = floorHour(opts.now);
   if (toMs <= lastMs) return { hours: 0, readings: 0 };
 
   const state = plan.streams.map((s) => ({ meter: activeMeter(s, lastMs), value: 0 }));
-  const registerNumbers = plan.streams.flatMap((s, j) => (s.readingKind === 'register' ? [s.meters[state[j]!.meter]!.number] : []));
+  const registerNumbers = plan.streams.flatMap((s, j) =>
+    s.readingKind === 'register' ? [s.meters[state[j]!.meter]!.number] : [],
+  );
   const lastValues = await queryRows<{ number: string; value: string | null }>(
     db,
     sql`SELECT m.number, (SELECT r.value::text FROM register_readings r WHERE r.meter_id = m.id
@@ -403,9 +524,9 @@ export async function catchUpDemo(
   const byNumber = new Map(lastValues.map((r) => [r.number, r.value]));
   plan.streams.forEach((s, j) => {
     if (s.readingKind !== 'register') return;
-    const stored = byNumber.get(s.meters[state[j]!.meter]!.number);
-    state[j]!.value = stored ? parseScaled(stored, s.decimals) : s.initial;
+    const value = byNumber.get(s.meters[state[j]!.meter]!.number);
+    state[j]!.value = value ? parseScaled(value, s.decimals) : s.initial;
   });
-  const readings = await generateReadings(db, plan, state, lastMs + HOUR_MS, toMs, 'catch-up', opts.onProgress);
+  const readings = await ingestForward(db, plan, state, lastMs + HOUR_MS, toMs, 'catch-up', opts.onProgress);
   return { hours: (toMs - lastMs) / HOUR_MS, readings };
 }

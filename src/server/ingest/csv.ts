@@ -13,7 +13,12 @@ const COLUMNS = ['meter_number', 'timestamp', 'value'] as const;
 export function parseReadingsCsv(text: string): ReadingRow[] {
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, { bom: true, info: true, skip_empty_lines: true, trim: true }) as typeof records;
+    records = parse(text, {
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+      trim: true,
+    }) as unknown as typeof records;
   } catch (err) {
     if (err instanceof CsvError) {
       const line = Number((err as CsvError & { lines?: number }).lines ?? 0);
@@ -25,7 +30,10 @@ export function parseReadingsCsv(text: string): ReadingRow[] {
   const names = header?.record.map((c) => c.toLowerCase());
   if (!names || names.length !== COLUMNS.length || COLUMNS.some((c, i) => names[i] !== c)) {
     throw new IngestError([
-      { line: header?.info.lines ?? 1, reason: `expected the header "${COLUMNS.join(',')}", got "${header?.record.join(',') ?? ''}"` },
+      {
+        line: header?.info.lines ?? 1,
+        reason: `expected the header "${COLUMNS.join(',')}", got "${header?.record.join(',') ?? ''}"`,
+      },
     ]);
   }
   return body.map(({ record, info }) => ({

@@ -65,11 +65,19 @@ interface ValidRow {
   value: string;
 }
 
+/** Advisory lock key that serialises ingestion batches. */
+const INGEST_LOCK = 7_410_001;
+
 /** Rows per INSERT statement; bounds the size of one query's parameters. */
 const INSERT_CHUNK = 50_000;
 
 async function loadMeters(db: Db, numbers: string[]): Promise<Map<string, MeterInfo>> {
-  const rows = await queryRows<{ id: number; number: string; installed_ms: number; removed_ms: number | null }>(
+  const rows = await queryRows<{
+    id: number;
+    number: string;
+    installed_ms: number;
+    removed_ms: number | null;
+  }>(
     db,
     sql`SELECT id, number,
           (extract(epoch FROM installed_at) * 1000)::float8 AS installed_ms,
@@ -79,13 +87,22 @@ async function loadMeters(db: Db, numbers: string[]): Promise<Map<string, MeterI
   return new Map(
     rows.map((r) => [
       r.number,
-      { id: r.id, number: r.number, installedMs: Number(r.installed_ms), removedMs: r.removed_ms === null ? null : Number(r.removed_ms) },
+      {
+        id: r.id,
+        number: r.number,
+        installedMs: Number(r.installed_ms),
+        removedMs: r.removed_ms === null ? null : Number(r.removed_ms),
+      },
     ]),
   );
 }
 
 /** Checks each row on its own and against the others of the batch; returns the rows to store. */
-function validateRows(rows: ReadingRow[], meters: Map<string, MeterInfo>, problems: IngestProblem[]): ValidRow[] {
+function validateRows(
+  rows: ReadingRow[],
+  meters: Map<string, MeterInfo>,
+  problems: IngestProblem[],
+): ValidRow[] {
   const valid: ValidRow[] = [];
   const seen = new Map<string, ValidRow>();
   // Every meter of a batch usually shares the same timestamps; parse each text once.
@@ -100,14 +117,20 @@ function validateRows(rows: ReadingRow[], meters: Map<string, MeterInfo>, proble
       tsCache.set(row.ts, ms);
     }
     if (ms === null) {
-      problems.push({ line: row.line, reason: `invalid timestamp "${row.ts}" (expected ISO 8601 with offset or Z)` });
+      problems.push({
+        line: row.line,
+        reason: `invalid timestamp "${row.ts}" (expected ISO 8601 with offset or Z)`,
+      });
     }
     const value = parseDecimal(row.value);
     if (value === null) problems.push({ line: row.line, reason: `value "${row.value}" is not a number` });
     if (!meter || ms === null || value === null || problems.length > before) continue;
     if (ms < meter.installedMs || (meter.removedMs !== null && ms > meter.removedMs)) {
       const window = `${new Date(meter.installedMs).toISOString()} – ${meter.removedMs === null ? 'now' : new Date(meter.removedMs).toISOString()}`;
-      problems.push({ line: row.line, reason: `timestamp ${row.ts} is outside meter ${meter.number}'s installation (${window})` });
+      problems.push({
+        line: row.line,
+        reason: `timestamp ${row.ts} is outside meter ${meter.number}'s installation (${window})`,
+      });
       continue;
     }
     const key = `${meter.id}:${ms}`;
@@ -129,7 +152,7 @@ function validateRows(rows: ReadingRow[], meters: Map<string, MeterInfo>, proble
 }
 
 /**
- * Splits rows into appends (after the meter's last stored reading, so certainly new) and the rest,
+ * Splits rows into appends (outside the span of the meter's stored readings, so certainly new) and the rest,
  * and reports rows of the rest whose meter+timestamp is already stored with another value.
  */
 async function checkAgainstStored(
@@ -138,21 +161,30 @@ async function checkAgainstStored(
 ): Promise<{ problems: IngestProblem[]; appends: ValidRow[]; others: ValidRow[] }> {
   if (rows.length === 0) return { problems: [], appends: [], others: [] };
   const meterIds = [...new Set(rows.map((r) => r.meterId))];
-  // Appending after a meter's last stored reading cannot conflict; only check rows at or before it.
-  const last = await queryRows<{ meter_id: number; last_ms: number | null }>(
+  // Rows before a meter's first or after its last stored reading cannot conflict; only check the rest.
+  const bounds = await queryRows<{ meter_id: number; first_ms: number | null; last_ms: number | null }>(
     tx,
     sql`SELECT m.id AS meter_id,
+          (SELECT (extract(epoch FROM r.ts) * 1000)::float8 FROM register_readings r
+            WHERE r.meter_id = m.id ORDER BY r.ts LIMIT 1) AS first_ms,
           (SELECT (extract(epoch FROM r.ts) * 1000)::float8 FROM register_readings r
             WHERE r.meter_id = m.id ORDER BY r.ts DESC LIMIT 1) AS last_ms
         FROM unnest(${pgNumberArray(meterIds)}::int[]) AS m(id)`,
   );
-  const lastMs = new Map(last.map((r) => [r.meter_id, r.last_ms === null ? null : Number(r.last_ms)]));
+  const stored = new Map(bounds.map((b) => [b.meter_id, b]));
   const appends: ValidRow[] = [];
   const suspects: ValidRow[] = [];
   for (const r of rows) {
-    const l = lastMs.get(r.meterId);
-    if (l === null || l === undefined || r.ms > l) appends.push(r);
-    else suspects.push(r);
+    const b = stored.get(r.meterId);
+    if (
+      !b ||
+      b.first_ms === null ||
+      b.last_ms === null ||
+      r.ms < Number(b.first_ms) ||
+      r.ms > Number(b.last_ms)
+    ) {
+      appends.push(r);
+    } else suspects.push(r);
   }
   const problems: IngestProblem[] = [];
   for (let i = 0; i < suspects.length; i += INSERT_CHUNK) {
@@ -466,6 +498,8 @@ export async function ingestReadings(db: Db, rows: ReadingRow[]): Promise<Ingest
 
   return db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
+    // One batch at a time (worker, CLI, demo): rollups are recomputed from what earlier batches committed.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${INGEST_LOCK})`);
     const checked = await checkAgainstStored(tx, valid);
     problems.push(...checked.problems);
     if (problems.length > 0) {

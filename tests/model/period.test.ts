@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { createTestModel } from 'xstate/graph';
+import {
+  initialComparison,
+  type PeriodInput,
+  type PersistedPeriod,
+  periodMachine,
+} from '../../src/machines/period.machine.ts';
+import { replay } from './harness.ts';
+
+const TODAY = '2025-03-19';
+const input: PeriodInput = { today: TODAY };
+
+// Data events with valid and invalid payloads.
+const events = [
+  { type: 'period.preset', preset: 'last_month' },
+  { type: 'period.preset', preset: 'this_year' },
+  { type: 'period.preset', preset: 'custom' },
+  { type: 'period.preset', preset: 'bogus' },
+  { type: 'period.customOpen' },
+  { type: 'period.customCancel' },
+  { type: 'period.custom', startDate: '2025-03-01', endDate: '2025-03-10' },
+  { type: 'period.custom', startDate: '2025-03-10', endDate: '2025-03-01' },
+  { type: 'period.custom', startDate: '2025-02-30', endDate: '2025-03-01' },
+  { type: 'period.previous' },
+  { type: 'period.next' },
+  { type: 'comparison.change', comparison: 'last_period' },
+  { type: 'comparison.change', comparison: 'bogus' },
+  { type: 'hourly.change', hasHourlyData: true },
+] as const;
+
+const INITIAL = { startDate: '2025-02-18', endDate: '2025-03-19' };
+const isInitial = (period: { startDate: string; endDate: string }) =>
+  period.startDate === INITIAL.startDate && period.endDate === INITIAL.endDate;
+
+// Stepping back is unbounded, so the walk stops at a horizon. Comparison, hourly data and the invalid payloads
+// are tried from the initial period only, and a changed comparison or hourly flag ends the walk: they are
+// orthogonal to stepping, and crossing them with every period would multiply the paths without new checks.
+const model = createTestModel(periodMachine, {
+  input,
+  events: events as never,
+  limit: 5000,
+  stopWhen: (s) =>
+    s.context.period.startDate < '2025-02-01' ||
+    s.context.comparison !== 'property' ||
+    s.context.hasHourlyData,
+  filterEvents: (s, e) => {
+    const initial = isInitial(s.context.period);
+    if (e.type === 'comparison.change' || e.type === 'hourly.change') return initial;
+    if (e.type === 'period.custom' && e.startDate !== '2025-03-01') return initial;
+    if (e.type === 'period.preset' && (e.preset as string) === 'bogus') return initial;
+    return true;
+  },
+});
+const paths = model.getShortestPaths({ limit: 5000 });
+
+function sut(actorInput: PeriodInput = input) {
+  const persisted: PersistedPeriod[] = [];
+  const actor = createActor(
+    periodMachine.provide({
+      actions: {
+        persist: (_, params) => {
+          persisted.push(params);
+        },
+      },
+    }),
+    { input: actorInput },
+  ).start();
+  return { actor, persisted };
+}
+
+describe('period model', () => {
+  it('has the expected number of shortest paths', () => {
+    expect(paths).toHaveLength(36);
+  });
+
+  for (const path of paths) {
+    it(path.description, async () => {
+      const { actor, persisted } = sut();
+      await replay(path, actor, (event) => {
+        actor.send(event as never);
+      });
+      const { period, spanType, comparison } = actor.getSnapshot().context;
+      if (persisted.length > 0) expect(persisted.at(-1)).toEqual({ period, spanType, comparison });
+    });
+  }
+});
+
+describe('period details', () => {
+  it('starts with the last 30 days, compared with the property', () => {
+    const { actor } = sut();
+    expect(actor.getSnapshot().context).toMatchObject({
+      period: { startDate: '2025-02-18', endDate: '2025-03-19' },
+      preset: 'last_30_days',
+      comparison: 'property',
+      spanType: 'day',
+      kind: 'month',
+    });
+  });
+
+  it('restores a stored period and comparison, and falls back on garbled values', () => {
+    const stored = sut({
+      today: TODAY,
+      stored: { period: '{"startDate":"2025-01-01","endDate":"2025-01-31"}', comparison: 'last_period' },
+    });
+    expect(stored.actor.getSnapshot().context).toMatchObject({
+      period: { startDate: '2025-01-01', endDate: '2025-01-31' },
+      comparison: 'last_period',
+      preset: 'custom',
+    });
+    const garbled = sut({ today: TODAY, stored: { period: '{"startDate":"2025-13-01"', comparison: 7 } });
+    expect(garbled.actor.getSnapshot().context.period).toEqual({
+      startDate: '2025-02-18',
+      endDate: '2025-03-19',
+    });
+    expect(garbled.actor.getSnapshot().context.comparison).toBe('property');
+  });
+
+  it('compares with the last period on room and meter pages', () => {
+    expect(initialComparison('room', 'property')).toBe('last_period');
+    expect(initialComparison('meter', undefined)).toBe('last_period');
+    expect(initialComparison('default', 'last_period')).toBe('last_period');
+    expect(initialComparison('default', 'nonsense')).toBe('property');
+    const { actor } = sut({ today: TODAY, page: 'room', stored: { comparison: 'property' } });
+    expect(actor.getSnapshot().context.comparison).toBe('last_period');
+  });
+
+  it('gives hour for today with hourly data, and steps a month by the calendar', () => {
+    const { actor } = sut({ today: TODAY, hasHourlyData: true });
+    actor.send({ type: 'period.preset', preset: 'today' });
+    expect(actor.getSnapshot().context).toMatchObject({ spanType: 'hour', kind: 'day' });
+    actor.send({ type: 'period.preset', preset: 'last_month' });
+    actor.send({ type: 'period.previous' });
+    expect(actor.getSnapshot().context.period).toEqual({ startDate: '2025-01-01', endDate: '2025-01-31' });
+    expect(actor.getSnapshot().can({ type: 'period.next' })).toBe(true);
+    actor.send({ type: 'period.next' });
+    actor.send({ type: 'period.next' });
+    expect(actor.getSnapshot().context.period).toEqual({ startDate: '2025-03-01', endDate: '2025-03-31' });
+    expect(actor.getSnapshot().can({ type: 'period.next' })).toBe(false);
+  });
+
+  it('explains a bad custom range and keeps the period', () => {
+    const { actor } = sut();
+    actor.send({ type: 'period.customOpen' });
+    actor.send({ type: 'period.custom', startDate: '2025-03-10', endDate: '2025-03-01' });
+    expect(actor.getSnapshot().value).toBe('choosingCustom');
+    expect(actor.getSnapshot().context.customError).toBe('period_start_after_end');
+    expect(actor.getSnapshot().context.period.endDate).toBe(TODAY);
+  });
+
+  it('refuses a bad today input with a clear error', () => {
+    const actor = createActor(periodMachine, { input: { today: 'Invalid Date' } });
+    const errors: unknown[] = [];
+    actor.subscribe({ error: (e) => errors.push(e) });
+    actor.start();
+    expect(String(errors[0])).toMatch(/today "Invalid Date" is not an ISO date/);
+  });
+});

@@ -1,0 +1,163 @@
+import { SignJWT, UnsecuredJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import {
+  accessTokenExpiry,
+  clearSessionStorage,
+  type KeyValueStorage,
+  parseAccessToken,
+  readSelectedTenancy,
+  readTokens,
+  STORAGE_KEYS,
+  writeSelectedTenancy,
+  writeTokens,
+} from '../../src/client/storage.ts';
+
+const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
+const secret = new TextEncoder().encode('test-secret-that-is-long-enough-32b');
+
+/** A signed JWT expiring `secondsFromNow` after NOW. */
+function jwt(secondsFromNow: number): Promise<string> {
+  return new SignJWT({ sub: 'u1' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setExpirationTime(Math.floor(NOW / 1000) + secondsFromNow)
+    .sign(secret);
+}
+
+function memoryStorage(
+  initial: Record<string, string> = {},
+): KeyValueStorage & { data: Map<string, string> } {
+  const data = new Map(Object.entries(initial));
+  return {
+    data,
+    getItem: (k) => data.get(k) ?? null,
+    setItem: (k, v) => void data.set(k, v),
+    removeItem: (k) => void data.delete(k),
+  };
+}
+
+describe('accessTokenExpiry / parseAccessToken', () => {
+  it('reads exp in ms from a JWT', async () => {
+    expect(accessTokenExpiry(await jwt(300))).toBe(NOW + 300_000);
+  });
+
+  it('is null for garbage, non-strings, and a JWT without exp', () => {
+    const noExp = new UnsecuredJWT({ sub: 'x' }).encode();
+    for (const bad of ['', 'abc', 'a.b.c', 42, null, undefined, {}, noExp])
+      expect(accessTokenExpiry(bad)).toBeNull();
+  });
+
+  it('drops a token that has expired, keeps one that has not', async () => {
+    expect(parseAccessToken(await jwt(-1), NOW)).toBeNull();
+    expect(parseAccessToken(await jwt(0), NOW)).toBeNull();
+    const fresh = await jwt(60);
+    expect(parseAccessToken(fresh, NOW)).toEqual({ token: fresh, expiresAt: NOW + 60_000 });
+  });
+});
+
+describe('readTokens', () => {
+  it('is null for empty storage', () => {
+    expect(readTokens(memoryStorage(), NOW)).toBeNull();
+  });
+
+  it('reads both backends with their expiries', async () => {
+    const account = await jwt(300);
+    const tenant = await jwt(200);
+    const storage = memoryStorage({
+      [STORAGE_KEYS.accountToken]: account,
+      [STORAGE_KEYS.accountRefreshToken]: 'r-account',
+      [STORAGE_KEYS.accountRefreshExpiresIn]: String(Math.floor(NOW / 1000) + 86_400),
+      [STORAGE_KEYS.tenantToken]: tenant,
+      [STORAGE_KEYS.tenantRefreshToken]: 'r-tenant',
+    });
+    expect(readTokens(storage, NOW)).toEqual({
+      account: {
+        access: { token: account, expiresAt: NOW + 300_000 },
+        refreshToken: 'r-account',
+        refreshExpiresAt: NOW + 86_400_000,
+      },
+      tenant: {
+        access: { token: tenant, expiresAt: NOW + 200_000 },
+        refreshToken: 'r-tenant',
+        refreshExpiresAt: null,
+      },
+    });
+  });
+
+  it('clears an expired access token on read but keeps its valid refresh token', async () => {
+    const storage = memoryStorage({
+      [STORAGE_KEYS.accountToken]: await jwt(-10),
+      [STORAGE_KEYS.accountRefreshToken]: 'r-account',
+      [STORAGE_KEYS.tenantToken]: 'not a jwt',
+      [STORAGE_KEYS.tenantRefreshToken]: 'r-tenant',
+    });
+    const tokens = readTokens(storage, NOW);
+    expect(tokens?.account).toEqual({ access: null, refreshToken: 'r-account', refreshExpiresAt: null });
+    expect(tokens?.tenant.access).toBeNull();
+    expect(storage.data.has(STORAGE_KEYS.accountToken)).toBe(false);
+    expect(storage.data.has(STORAGE_KEYS.tenantToken)).toBe(false);
+    expect(storage.data.get(STORAGE_KEYS.accountRefreshToken)).toBe('r-account');
+  });
+
+  it('clears an expired refresh token and its expiry', () => {
+    const storage = memoryStorage({
+      [STORAGE_KEYS.accountRefreshToken]: 'r-account',
+      [STORAGE_KEYS.accountRefreshExpiresIn]: String(Math.floor(NOW / 1000) - 1),
+    });
+    expect(readTokens(storage, NOW)).toBeNull();
+    expect(storage.data.size).toBe(0);
+  });
+
+  it('ignores a nonsense refresh expiry instead of failing', () => {
+    const storage = memoryStorage({
+      [STORAGE_KEYS.accountRefreshToken]: 'r-account',
+      [STORAGE_KEYS.accountRefreshExpiresIn]: 'soon',
+    });
+    expect(readTokens(storage, NOW)?.account).toEqual({
+      access: null,
+      refreshToken: 'r-account',
+      refreshExpiresAt: null,
+    });
+  });
+
+  it('survives a storage that throws', () => {
+    const broken: KeyValueStorage = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('denied');
+      },
+      removeItem: () => {
+        throw new Error('denied');
+      },
+    };
+    expect(readTokens(broken, NOW)).toBeNull();
+    expect(() => writeTokens(broken, null)).not.toThrow();
+  });
+});
+
+describe('writeTokens, selected tenancy and clearing', () => {
+  it('round-trips tokens and removes absent ones', async () => {
+    const storage = memoryStorage({ [STORAGE_KEYS.language]: 'da' });
+    const token = await jwt(300);
+    const tokens = {
+      account: {
+        access: { token, expiresAt: NOW + 300_000 },
+        refreshToken: 'ra',
+        refreshExpiresAt: NOW + 3_600_000,
+      },
+      tenant: { access: null, refreshToken: 'rt', refreshExpiresAt: null },
+    };
+    writeTokens(storage, tokens);
+    expect(readTokens(storage, NOW)).toEqual(tokens);
+    writeSelectedTenancy(storage, '42');
+    expect(readSelectedTenancy(storage)).toBe('42');
+    clearSessionStorage(storage);
+    expect([...storage.data.keys()]).toEqual([STORAGE_KEYS.language]);
+  });
+
+  it('reads a selected tenancy only when it looks like an id', () => {
+    expect(readSelectedTenancy(memoryStorage({ [STORAGE_KEYS.selectedTenancy]: '<script>' }))).toBeNull();
+    expect(readSelectedTenancy(memoryStorage({ [STORAGE_KEYS.selectedTenancy]: 'abc-12' }))).toBe('abc-12');
+  });
+});
