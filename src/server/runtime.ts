@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
-import { type Database, migrateDatabase, openDatabase } from './db/client.ts';
 import { parseServerConfig, type ServerConfig } from './config.ts';
+import { type Database, migrateDatabase, openDatabase } from './db/client.ts';
 
 export interface Services {
   config: ServerConfig;
@@ -23,7 +23,10 @@ export function getServices(): Promise<Services> {
   holder[KEY] ??= (async () => {
     const config = parseServerConfig();
     const logger = pino({ level: config.LOG_LEVEL });
-    const database = await openDatabase({ url: config.DATABASE_URL, dataDir: join(config.dataDir, 'pglite') });
+    const database = await openDatabase({
+      url: config.DATABASE_URL,
+      dataDir: join(config.dataDir, 'pglite'),
+    });
     await migrateDatabase(database);
     return { config, database, logger };
   })();

@@ -40,8 +40,22 @@ function newestMtime(paths: string[]): number {
 }
 
 function buildIfStale(): void {
-  const sources = ['src/pages', 'src/layouts', 'src/islands', 'src/client', 'src/lib', 'src/machines', 'src/styles',
-    'src/components', 'src/content', 'src/server', 'locales', 'public', 'astro.config.mjs', 'package-lock.json'];
+  const sources = [
+    'src/pages',
+    'src/layouts',
+    'src/islands',
+    'src/client',
+    'src/lib',
+    'src/machines',
+    'src/styles',
+    'src/components',
+    'src/content',
+    'src/server',
+    'locales',
+    'public',
+    'astro.config.mjs',
+    'package-lock.json',
+  ];
   if (existsSync(entry) && statSync(entry).mtimeMs >= newestMtime(sources)) return;
   console.log('Building the web app (first start, or sources changed)…');
   const started = performance.now();

@@ -7,8 +7,16 @@ import { chromium, type Page } from 'playwright-core';
 import { startUntilReady, stop } from './start.ts';
 
 const repo = new URL('../..', import.meta.url).pathname;
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Records every JS response of the page until `action` finishes; returns gzipped bytes. */
 async function jsBytes(page: Page, action: () => Promise<void>): Promise<{ gz: number; files: number }> {
@@ -31,7 +39,11 @@ export async function benchJs(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tenant-app-js-'));
   const userDataDir = mkdtempSync(join(tmpdir(), 'tenant-app-chromium-'));
   const port = 4900 + Math.floor(Math.random() * 90);
-  const { child } = await startUntilReady(repo, port, { DATA_DIR: dataDir, DEMO_DAYS: '35', DEMO_APARTMENTS: '3' });
+  const { child } = await startUntilReady(repo, port, {
+    DATA_DIR: dataDir,
+    DEMO_DAYS: '35',
+    DEMO_APARTMENTS: '3',
+  });
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: chromiumArgs,
@@ -53,13 +65,17 @@ export async function benchJs(): Promise<void> {
       await page.locator('.apexcharts-svg').waitFor({ timeout: 30_000 });
       await page.waitForLoadState('networkidle');
     });
-    console.log(`  dashboard after login, chart included: ${kb(dashboard.gz)} more in ${dashboard.files} files`);
+    console.log(
+      `  dashboard after login, chart included: ${kb(dashboard.gz)} more in ${dashboard.files} files`,
+    );
     const cold = await context.newPage();
     const direct = await jsBytes(cold, async () => {
       await cold.goto(`${base}${new URL(page.url()).pathname}`, { waitUntil: 'networkidle' });
       await cold.locator('.apexcharts-svg').waitFor({ timeout: 30_000 });
     });
-    console.log(`  dashboard opened directly (warm session, cold page): ${kb(direct.gz)} in ${direct.files} files`);
+    console.log(
+      `  dashboard opened directly (warm session, cold page): ${kb(direct.gz)} in ${direct.files} files`,
+    );
   } finally {
     await context.close();
     await stop(child);

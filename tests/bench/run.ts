@@ -14,7 +14,9 @@ import { benchStart } from './start.ts';
 const flags = new Set(process.argv.slice(2));
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
-console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+console.log(
+  `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+);
 if (!flags.has('--skip-api')) {
   await benchApi('pglite');
   if (pgUrl) await benchApi('postgres', pgUrl);

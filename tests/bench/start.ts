@@ -29,8 +29,13 @@ export function startUntilReady(
     child.stderr?.on('data', (c: Buffer) => {
       output += c.toString();
     });
-    child.once('exit', (code) => reject(new Error(`npm start exited with ${code} before it was ready:\n${output}`)));
-    setTimeout(() => reject(new Error(`npm start not ready after 600 s:\n${output.slice(-2000)}`)), 600_000).unref();
+    child.once('exit', (code) =>
+      reject(new Error(`npm start exited with ${code} before it was ready:\n${output}`)),
+    );
+    setTimeout(
+      () => reject(new Error(`npm start not ready after 600 s:\n${output.slice(-2000)}`)),
+      600_000,
+    ).unref();
   });
 }
 
