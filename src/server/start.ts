@@ -9,7 +9,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { catchUpDemo, DEMO_PASSWORD, DEMO_USERS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
+import {
+  backfillDemo,
+  catchUpDemo,
+  DEMO_PASSWORD,
+  DEMO_USERS,
+  isDatabaseEmpty,
+  seedDemo,
+} from './demo/seed.ts';
 import { getServices } from './runtime.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -20,6 +27,8 @@ const demoEnv = z
     /** Days of history to generate on first start. */
     DEMO_DAYS: z.coerce.number().int().min(1).max(3660).default(730),
     DEMO_APARTMENTS: z.coerce.number().int().min(3).max(500).default(24),
+    /** Days loaded before the server starts listening; the older history loads in the background. */
+    DEMO_FIRST_DAYS: z.coerce.number().int().min(1).max(3660).default(60),
     /** Set to 0 to start without demo data. */
     DEMO_DATA: z.enum(['0', '1']).default('1'),
   })
@@ -67,14 +76,30 @@ function buildIfStale(): void {
   console.log(`Built in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 }
 
-function progressPrinter(label: string) {
+/** Prints progress at most every 2 s (and at the end); on a terminal it rewrites one line. */
+function progressPrinter(label: string, everyMs = 2000) {
   let lastPrinted = 0;
+  const tty = process.stdout.isTTY === true;
   return (p: { phase: string; done: number; total: number }) => {
     const now = Date.now();
-    if (now - lastPrinted < 1000 && p.done < p.total) return;
+    if (now - lastPrinted < everyMs && p.done < p.total) return;
     lastPrinted = now;
     const pct = p.total > 0 ? Math.floor((100 * p.done) / p.total) : 100;
-    console.log(`  ${label}: ${p.phase} ${pct}% (${p.done}/${p.total})`);
+    const line = `  ${label}: ${p.phase} ${pct}% (${p.done}/${p.total})`;
+    if (tty) process.stdout.write(`\r${line}${p.done >= p.total ? '\n' : ''}`);
+    else console.log(line);
+  };
+}
+
+/** Background backfill progress goes to the log every 15 s, so it does not interleave with the banner. */
+function backfillPrinter() {
+  let lastPrinted = Date.now();
+  return (p: { phase: string; done: number; total: number }) => {
+    const now = Date.now();
+    if (now - lastPrinted < 15_000 && p.done < p.total) return;
+    lastPrinted = now;
+    if (p.total === 0) return;
+    console.log(`  demo history: ${Math.floor((100 * p.done) / p.total)}% of ${p.total} older hours loaded`);
   };
 }
 
@@ -92,6 +117,7 @@ async function main(): Promise<void> {
         now: new Date(),
         days: demoEnv.DEMO_DAYS,
         apartments: demoEnv.DEMO_APARTMENTS,
+        recentDays: demoEnv.DEMO_FIRST_DAYS,
         onProgress: progressPrinter('seed'),
       });
     }
@@ -123,12 +149,27 @@ async function main(): Promise<void> {
     console.log('  Unused activation code: DEMOACTIVATE');
   }
 
+  let stopping = false;
+  let backfill: Promise<unknown> = Promise.resolve();
+  if (demoEnv.DEMO_DATA === '1') {
+    // Older history loads one day per transaction while the app serves; a restart resumes it.
+    const started = performance.now();
+    backfill = backfillDemo(database.db, { shouldStop: () => stopping, onProgress: backfillPrinter() })
+      .then(({ hours }) => {
+        if (hours > 0)
+          logger.info({ hours, seconds: Math.round((performance.now() - started) / 1000) }, 'demo history loaded');
+      })
+      .catch((err: unknown) => logger.error({ err }, 'demo backfill failed'));
+  }
+
   const shutdown = (signal: string) => {
+    stopping = true;
     console.log(`\n${signal}: shutting down…`);
     server.close();
     server.closeAllConnections();
-    database
-      .close()
+    // Let the day being loaded commit, then close the database cleanly.
+    backfill
+      .then(() => database.close())
       .catch((err: unknown) => logger.error({ err }, 'closing the database failed'))
       .finally(() => process.exit(0));
   };

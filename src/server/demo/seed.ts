@@ -482,6 +482,9 @@ export async function backfillDemo(
   opts.onProgress?.({ phase: 'older history', done, total });
   let upTo = firstMs;
   for (const start of starts.reverse()) {
+    // PGlite runs in this thread and settles its promises as microtasks: without this, a serving
+    // process would not answer a single request until the whole history is loaded.
+    await new Promise((resolve) => setImmediate(resolve));
     if (opts.shouldStop?.()) break;
     const rows: ReadingRow[] = [];
     simulate(plan, start.state, start.ms, upTo - HOUR_MS, rows);
