@@ -157,7 +157,10 @@ async function main(): Promise<void> {
     backfill = backfillDemo(database.db, { shouldStop: () => stopping, onProgress: backfillPrinter() })
       .then(({ hours }) => {
         if (hours > 0)
-          logger.info({ hours, seconds: Math.round((performance.now() - started) / 1000) }, 'demo history loaded');
+          logger.info(
+            { hours, seconds: Math.round((performance.now() - started) / 1000) },
+            'demo history loaded',
+          );
       })
       .catch((err: unknown) => logger.error({ err }, 'demo backfill failed'));
   }
