@@ -11,7 +11,7 @@ export function startUntilReady(
   dir: string,
   port: number,
   env: Record<string, string> = {},
-): Promise<{ seconds: number; child: ChildProcess }> {
+): Promise<{ seconds: number; child: ChildProcess; waitFor: (pattern: RegExp) => Promise<number> }> {
   const started = performance.now();
   const child = spawn('npm', ['start'], {
     cwd: dir,
@@ -19,11 +19,23 @@ export function startUntilReady(
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  let output = '';
+  const waiters: { pattern: RegExp; resolve: (seconds: number) => void }[] = [];
+  /** Seconds since the start until the output matches `pattern`. */
+  const waitFor = (pattern: RegExp) =>
+    new Promise<number>((resolve) => {
+      if (pattern.test(output)) resolve((performance.now() - started) / 1000);
+      else waiters.push({ pattern, resolve });
+    });
   return new Promise((resolve, reject) => {
-    let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (/Open http:\/\//.test(output)) resolve({ seconds: (performance.now() - started) / 1000, child });
+      for (const w of waiters.filter((x) => x.pattern.test(output))) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve((performance.now() - started) / 1000);
+      }
+      if (/Open http:\/\//.test(output))
+        resolve({ seconds: (performance.now() - started) / 1000, child, waitFor });
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', (c: Buffer) => {
@@ -57,10 +69,16 @@ export async function benchStart(): Promise<void> {
     const port = 4500 + Math.floor(Math.random() * 400);
     console.log('\nnpm start on a fresh clone (full demo data: 730 days, 24 apartments)');
     const first = await startUntilReady(dir, port);
-    console.log(`  first start (build + migrate + seed): ${first.seconds.toFixed(1)} s   (target ≤ 90 s)`);
+    console.log(
+      `  first start (build + migrate + seed last 60 days), serving: ${first.seconds.toFixed(1)} s   (target ≤ 90 s)`,
+    );
+    const full = await first.waitFor(/demo history: 100%/);
+    console.log(`  all 730 days loaded in the background, after:             ${full.toFixed(1)} s`);
     await stop(first.child);
     const later = await startUntilReady(dir, port);
-    console.log(`  later start (catch-up only):          ${later.seconds.toFixed(1)} s   (target ≤ 10 s)`);
+    console.log(
+      `  later start (catch-up only):                               ${later.seconds.toFixed(1)} s   (target ≤ 10 s)`,
+    );
     await stop(later.child);
   } finally {
     rmSync(dir, { recursive: true, force: true });
