@@ -76,8 +76,10 @@ type Entry = [UnitId, Aggregation, Decimals, boolean, Decimals?];
 
 // Aggregation: SPEC §3 names the water volumes and gas (sum) and humidity, indoor temperature, cooling energy,
 // flow and return temperature (avg). Our choices for the rest: every register (meter-total) quantity is a sum
-// (heat energy, heat volume, hca, electricity, heat-cooling, backflows, error counts); every instantaneous
-// reading is an average (frequency, flow, pressure, outdoor temperature).
+// (heat energy, heat volume, hca, electricity, backflows, error counts); every instantaneous reading is an
+// average (frequency, flow, pressure, outdoor temperature, and heat-cooling). heat-cooling is the district-heating
+// "afkøling", flow minus return temperature: a temperature difference, so it is the one quantity in kelvin (the
+// unit SPEC §3 lists that nothing else uses), averaged, and not per m². See docs/domain.md.
 const TABLE: Record<QuantityId, Entry> = {
   'heat-energy': ['kilo-watt-hour', 'sum', WHOLE, true],
   'heat-volume': ['cubic-meter', 'sum', WATER, true],
@@ -96,7 +98,7 @@ const TABLE: Record<QuantityId, Entry> = {
   'hot-water-flow': ['cubic-meter-per-hour', 'avg', WATER, false],
   'gas-pressure': ['bar', 'avg', DEFAULT, false],
   'outdoor-temperature': ['degree-celsius', 'avg', WHOLE, false],
-  'heat-cooling': ['kilo-watt-hour', 'sum', WHOLE, true],
+  'heat-cooling': ['degree-kelvin', 'avg', WHOLE, false],
   'hot-water-backflow': ['cubic-meter', 'sum', WATER, false],
   'cold-water-backflow': ['cubic-meter', 'sum', WATER, false],
   error: ['count', 'sum', WHOLE, false],

@@ -1,4 +1,5 @@
-import type { Face } from './quantities.ts';
+import { roundTo } from './format.ts';
+import { type Face, QUANTITIES } from './quantities.ts';
 
 /** Consumption ratings, best first (SPEC §1). */
 export const RATINGS = ['A+', 'A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
@@ -74,25 +75,36 @@ export function comparisonFace(band: ComparisonBand): Face {
   return FACE_OF_BAND[band];
 }
 
+// Faces judge the value the tenant sees: humidity and temperature are shown without decimals (SPEC §9), so the
+// value is first rounded to the display decimals the way the display rounds it (half away from zero). Otherwise
+// 60.4 % would show as "60 %" with a neutral face although 60 % is in the happy band.
+function shown(value: number, quantity: 'indoor-relative-humidity' | 'indoor-temperature'): number {
+  return roundTo(value, QUANTITIES[quantity].decimals.max);
+}
+
 /**
- * SPEC §9 humidity face: smile for 40–60 % (both ends included), neutral for 20 to under 40 and over 60 to 70
- * (both 20 and 70 included), sad below 20 or above 70. Null for a missing value.
+ * SPEC §9 humidity face, on the shown whole percent: smile for 40–60 (both ends included), neutral for 20–39 and
+ * 61–70, sad below 20 or above 70. So raw values in [39.5, 60.5) smile, [19.5, 39.5) and [60.5, 70.5) are
+ * neutral, the rest sad. Null for a missing value.
  */
 export function humidityFace(percent: number): Face | null {
   if (!Number.isFinite(percent)) return null;
-  if (percent >= 40 && percent <= 60) return 'smile';
-  if (percent >= 20 && percent <= 70) return 'neutral';
+  const whole = shown(percent, 'indoor-relative-humidity');
+  if (whole >= 40 && whole <= 60) return 'smile';
+  if (whole >= 20 && whole <= 70) return 'neutral';
   return 'sad';
 }
 
 /**
- * SPEC §9 temperature face: smile for 19–22 °C (both ends included), neutral for 15 to under 19 and over 22
- * to 25 (both 15 and 25 included), sad below 15 or above 25. Null for a missing value.
+ * SPEC §9 temperature face, on the shown whole °C: smile for 19–22 (both ends included), neutral for 15–18 and
+ * 23–25, sad below 15 or above 25. So raw values in [18.5, 22.5) smile, [14.5, 18.5) and [22.5, 25.5) are
+ * neutral, the rest sad. Null for a missing value.
  */
 export function temperatureFace(celsius: number): Face | null {
   if (!Number.isFinite(celsius)) return null;
-  if (celsius >= 19 && celsius <= 22) return 'smile';
-  if (celsius >= 15 && celsius <= 25) return 'neutral';
+  const whole = shown(celsius, 'indoor-temperature');
+  if (whole >= 19 && whole <= 22) return 'smile';
+  if (whole >= 15 && whole <= 25) return 'neutral';
   return 'sad';
 }
 

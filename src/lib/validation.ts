@@ -69,9 +69,12 @@ export function confirmPasswordError(password: string, confirmation: string): 'p
   return password === confirmation ? null : 'passwords_mismatch';
 }
 
-/** Strips dashes and whitespace and upper-cases an activation code, as it is sent to the server. */
+/**
+ * Strips dashes and whitespace and upper-cases the letters a–z of an activation code, as it is sent to the server.
+ * Only ASCII letters change case, so no other character can turn into one (toUpperCase makes 'ß' into 'SS').
+ */
 export function normalizeActivationCode(raw: string): string {
-  return raw.replace(/[\s\-‐‑‒–—]/g, '').toUpperCase();
+  return raw.replace(/[\s\-‐‑‒–—]/g, '').replace(/[a-z]/g, (c) => c.toUpperCase());
 }
 
 /** SPEC §5: a normalised activation code is exactly 12 letters A–Z. */

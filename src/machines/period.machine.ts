@@ -1,15 +1,18 @@
 import type { Temporal } from 'temporal-polyfill';
 import { assertEvent, assign, setup } from 'xstate';
+import { FALLBACK_LANGUAGE, type Language, parseLanguage } from '../lib/languages.ts';
 import {
   defaultPeriod,
   isPeriodPreset,
   type Period,
   type PeriodKind,
+  type PeriodLabel,
   type PeriodPreset,
   parseIsoDate,
   parseStoredPeriod,
   periodDates,
   periodKind,
+  periodLabel,
   presetOf,
   presetPeriod,
   type SpanType,
@@ -48,6 +51,35 @@ export interface PersistedPeriod {
   comparison: Comparison;
 }
 
+/** The part of the Web Storage API the period needs; tests pass a Map-backed one. */
+export type PeriodStorage = Pick<Storage, 'getItem' | 'setItem'>;
+
+/** Writes the period, span type and comparison under PERIOD_STORAGE_KEYS; a full or blocked storage is ignored. */
+export function writePersistedPeriod(storage: PeriodStorage, persisted: PersistedPeriod): void {
+  try {
+    storage.setItem(PERIOD_STORAGE_KEYS.period, JSON.stringify(persisted.period));
+    storage.setItem(PERIOD_STORAGE_KEYS.spanType, persisted.spanType);
+    storage.setItem(PERIOD_STORAGE_KEYS.comparison, persisted.comparison);
+  } catch {
+    // Losing the selection only costs the default period on the next visit.
+  }
+}
+
+/**
+ * Reads what PERIOD_STORAGE_KEYS hold, raw, for PeriodInput.stored; the machine parses it and falls back on garbled
+ * values. The span type is not read back: it follows from the period and the hourly data.
+ */
+export function readStoredPeriod(storage: Pick<Storage, 'getItem'>): NonNullable<PeriodInput['stored']> {
+  const get = (key: string): string | null => {
+    try {
+      return storage.getItem(key);
+    } catch {
+      return null;
+    }
+  };
+  return { period: get(PERIOD_STORAGE_KEYS.period), comparison: get(PERIOD_STORAGE_KEYS.comparison) };
+}
+
 interface PeriodContext {
   period: Period;
   preset: PeriodPreset;
@@ -55,24 +87,31 @@ interface PeriodContext {
   hasHourlyData: boolean;
   /** Today in Europe/Copenhagen as an ISO date, given by the app so the machine stays pure. */
   today: string;
+  /** The interface language the label is worded in. */
+  language: Language;
   spanType: SpanType;
   kind: PeriodKind;
+  /** The period's label (SPEC §4) as an i18n key in the domain namespace with its values. */
+  label: PeriodLabel;
   customError: 'period_invalid_date' | 'period_start_after_end' | null;
 }
 
-/** Input: what storage held (anything; garbled values fall back), today, the page, and hourly availability. */
+/** Input: what storage held (anything; garbled values fall back), today, the page, the language and hourly data. */
 export interface PeriodInput {
   today: string;
+  /** The interface language (any tag parseLanguage reads); English when missing or unsupported. */
+  language?: unknown;
   stored?: { period?: unknown; comparison?: unknown };
   page?: PeriodPage;
   hasHourlyData?: boolean;
 }
 
-function derive(period: Period, hasHourlyData: boolean, today: Temporal.PlainDate) {
+function derive(period: Period, hasHourlyData: boolean, today: Temporal.PlainDate, language: Language) {
   return {
     spanType: spanType(period, hasHourlyData),
     kind: periodKind(period),
     preset: presetOf(period, today),
+    label: periodLabel(period, language, today),
   };
 }
 
@@ -91,7 +130,7 @@ const persistAll = {
   }),
 } as const;
 
-/** The selected period with preset, custom range, stepping and comparison; it derives span type and kind. */
+/** The selected period with preset, custom range, stepping and comparison; it derives span type, kind and label. */
 export const periodMachine = setup({
   types: {
     context: {} as PeriodContext,
@@ -104,7 +143,8 @@ export const periodMachine = setup({
       | { type: 'period.previous' }
       | { type: 'period.next' }
       | { type: 'comparison.change'; comparison: Comparison }
-      | { type: 'hourly.change'; hasHourlyData: boolean },
+      | { type: 'hourly.change'; hasHourlyData: boolean }
+      | { type: 'language.change'; language: Language },
   },
   actions: {
     // Effect: the app writes PERIOD_STORAGE_KEYS; tests supply a spy.
@@ -113,12 +153,20 @@ export const periodMachine = setup({
       assertEvent(event, 'period.preset');
       const period = presetPeriod(event.preset, todayOf(context));
       if (!period) return {};
-      return { period, ...derive(period, context.hasHourlyData, todayOf(context)), preset: event.preset };
+      return {
+        period,
+        ...derive(period, context.hasHourlyData, todayOf(context), context.language),
+        preset: event.preset,
+      };
     }),
     applyCustom: assign(({ context, event }) => {
       assertEvent(event, 'period.custom');
       const period = { startDate: event.startDate, endDate: event.endDate };
-      return { period, customError: null, ...derive(period, context.hasHourlyData, todayOf(context)) };
+      return {
+        period,
+        customError: null,
+        ...derive(period, context.hasHourlyData, todayOf(context), context.language),
+      };
     }),
     rejectCustom: assign(({ event }) => {
       assertEvent(event, 'period.custom');
@@ -127,11 +175,16 @@ export const periodMachine = setup({
     clearCustomError: assign({ customError: null }),
     step: assign(({ context }, params: { direction: 'previous' | 'next' }) => {
       const period = stepPeriod(context.period, params.direction);
-      return { period, ...derive(period, context.hasHourlyData, todayOf(context)) };
+      return { period, ...derive(period, context.hasHourlyData, todayOf(context), context.language) };
     }),
     setComparison: assign(({ event }) => {
       assertEvent(event, 'comparison.change');
       return { comparison: event.comparison };
+    }),
+    setLanguage: assign(({ context, event }) => {
+      assertEvent(event, 'language.change');
+      const language = parseLanguage(event.language) ?? context.language;
+      return { language, label: periodLabel(context.period, language, todayOf(context)) };
     }),
     setHourly: assign(({ context, event }) => {
       assertEvent(event, 'hourly.change');
@@ -151,6 +204,10 @@ export const periodMachine = setup({
       assertEvent(event, 'period.preset');
       return event.preset === 'custom';
     },
+    isLanguage: ({ event }) => {
+      assertEvent(event, 'language.change');
+      return parseLanguage(event.language) !== null;
+    },
     isComparison: ({ event }) => {
       assertEvent(event, 'comparison.change');
       return parseComparison(event.comparison) !== null;
@@ -168,20 +225,24 @@ export const periodMachine = setup({
     if (!today)
       throw new Error(`period machine: input.today ${JSON.stringify(input.today)} is not an ISO date`);
     const hasHourlyData = input.hasHourlyData ?? false;
+    const language = parseLanguage(input.language) ?? FALLBACK_LANGUAGE;
     const period = parseStoredPeriod(input.stored?.period) ?? defaultPeriod(today);
     return {
       period,
       comparison: initialComparison(input.page ?? 'default', input.stored?.comparison),
       hasHourlyData,
       today: today.toString(),
+      language,
       customError: null,
-      ...derive(period, hasHourlyData, today),
+      ...derive(period, hasHourlyData, today, language),
     };
   },
   initial: 'ready',
   on: {
     'comparison.change': { guard: 'isComparison', actions: ['setComparison', persistAll] },
     'hourly.change': { actions: ['setHourly', persistAll] },
+    // Only the wording changes; nothing is persisted (the language has its own storage key).
+    'language.change': { guard: 'isLanguage', actions: 'setLanguage' },
   },
   states: {
     ready: {

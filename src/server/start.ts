@@ -57,7 +57,6 @@ function buildIfStale(): void {
     'src/lib',
     'src/machines',
     'src/styles',
-    'src/components',
     'src/content',
     'src/server',
     'locales',

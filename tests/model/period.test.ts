@@ -3,9 +3,13 @@ import { createActor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import {
   initialComparison,
+  PERIOD_STORAGE_KEYS,
   type PeriodInput,
+  type PeriodStorage,
   type PersistedPeriod,
   periodMachine,
+  readStoredPeriod,
+  writePersistedPeriod,
 } from '../../src/machines/period.machine.ts';
 import { replay } from './harness.ts';
 
@@ -28,15 +32,17 @@ const events = [
   { type: 'comparison.change', comparison: 'last_period' },
   { type: 'comparison.change', comparison: 'bogus' },
   { type: 'hourly.change', hasHourlyData: true },
+  { type: 'language.change', language: 'da' },
+  { type: 'language.change', language: 'sv' },
 ] as const;
 
 const INITIAL = { startDate: '2025-02-18', endDate: '2025-03-19' };
 const isInitial = (period: { startDate: string; endDate: string }) =>
   period.startDate === INITIAL.startDate && period.endDate === INITIAL.endDate;
 
-// Stepping back is unbounded, so the walk stops at a horizon. Comparison, hourly data and the invalid payloads
-// are tried from the initial period only, and a changed comparison or hourly flag ends the walk: they are
-// orthogonal to stepping, and crossing them with every period would multiply the paths without new checks.
+// Stepping back is unbounded, so the walk stops at a horizon. Comparison, hourly data, language and the invalid
+// payloads are tried from the initial period only, and a changed comparison, hourly flag or language ends the walk:
+// they are orthogonal to stepping, and crossing them with every period would multiply the paths without new checks.
 const model = createTestModel(periodMachine, {
   input,
   events: events as never,
@@ -44,10 +50,12 @@ const model = createTestModel(periodMachine, {
   stopWhen: (s) =>
     s.context.period.startDate < '2025-02-01' ||
     s.context.comparison !== 'property' ||
-    s.context.hasHourlyData,
+    s.context.hasHourlyData ||
+    s.context.language !== 'en',
   filterEvents: (s, e) => {
     const initial = isInitial(s.context.period);
-    if (e.type === 'comparison.change' || e.type === 'hourly.change') return initial;
+    if (e.type === 'comparison.change' || e.type === 'hourly.change' || e.type === 'language.change')
+      return initial;
     if (e.type === 'period.custom' && e.startDate !== '2025-03-01') return initial;
     if (e.type === 'period.preset' && (e.preset as string) === 'bogus') return initial;
     return true;
@@ -72,7 +80,9 @@ function sut(actorInput: PeriodInput = input) {
 
 describe('period model', () => {
   it('has the expected number of shortest paths', () => {
-    expect(paths).toHaveLength(36);
+    // 36 states without the language; 'da' adds one from each of the 4 states on the initial period
+    // (ready, and choosing a custom range with no error or either error).
+    expect(paths).toHaveLength(40);
   });
 
   for (const path of paths) {
@@ -96,7 +106,39 @@ describe('period details', () => {
       comparison: 'property',
       spanType: 'day',
       kind: 'month',
+      language: 'en',
+      label: { key: 'periods.label.last_30_days', values: {} },
     });
+  });
+
+  it('derives the label in the chosen language and keeps it in step with the period', () => {
+    const { actor, persisted } = sut({ today: TODAY, language: 'nb-NO' });
+    expect(actor.getSnapshot().context.language).toBe('nb');
+    actor.send({ type: 'period.preset', preset: 'last_month' });
+    expect(actor.getSnapshot().context.label).toEqual({
+      key: 'periods.label.month',
+      values: { month: 'februar 2025' },
+    });
+    actor.send({ type: 'language.change', language: 'en' });
+    expect(actor.getSnapshot().context.label.values).toEqual({ month: 'February 2025' });
+    actor.send({ type: 'period.previous' });
+    expect(actor.getSnapshot().context.label.values).toEqual({ month: 'January 2025' });
+    actor.send({ type: 'period.preset', preset: 'this_year' });
+    expect(actor.getSnapshot().context.label).toEqual({
+      key: 'periods.label.year',
+      values: { year: '2025' },
+    });
+    actor.send({ type: 'period.customOpen' });
+    actor.send({ type: 'period.custom', startDate: '2025-03-03', endDate: '2025-03-09' });
+    expect(actor.getSnapshot().context.label).toEqual({
+      key: 'periods.label.custom',
+      values: { start: '3 Mar 2025', end: '9 Mar 2025' },
+    });
+    const writes = persisted.length;
+    actor.send({ type: 'language.change', language: 'sv' as never });
+    expect(actor.getSnapshot().context.language).toBe('en');
+    expect(persisted).toHaveLength(writes);
+    expect(sut({ today: TODAY, language: 42 }).actor.getSnapshot().context.language).toBe('en');
   });
 
   it('restores a stored period and comparison, and falls back on garbled values', () => {
@@ -115,6 +157,57 @@ describe('period details', () => {
       endDate: '2025-03-19',
     });
     expect(garbled.actor.getSnapshot().context.comparison).toBe('property');
+  });
+
+  it('stores under the SPEC §3 keys and restores from them', () => {
+    const map = new Map<string, string>();
+    const storage: PeriodStorage = {
+      getItem: (key) => map.get(key) ?? null,
+      setItem: (key, value) => {
+        map.set(key, value);
+      },
+    };
+    const first = createActor(
+      periodMachine.provide({ actions: { persist: (_, params) => writePersistedPeriod(storage, params) } }),
+      { input: { today: TODAY, hasHourlyData: true } },
+    ).start();
+    first.send({ type: 'period.preset', preset: 'today' });
+    first.send({ type: 'comparison.change', comparison: 'last_period' });
+    expect(Object.fromEntries(map)).toEqual({
+      [PERIOD_STORAGE_KEYS.period]: '{"startDate":"2025-03-19","endDate":"2025-03-19"}',
+      [PERIOD_STORAGE_KEYS.spanType]: 'hour',
+      [PERIOD_STORAGE_KEYS.comparison]: 'last_period',
+    });
+    const again = sut({ today: TODAY, hasHourlyData: true, stored: readStoredPeriod(storage) });
+    expect(again.actor.getSnapshot().context).toMatchObject({
+      period: { startDate: '2025-03-19', endDate: '2025-03-19' },
+      comparison: 'last_period',
+      spanType: 'hour',
+      preset: 'today',
+    });
+  });
+
+  it('falls back when storage is garbled or unavailable', () => {
+    const garbled: PeriodStorage = {
+      getItem: (key) => (key === PERIOD_STORAGE_KEYS.period ? 'Invalid Date' : 'NaN'),
+      setItem: () => {},
+    };
+    const blocked: PeriodStorage = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
+    expect(readStoredPeriod(blocked)).toEqual({ period: null, comparison: null });
+    expect(() =>
+      writePersistedPeriod(blocked, { period: INITIAL, spanType: 'day', comparison: 'property' }),
+    ).not.toThrow();
+    for (const storage of [garbled, blocked]) {
+      const { actor } = sut({ today: TODAY, stored: readStoredPeriod(storage) });
+      expect(actor.getSnapshot().context).toMatchObject({ period: INITIAL, comparison: 'property' });
+    }
   });
 
   it('compares with the last period on room and meter pages', () => {

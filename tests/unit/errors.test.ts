@@ -25,6 +25,7 @@ describe('serverErrorCode', () => {
     ['User already exists and has above default rights.', 'above_default_rights'],
     ['A user already exists with that email, but the password is not correct.', 'user_exists'],
     ['A user already exists on the tenancy', 'tenancy_user_exists'],
+    ['Activation code already used', 'tenancy_user_exists'],
     ['Email is already in use by the admin portal', 'email_in_admin_portal'],
     ['Your log in expired. Please log in again.', 'session_expired'],
     ['Signature has expired', 'session_expired'],

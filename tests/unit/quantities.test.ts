@@ -5,8 +5,10 @@ import {
   legacyKindOfQuantity,
   QUANTITIES,
   QUANTITY_IDS,
+  type QuantityId,
   quantityFromLegacyKind,
   quantityInfo,
+  type UnitId,
   UnknownQuantityError,
 } from '../../src/lib/quantities.ts';
 
@@ -38,6 +40,36 @@ describe('quantity catalogue', () => {
   it('sums the register quantities SPEC leaves out', () => {
     for (const id of ['heat-energy', 'hca', 'electricity-energy', 'heat-volume'] as const) {
       expect(QUANTITIES[id].aggregation, id).toBe('sum');
+    }
+  });
+
+  it('has the unit, aggregation and per-m² form of docs/domain.md for every quantity', () => {
+    const table: Record<QuantityId, [UnitId, 'sum' | 'avg', boolean]> = {
+      'heat-energy': ['kilo-watt-hour', 'sum', true],
+      'heat-volume': ['cubic-meter', 'sum', true],
+      hca: ['hca-unit', 'sum', true],
+      'hot-water-volume': ['cubic-meter', 'sum', true],
+      'cold-water-volume': ['cubic-meter', 'sum', true],
+      'electricity-energy': ['kilo-watt-hour', 'sum', true],
+      'cooling-energy': ['kilo-watt-hour', 'avg', true],
+      'gas-volume': ['cubic-meter', 'sum', true],
+      'total-water-volume': ['cubic-meter', 'sum', true],
+      'heat-flow-temperature': ['degree-celsius', 'avg', false],
+      'heat-return-temperature': ['degree-celsius', 'avg', false],
+      'indoor-temperature': ['degree-celsius', 'avg', false],
+      'indoor-relative-humidity': ['percent', 'avg', false],
+      'electricity-frequency': ['hertz', 'avg', false],
+      'hot-water-flow': ['cubic-meter-per-hour', 'avg', false],
+      'gas-pressure': ['bar', 'avg', false],
+      'outdoor-temperature': ['degree-celsius', 'avg', false],
+      'heat-cooling': ['degree-kelvin', 'avg', false],
+      'hot-water-backflow': ['cubic-meter', 'sum', false],
+      'cold-water-backflow': ['cubic-meter', 'sum', false],
+      error: ['count', 'sum', false],
+    };
+    for (const id of QUANTITY_IDS) {
+      const { unit, aggregation, normalizable } = QUANTITIES[id];
+      expect([unit, aggregation, normalizable], id).toEqual(table[id]);
     }
   });
 

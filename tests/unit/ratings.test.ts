@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatQuantity } from '../../src/lib/format.ts';
 import {
   comparisonBand,
   comparisonFace,
@@ -101,21 +102,37 @@ describe('comparisonBand', () => {
   });
 });
 
-describe('humidityFace', () => {
+describe('humidityFace (on the shown whole percent)', () => {
   it.each([
     [0, 'sad'],
-    [19.99, 'sad'],
+    [19, 'sad'],
+    [19.49, 'sad'],
+    [19.5, 'neutral'], // shown as 20
     [20, 'neutral'],
-    [39.99, 'neutral'],
+    [39, 'neutral'],
+    [39.49, 'neutral'],
+    [39.5, 'smile'], // shown as 40
     [40, 'smile'],
     [50, 'smile'],
     [60, 'smile'],
-    [60.01, 'neutral'],
+    [60.49, 'smile'], // shown as 60
+    [60.5, 'neutral'], // shown as 61
+    [61, 'neutral'],
     [70, 'neutral'],
-    [70.01, 'sad'],
+    [70.49, 'neutral'],
+    [70.5, 'sad'], // shown as 71
+    [71, 'sad'],
     [100, 'sad'],
   ])('humidity %f is %s', (value, face) => {
     expect(humidityFace(value)).toBe(face);
+  });
+
+  it('agrees with the number on screen', () => {
+    for (let tenths = 0; tenths <= 1000; tenths++) {
+      const value = tenths / 10;
+      const shown = Number(formatQuantity(value, 'indoor-relative-humidity', 'en').split(' ')[0]);
+      expect(humidityFace(value), String(value)).toBe(humidityFace(shown));
+    }
   });
 
   it('has no face for a missing value', () => {
@@ -123,20 +140,36 @@ describe('humidityFace', () => {
   });
 });
 
-describe('temperatureFace', () => {
+describe('temperatureFace (on the shown whole °C)', () => {
   it.each([
     [-5, 'sad'],
-    [14.99, 'sad'],
+    [14, 'sad'],
+    [14.49, 'sad'],
+    [14.5, 'neutral'], // shown as 15
     [15, 'neutral'],
-    [18.99, 'neutral'],
+    [18, 'neutral'],
+    [18.49, 'neutral'],
+    [18.5, 'smile'], // shown as 19
     [19, 'smile'],
     [21, 'smile'],
     [22, 'smile'],
-    [22.01, 'neutral'],
+    [22.49, 'smile'], // shown as 22
+    [22.5, 'neutral'], // shown as 23
+    [23, 'neutral'],
     [25, 'neutral'],
-    [25.01, 'sad'],
+    [25.49, 'neutral'],
+    [25.5, 'sad'], // shown as 26
+    [26, 'sad'],
   ])('%f °C is %s', (value, face) => {
     expect(temperatureFace(value)).toBe(face);
+  });
+
+  it('agrees with the number on screen', () => {
+    for (let tenths = -100; tenths <= 400; tenths++) {
+      const value = tenths / 10;
+      const shown = Number(formatQuantity(value, 'indoor-temperature', 'en').split(' ')[0]);
+      expect(temperatureFace(value), String(value)).toBe(temperatureFace(shown));
+    }
   });
 
   it('has no face for a missing value', () => {

@@ -150,6 +150,9 @@ describe('activation code', () => {
     'ABCDEFGHIJKÆ',
     'ABCD_EFGH_IJKL',
     'ABCD.EFGH.IJKL',
+    'abcdefghijß', // 'ß'.toUpperCase() is 'SS', which must not make 12 letters
+    'abcdefghijkﬁ',
+    'abcdefghijkı',
   ])('refuses %j', (raw) => {
     expect(validateActivationCodeFormat(raw)).toEqual({ ok: false, error: 'activation_code_invalid' });
   });
