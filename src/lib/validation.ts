@@ -1,4 +1,4 @@
-import { COMMON_PASSWORDS } from './data/commonPasswords.ts';
+import { commonPasswords } from './data/commonPasswords.ts';
 
 /** Password failure codes; the messages are `validation.<code>` in the domain namespace. */
 export type PasswordError =
@@ -19,7 +19,9 @@ export const ACTIVATION_CODE_LENGTH = 12;
 /** RFC 5321 path limit; the local part is capped at 64. */
 export const EMAIL_MAX_LENGTH = 254;
 
-const COMMON = new Set(COMMON_PASSWORDS);
+let common: Set<string> | undefined;
+/** Built on first use, so bundles that never check a password (the login form) leave the list out. */
+const isCommonPassword = (lowercased: string) => (common ??= new Set(commonPasswords())).has(lowercased);
 
 /** Trims an entered email address; validation and the server both see the trimmed form. */
 export function normalizeEmail(value: string): string {
@@ -60,7 +62,7 @@ export function passwordErrors(value: string): PasswordError[] {
   // Special: anything that is not a letter, a digit or whitespace (a space alone does not count).
   if (!/[^\p{L}\p{N}\s]/u.test(value)) errors.push('password_no_special');
   // Only a password that passes everything else is checked against the list, so messages stay one at a time.
-  if (errors.length === 0 && COMMON.has(value.toLowerCase())) errors.push('password_too_common');
+  if (errors.length === 0 && isCommonPassword(value.toLowerCase())) errors.push('password_too_common');
   return errors;
 }
 

@@ -22,11 +22,7 @@ const schema = z.object({
     .int()
     .min(60)
     .default(30 * 86_400),
-  SMTP_URL: z.string().optional(),
-  MAIL_FROM: z.string().default('Tenant App <no-reply@localhost>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Public base URL, used in mails. */
-  PUBLIC_BASE_URL: z.string().optional(),
 });
 
 export type ServerConfig = z.infer<typeof schema> & { dataDir: string };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMON_PASSWORDS } from '../../src/lib/data/commonPasswords.ts';
+import { commonPasswords } from '../../src/lib/data/commonPasswords.ts';
 import {
   confirmPasswordError,
   normalizeActivationCode,
@@ -8,6 +8,8 @@ import {
   validateActivationCodeFormat,
   validateEmail,
 } from '../../src/lib/validation.ts';
+
+const COMMON_PASSWORDS = commonPasswords();
 
 describe('validateEmail', () => {
   it.each([

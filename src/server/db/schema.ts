@@ -378,7 +378,10 @@ export const refreshTokens = pgTable(
   ],
 );
 
-/** Mail that was not sent through SMTP (SMTP_URL unset) lands here, and in the log. */
+/**
+ * Mail that is not sent through SMTP lands here. Nothing in this slice sends mail yet: SMTP_URL and the
+ * sender come with the invitation and password-reset work, which fills this table.
+ */
 export const mailOutbox = pgTable('mail_outbox', {
   id: serial('id').primaryKey(),
   to: text('to').notNull(),
