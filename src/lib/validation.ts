@@ -21,7 +21,10 @@ export const EMAIL_MAX_LENGTH = 254;
 
 let common: Set<string> | undefined;
 /** Built on first use, so bundles that never check a password (the login form) leave the list out. */
-const isCommonPassword = (lowercased: string) => (common ??= new Set(commonPasswords())).has(lowercased);
+function isCommonPassword(lowercased: string): boolean {
+  common ??= new Set(commonPasswords());
+  return common.has(lowercased);
+}
 
 /** Trims an entered email address; validation and the server both see the trimmed form. */
 export function normalizeEmail(value: string): string {
