@@ -18,6 +18,12 @@ describe('walking skeleton: a tenant sees their heat consumption', () => {
     await browser?.close();
   });
 
+  it('answers the health check with the database engine', async () => {
+    const response = await page.request.get(`${baseUrl}/api/health`);
+    expect(response.status()).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok', database: 'pglite' });
+  });
+
   it('sends a visitor without a session from the root to /login', async () => {
     await page.goto(`${baseUrl}/`);
     await page.waitForURL(`${baseUrl}/login`);
