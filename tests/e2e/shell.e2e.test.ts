@@ -62,8 +62,12 @@ describe('the app shell: tenancies, the URL guard and the language', () => {
     await expect.poll(() => page.locator('.app-header').textContent()).toContain('Consumption');
   });
 
-  it('opens the menu as a drawer on a phone and closes it with Escape', async () => {
+  it('fits a phone without sideways scrolling, and opens the menu as a drawer that Escape closes', async () => {
     await page.setViewportSize({ width: 390, height: 800 });
+    // Header with both pickers fits: no sideways scrolling.
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth))
+      .toBe(true);
     const open = page.getByRole('button', { name: 'Open menu' });
     await open.click();
     await expect.poll(() => open.getAttribute('aria-expanded')).toBe('true');
