@@ -32,7 +32,7 @@ function endpoint(backend: Backend): string {
 const clients = new Map<Backend, GraphQLClient>();
 
 /** The shared graphql-request client of a backend. */
-export function graphqlClient(backend: Backend): GraphQLClient {
+function graphqlClient(backend: Backend): GraphQLClient {
   let client = clients.get(backend);
   if (!client) {
     client = new GraphQLClient(endpoint(backend), { method: 'POST' });

@@ -5,7 +5,7 @@
 import i18next, { type i18n as I18n, type TFunction } from 'i18next';
 import { FALLBACK_LANGUAGE, type Language, parseLanguage } from '../lib/languages.ts';
 import { config } from './config.ts';
-import { STORAGE_KEYS } from './storage.ts';
+import { browserStorage, readString, STORAGE_KEYS, writeString } from './storage.ts';
 
 export const NAMESPACES = ['common', 'domain'] as const;
 
@@ -70,19 +70,10 @@ export function serverT(lang: Language): TFunction {
   return getI18n(lang).getFixedT(lang);
 }
 
-/** The language of the page: the server rendered it from the cookie into <html lang>. */
-export function pageLanguage(): Language {
-  return resolveLanguage(typeof document === 'undefined' ? null : document.documentElement.lang);
-}
-
 /** The language the user chose earlier in this browser, if any. */
 export function storedLanguage(): Language | null {
-  try {
-    const lang = parseLanguage(localStorage.getItem(STORAGE_KEYS.language));
-    return lang && config.languages.includes(lang) ? lang : null;
-  } catch {
-    return null;
-  }
+  const lang = parseLanguage(readString(browserStorage(), STORAGE_KEYS.language));
+  return lang && config.languages.includes(lang) ? lang : null;
 }
 
 /** Mirrors the language into the cookie, so the next server render is in it (one year, like SPEC's cookies). */
@@ -93,11 +84,8 @@ export function writeLanguageCookie(lang: Language): void {
 
 /** Switches the interface language and saves it (SPEC §4 "Language change"). */
 export async function changeLanguage(lang: Language): Promise<void> {
-  try {
-    localStorage.setItem(STORAGE_KEYS.language, lang);
-  } catch {
-    // The cookie still carries the choice.
-  }
+  // Where storage is refused, the cookie still carries the choice.
+  writeString(browserStorage(), STORAGE_KEYS.language, lang);
   writeLanguageCookie(lang);
   document.documentElement.lang = lang;
   await getI18n(lang).changeLanguage(lang);

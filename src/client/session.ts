@@ -19,6 +19,7 @@ import { tokenAuth } from './operations/tokenAuth.ts';
 import { fetchUserAndTenancies } from './operations/userQuery.ts';
 import { queryClient } from './queryClient.ts';
 import {
+  browserStorage,
   clearSessionStorage,
   readSelectedTenancy,
   readTokens,
@@ -35,14 +36,24 @@ export function tenancyIdFromPath(pathname: string): string | null {
   return match ? decodeURIComponent(match[1]!) : null;
 }
 
-// Remembers the raw failure so the login form can map it with lib/errors like any server error.
+// The raw failure of the last login or user load, so the login form maps it with lib/errors like any
+// server error; the machine keeps only its code.
 let lastLoginFailure: unknown = null;
+
+async function rememberingFailure<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    lastLoginFailure = err;
+    throw err;
+  }
+}
 
 const liveMachine = sessionMachine.provide({
   actors: {
     restoreSession: fromPromise(async () => ({
-      tokens: readTokens(localStorage, Date.now()),
-      storedTenancyId: readSelectedTenancy(localStorage),
+      tokens: readTokens(browserStorage(), Date.now()),
+      storedTenancyId: readSelectedTenancy(browserStorage()),
     })),
     refreshAccess: fromPromise<BackendTokens, { backend: Backend; refreshToken: string }>(
       async ({ input }) =>
@@ -50,34 +61,33 @@ const liveMachine = sessionMachine.provide({
           ? refreshAccountToken(input.refreshToken)
           : refreshTenantToken(input.refreshToken),
     ),
-    loadUser: fromPromise(async ({ input }: { input: { tokens: SessionTokens | null } }) => {
-      const token = input.tokens?.account.access?.token;
-      if (!token) throw new Error('Invalid user response');
-      return fetchUserAndTenancies(token);
-    }),
-    login: fromPromise<SessionTokens, { email: string; password: string }>(async ({ input }) => {
-      try {
+    loadUser: fromPromise(({ input }: { input: { tokens: SessionTokens | null } }) =>
+      rememberingFailure(async () => {
+        const token = input.tokens?.account.access?.token;
+        if (!token) throw new Error('Invalid user response');
+        return fetchUserAndTenancies(token);
+      }),
+    ),
+    login: fromPromise<SessionTokens, { email: string; password: string }>(({ input }) =>
+      rememberingFailure(async () => {
         // SPEC §3: one login yields tokens for both backends.
         const [account, tenant] = await Promise.all([
           tokenAuth(input.email, input.password),
           tenantLogin(input.email, input.password),
         ]);
         return { account, tenant };
-      } catch (err) {
-        lastLoginFailure = err;
-        throw err;
-      }
-    }),
+      }),
+    ),
     revoke: fromPromise(async ({ input }: { input: { tokens: SessionTokens | null } }) => {
       const refreshToken = input.tokens?.account.refreshToken;
       if (refreshToken) await revokeToken(refreshToken);
     }),
   },
   actions: {
-    persistTokens: (_, params) => writeTokens(localStorage, params.tokens),
-    persistSelectedTenancy: (_, params) => writeSelectedTenancy(localStorage, params.tenancyId),
+    persistTokens: (_, params) => writeTokens(browserStorage(), params.tokens),
+    persistSelectedTenancy: (_, params) => writeSelectedTenancy(browserStorage(), params.tenancyId),
     clearStorage: () => {
-      clearSessionStorage(localStorage);
+      clearSessionStorage(browserStorage());
       queryClient.clear();
     },
     redirectAfterLogout: (_, params) => {
@@ -102,9 +112,8 @@ export function getSessionActor(): SessionActor {
   return actor;
 }
 
-const regionOf = (backend: Backend) => (backend === 'account' ? 'accountToken' : 'tenantToken');
 const isFresh = (s: SessionSnapshot, backend: Backend) =>
-  s.matches({ loggedIn: { [regionOf(backend)]: 'fresh' } } as never);
+  s.matches({ loggedIn: backend === 'account' ? { accountToken: 'fresh' } : { tenantToken: 'fresh' } });
 
 /** A valid access token for a backend; an expired one is refreshed first (SPEC §7). */
 async function accessToken(backend: Backend, opts: { forceRefresh?: boolean } = {}): Promise<string> {

@@ -19,6 +19,18 @@ export const STORAGE_KEYS = {
 /** The part of the Web Storage API the app needs; tests pass a Map-backed one. */
 export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
+const NO_STORAGE: KeyValueStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} };
+
+/** The browser's localStorage; one that keeps nothing where there is none or the browser refuses it. */
+export function browserStorage(): KeyValueStorage {
+  try {
+    // Reading window.localStorage throws when the user blocks site data.
+    return window.localStorage;
+  } catch {
+    return NO_STORAGE;
+  }
+}
+
 const KEYS: Record<Backend, { access: string; refresh: string; refreshExpires: string | null }> = {
   account: {
     access: STORAGE_KEYS.accountToken,
@@ -48,6 +60,21 @@ export function parseAccessToken(token: unknown, now: number): AccessToken | nul
   const expiresAt = accessTokenExpiry(token);
   if (expiresAt === null || expiresAt <= now) return null;
   return { token: token as string, expiresAt };
+}
+
+/** What login and refresh mutations answer; refreshExpiresIn is in seconds since the epoch, when given. */
+export type TokenAnswer = { token: string; refreshToken: string; refreshExpiresIn?: number };
+
+/** A backend's tokens from a login or refresh answer; null when it holds no valid access token. */
+export function tokensFromAnswer(answer: TokenAnswer | null | undefined, now: number): BackendTokens | null {
+  const access = parseAccessToken(answer?.token, now);
+  if (!answer || !access) return null;
+  const { refreshExpiresIn } = answer;
+  return {
+    access,
+    refreshToken: answer.refreshToken,
+    refreshExpiresAt: refreshExpiresIn === undefined ? null : refreshExpiresIn * 1000,
+  };
 }
 
 function safeGet(storage: KeyValueStorage, key: string): string | null {

@@ -1,29 +1,5 @@
-/** What went wrong, as the client shows it; each code has a message `errors.<code>` in the domain namespace. */
-export type ServerErrorCode =
-  | 'invalid_credentials'
-  | 'above_default_rights'
-  | 'user_exists'
-  | 'tenancy_user_exists'
-  | 'email_in_admin_portal'
-  | 'session_expired'
-  | 'password_update_failed'
-  | 'report_unavailable'
-  | 'no_data'
-  | 'invalid_user_response'
-  | 'invalid_auth_response'
-  | 'invalid_refresh_response'
-  | 'invalid_login_response'
-  | 'activation_code_invalid'
-  | 'login_required'
-  | 'access_denied'
-  | 'bad_input'
-  | 'not_found'
-  | 'network'
-  | 'server_error'
-  | 'unknown';
-
 /** Every ServerErrorCode, for exhaustive checks and translation tests. */
-export const SERVER_ERROR_CODES: readonly ServerErrorCode[] = [
+export const SERVER_ERROR_CODES = [
   'invalid_credentials',
   'above_default_rights',
   'user_exists',
@@ -45,7 +21,10 @@ export const SERVER_ERROR_CODES: readonly ServerErrorCode[] = [
   'network',
   'server_error',
   'unknown',
-];
+] as const;
+
+/** What went wrong, as the client shows it; each code has a message `errors.<code>` in the domain namespace. */
+export type ServerErrorCode = (typeof SERVER_ERROR_CODES)[number];
 
 /** The `extensions.code` values both backends use for expected failures. */
 export type BackendErrorCode =
@@ -141,7 +120,10 @@ export function serverErrorCode(err: unknown): ServerErrorCode {
     }
   }
   const ext = first.extensions?.code;
-  if (typeof ext === 'string' && ext in BY_EXTENSION_CODE) return BY_EXTENSION_CODE[ext as BackendErrorCode];
+  // Own keys only: `in` would also find 'constructor' and 'toString' on Object.prototype.
+  if (typeof ext === 'string' && Object.hasOwn(BY_EXTENSION_CODE, ext)) {
+    return BY_EXTENSION_CODE[ext as BackendErrorCode];
+  }
   return 'unknown';
 }
 

@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import type { Language } from './languages.ts';
+import { dateLocale, type Language } from './languages.ts';
 
 /** All dates and buckets are in this zone (SPEC §7, §9). */
 export const TIME_ZONE = 'Europe/Copenhagen';
@@ -14,30 +14,14 @@ export interface Period {
 export type SpanType = 'hour' | 'day' | 'week' | 'month';
 /** The kind of a period, from its length and calendar alignment (SPEC §4). */
 export type PeriodKind = 'day' | 'week' | 'month' | 'quarter' | 'half-year' | 'year' | 'custom';
-/** Resolutions of SPEC §4. */
-export type Resolution = 'hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly';
+/** Every resolution of SPEC §4, finest first. */
+export const RESOLUTIONS = ['hourly', 'daily', 'weekly', 'monthly', 'yearly'] as const;
+/** A resolution of SPEC §4. */
+export type Resolution = (typeof RESOLUTIONS)[number];
 /** The resolution as the tenantGraph query takes it (uppercased). */
 export type ServerResolution = 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
-/** Presets of SPEC §4. */
-export type PeriodPreset =
-  | 'today'
-  | 'this_week'
-  | 'last_week'
-  | 'this_month'
-  | 'last_month'
-  | 'this_year'
-  | 'last_year'
-  | 'last_7_days'
-  | 'last_30_days'
-  | 'last_365_days'
-  | 'custom';
-/** Stepping direction. */
-export type StepDirection = 'previous' | 'next';
-
-/** Every resolution, finest first. */
-export const RESOLUTIONS: readonly Resolution[] = ['hourly', 'daily', 'weekly', 'monthly', 'yearly'];
-/** Every preset, in picker order. */
-export const PERIOD_PRESETS: readonly PeriodPreset[] = [
+/** Every preset of SPEC §4, in picker order. */
+export const PERIOD_PRESETS = [
   'today',
   'this_week',
   'last_week',
@@ -49,7 +33,11 @@ export const PERIOD_PRESETS: readonly PeriodPreset[] = [
   'last_30_days',
   'last_365_days',
   'custom',
-];
+] as const;
+/** A preset of SPEC §4. */
+export type PeriodPreset = (typeof PERIOD_PRESETS)[number];
+/** Stepping direction. */
+export type StepDirection = 'previous' | 'next';
 
 /** Why a period was refused; the message says which field and why. */
 export class InvalidPeriodError extends Error {
@@ -205,7 +193,7 @@ const MONTHS_OF: Record<Aligned, number> = { month: 1, quarter: 3, 'half-year': 
  * Throws InvalidPeriodError for an invalid period.
  */
 export function stepPeriod(p: Period, direction: StepDirection): Period {
-  const { start } = periodDates(p);
+  const { start, end } = periodDates(p);
   const sign = direction === 'next' ? 1 : -1;
   const aligned = calendarAlignment(p);
   if (aligned) {
@@ -214,7 +202,6 @@ export function stepPeriod(p: Period, direction: StepDirection): Period {
     return toPeriod(newStart, newStart.add({ months }).subtract({ days: 1 }));
   }
   const days = spanDays(p);
-  const { end } = periodDates(p);
   return toPeriod(start.add({ days: sign * days }), end.add({ days: sign * days }));
 }
 
@@ -293,11 +280,9 @@ export interface PeriodLabel {
   values: Record<string, string>;
 }
 
-const DATE_LOCALE: Record<Language, string> = { en: 'en-GB', da: 'da-DK', nb: 'nb-NO' };
-
 /** Formats an ISO date for display in a language, e.g. "5 Mar 2025" / "5. mar. 2025". */
 export function formatDate(date: Temporal.PlainDate, lang: Language): string {
-  return date.toLocaleString(DATE_LOCALE[lang], { day: 'numeric', month: 'short', year: 'numeric' });
+  return date.toLocaleString(dateLocale(lang), { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
 /**
@@ -319,7 +304,7 @@ export function periodLabel(
   }
   const aligned = calendarAlignment(p);
   if (aligned === 'month') {
-    const month = start.toLocaleString(DATE_LOCALE[lang], { month: 'long', year: 'numeric' });
+    const month = start.toLocaleString(dateLocale(lang), { month: 'long', year: 'numeric' });
     return { key: 'periods.label.month', values: { month } };
   }
   if (aligned === 'year') return { key: 'periods.label.year', values: { year: String(start.year) } };

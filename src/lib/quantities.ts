@@ -182,7 +182,8 @@ const LEGACY: Record<LegacyKind, QuantityId> = {
 export function quantityFromLegacyKind(kind: unknown): QuantityId | null {
   if (typeof kind !== 'string') return null;
   const key = kind.trim().toLowerCase();
-  return key in LEGACY ? LEGACY[key as LegacyKind] : null;
+  // Own keys only: `in` would also find 'constructor' and 'toString' on Object.prototype.
+  return Object.hasOwn(LEGACY, key) ? LEGACY[key as LegacyKind] : null;
 }
 
 /** The legacy meter-kind name of a quantity, where one exists. */

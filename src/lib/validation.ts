@@ -87,5 +87,7 @@ export function validateActivationCodeFormat(
   raw: string,
 ): { ok: true; code: string } | { ok: false; error: 'activation_code_invalid' } {
   const code = normalizeActivationCode(raw);
-  return /^[A-Z]{12}$/.test(code) ? { ok: true, code } : { ok: false, error: 'activation_code_invalid' };
+  return code.length === ACTIVATION_CODE_LENGTH && /^[A-Z]+$/.test(code)
+    ? { ok: true, code }
+    : { ok: false, error: 'activation_code_invalid' };
 }

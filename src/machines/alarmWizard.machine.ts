@@ -2,20 +2,14 @@ import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { type ServerErrorCode, serverErrorCode } from '../lib/errors.ts';
 import { CONSUMPTION_QUANTITIES, INDOOR_CLIMATE_QUANTITIES, type QuantityId } from '../lib/quantities.ts';
 
-/** Alarm types of SPEC §3. */
-export type AlarmType = 'threshold' | 'comparison' | 'zero_consumption' | 'indoor_climate';
-/** Alarm frequency periods of SPEC §3. */
-export type AlarmFrequency = 'day' | 'week' | 'month' | 'year';
-
-/** Every alarm type, in picker order. */
-export const ALARM_TYPES: readonly AlarmType[] = [
-  'threshold',
-  'comparison',
-  'zero_consumption',
-  'indoor_climate',
-];
-/** Every frequency, in picker order. */
-export const ALARM_FREQUENCIES: readonly AlarmFrequency[] = ['day', 'week', 'month', 'year'];
+/** Every alarm type of SPEC §3, in picker order. */
+export const ALARM_TYPES = ['threshold', 'comparison', 'zero_consumption', 'indoor_climate'] as const;
+/** An alarm type of SPEC §3. */
+export type AlarmType = (typeof ALARM_TYPES)[number];
+/** Every alarm frequency period of SPEC §3, in picker order. */
+export const ALARM_FREQUENCIES = ['day', 'week', 'month', 'year'] as const;
+/** An alarm frequency period of SPEC §3. */
+export type AlarmFrequency = (typeof ALARM_FREQUENCIES)[number];
 
 /** The wizard steps in order; step N is shown as ?step=N (1-based). */
 export const ALARM_STEPS = ['type', 'quantity', 'frequency', 'threshold', 'review'] as const;
@@ -211,7 +205,9 @@ export const alarmWizardMachine = setup({
   id: 'alarmWizard',
   context: ({ input }) => {
     const alarm = input?.alarm ?? {};
-    const draft: AlarmDraft = { ...EMPTY, ...alarm };
+    // A field given as undefined counts as unset (null), so a draft never carries undefined.
+    const given = Object.fromEntries(Object.entries(alarm).filter(([, v]) => v !== undefined));
+    const draft: AlarmDraft = { ...EMPTY, ...given };
     if (draft.type === 'zero_consumption') draft.threshold = 0;
     const text = (n: number | null) => (n === null ? '' : String(n));
     return {

@@ -1,12 +1,10 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { type ServerErrorCode, serverErrorCode } from '../lib/errors.ts';
-import { normalizeEmail, validateEmail } from '../lib/validation.ts';
+import { validateEmail } from '../lib/validation.ts';
+import { type Credentials, credentialsFormStates } from './credentialsForm.ts';
 
 /** What the login form submits. */
-export interface LoginInput {
-  email: string;
-  password: string;
-}
+export type LoginInput = Credentials;
 
 /** Email and password login form: validates the email on submit, submits, and keeps the server's error. */
 export const loginFormMachine = setup({
@@ -50,25 +48,5 @@ export const loginFormMachine = setup({
   id: 'loginForm',
   context: { email: '', password: '', emailError: null, passwordError: null, serverError: null },
   initial: 'editing',
-  states: {
-    editing: {
-      on: {
-        'field.change': { actions: 'changeField' },
-        'form.submit': [
-          { guard: 'isFormValid', target: 'submitting', actions: 'clearServerError' },
-          { actions: 'showFieldErrors' },
-        ],
-      },
-    },
-    submitting: {
-      invoke: {
-        id: 'submitLogin',
-        src: 'submitLogin',
-        input: ({ context }) => ({ email: normalizeEmail(context.email), password: context.password }),
-        onDone: { target: 'done' },
-        onError: { target: 'editing', actions: 'setServerError' },
-      },
-    },
-    done: { type: 'final' },
-  },
+  states: credentialsFormStates('submitLogin'),
 });

@@ -10,12 +10,12 @@ import {
   type PeriodPreset,
   parseIsoDate,
   parseStoredPeriod,
-  periodDates,
   periodKind,
   periodLabel,
   presetOf,
   presetPeriod,
   type SpanType,
+  type StepDirection,
   spanType,
   stepPeriod,
   validatePeriod,
@@ -115,9 +115,11 @@ function derive(period: Period, hasHourlyData: boolean, today: Temporal.PlainDat
   };
 }
 
-function todayOf(context: { today: string }): Temporal.PlainDate {
+// context.today is input.today, checked once when the machine starts.
+function todayOf(context: { today: unknown }): Temporal.PlainDate {
   const today = parseIsoDate(context.today);
-  if (!today) throw new Error(`period machine: today ${JSON.stringify(context.today)} is not an ISO date`);
+  if (!today)
+    throw new Error(`period machine: input.today ${JSON.stringify(context.today)} is not an ISO date`);
   return today;
 }
 
@@ -151,11 +153,12 @@ export const periodMachine = setup({
     persist: (_, _params: PersistedPeriod) => {},
     applyPreset: assign(({ context, event }) => {
       assertEvent(event, 'period.preset');
-      const period = presetPeriod(event.preset, todayOf(context));
+      const today = todayOf(context);
+      const period = presetPeriod(event.preset, today);
       if (!period) return {};
       return {
         period,
-        ...derive(period, context.hasHourlyData, todayOf(context), context.language),
+        ...derive(period, context.hasHourlyData, today, context.language),
         preset: event.preset,
       };
     }),
@@ -173,7 +176,7 @@ export const periodMachine = setup({
       return { customError: validatePeriod(event) };
     }),
     clearCustomError: assign({ customError: null }),
-    step: assign(({ context }, params: { direction: 'previous' | 'next' }) => {
+    step: assign(({ context }, params: { direction: StepDirection }) => {
       const period = stepPeriod(context.period, params.direction);
       return { period, ...derive(period, context.hasHourlyData, todayOf(context), context.language) };
     }),
@@ -213,17 +216,12 @@ export const periodMachine = setup({
       return parseComparison(event.comparison) !== null;
     },
     // The next period must start no later than today: there is nothing to show after it.
-    canStepNext: ({ context }) => {
-      const next = stepPeriod(context.period, 'next');
-      return periodDates(next).start.toString() <= context.today;
-    },
+    canStepNext: ({ context }) => stepPeriod(context.period, 'next').startDate <= context.today,
   },
 }).createMachine({
   id: 'period',
   context: ({ input }) => {
-    const today = parseIsoDate(input.today);
-    if (!today)
-      throw new Error(`period machine: input.today ${JSON.stringify(input.today)} is not an ISO date`);
+    const today = todayOf(input);
     const hasHourlyData = input.hasHourlyData ?? false;
     const language = parseLanguage(input.language) ?? FALLBACK_LANGUAGE;
     const period = parseStoredPeriod(input.stored?.period) ?? defaultPeriod(today);

@@ -119,8 +119,7 @@ export function chooseTenancy(
 const needsRefresh = (tokens: SessionTokens | null, backend: Backend) =>
   !!tokens && !tokens[backend].access && !!tokens[backend].refreshToken;
 
-/** The session machine; the app provides its actors and effect actions. */
-export const sessionMachine = setup({
+const sessionSetup = setup({
   types: {
     context: {} as SessionContext,
     events: {} as SessionEvent,
@@ -145,20 +144,14 @@ export const sessionMachine = setup({
     clearStorage: () => {},
     redirectAfterLogout: (_, _params: { reason: SessionContext['logoutReason'] }) => {},
     storeTokens: assign({
-      tokens: ({ context, event }, params: { backend: Backend }) => {
-        const output = (event as unknown as { output: BackendTokens }).output;
-        if (!context.tokens) return null;
-        return { ...context.tokens, [params.backend]: output };
-      },
+      tokens: ({ context }, params: { backend: Backend; tokens: BackendTokens }) =>
+        context.tokens ? { ...context.tokens, [params.backend]: params.tokens } : null,
     }),
-    acceptUser: assign(({ context, event }) => {
-      const { user, tenancies } = (event as unknown as { output: UserAndTenancies }).output;
-      return {
-        user,
-        tenancies,
-        selectedTenancyId: chooseTenancy(tenancies, context.urlTenancyId, context.storedTenancyId),
-      };
-    }),
+    acceptUser: assign(({ context }, { user, tenancies }: UserAndTenancies) => ({
+      user,
+      tenancies,
+      selectedTenancyId: chooseTenancy(tenancies, context.urlTenancyId, context.storedTenancyId),
+    })),
     clearSession: assign({
       tokens: null,
       user: null,
@@ -188,7 +181,78 @@ export const sessionMachine = setup({
     accountRefreshDelay: ({ context }) => msUntilRefresh(context.tokens?.account.access, Date.now()),
     tenantRefreshDelay: ({ context }) => msUntilRefresh(context.tokens?.tenant.access, Date.now()),
   },
-}).createMachine({
+});
+
+/** The id of each backend's refresh invocation. */
+const REFRESH_ACTOR = { account: 'refreshAccount', tenant: 'refreshTenant' } as const;
+
+/** Refreshes one backend's tokens, then stores and persists the new pair; the caller adds onError. */
+function refreshTokensInvoke<const Target extends string>(backend: Backend, target: Target) {
+  return sessionSetup.createStateConfig({
+    invoke: {
+      id: REFRESH_ACTOR[backend],
+      src: 'refreshAccess',
+      input: ({ context }) => ({ backend, refreshToken: context.tokens?.[backend].refreshToken ?? '' }),
+      onDone: {
+        target,
+        actions: [
+          { type: 'storeTokens', params: ({ event }) => ({ backend, tokens: event.output }) },
+          { type: 'persistTokens', params: ({ context }) => ({ tokens: context.tokens }) },
+        ],
+      },
+    },
+  }).invoke;
+}
+
+/** Loads the user and tenancies, selects and persists a tenancy, then the session is logged in; the caller adds onError. */
+function loadUserInvoke() {
+  return sessionSetup.createStateConfig({
+    invoke: {
+      id: 'loadUser',
+      src: 'loadUser',
+      input: ({ context }) => ({ tokens: context.tokens }),
+      onDone: {
+        target: '#session.loggedIn',
+        actions: [
+          { type: 'acceptUser', params: ({ event }) => event.output },
+          {
+            type: 'persistSelectedTenancy',
+            params: ({ context }) => ({ tenancyId: context.selectedTenancyId }),
+          },
+        ],
+      },
+    },
+  }).invoke;
+}
+
+/** A backend's token region while logged in: refresh on its timer or when a request finds it expired. */
+function tokenRegion(backend: Backend) {
+  return sessionSetup.createStateConfig({
+    initial: 'fresh',
+    states: {
+      fresh: {
+        // Spelled out, not a computed key, so the delay names stay checked against setup's.
+        after:
+          backend === 'account'
+            ? { accountRefreshDelay: 'refreshing' }
+            : { tenantRefreshDelay: 'refreshing' },
+        on: {
+          'token.expired': { guard: { type: 'isForBackend', params: { backend } }, target: 'refreshing' },
+        },
+      },
+      refreshing: {
+        invoke: {
+          ...refreshTokensInvoke(backend, 'fresh'),
+          // A failed refresh ends the session (SPEC §4).
+          onError: { target: '#session.loggingOut', actions: assign({ logoutReason: 'expired' }) },
+        },
+      },
+    },
+  });
+}
+
+/** The session machine; the app provides its actors and effect actions. */
+export const sessionMachine = sessionSetup.createMachine({
   id: 'session',
   context: ({ input }) => ({
     tokens: null,
@@ -233,57 +297,20 @@ export const sessionMachine = setup({
         },
         refreshingAccount: {
           invoke: {
-            id: 'refreshAccount',
-            src: 'refreshAccess',
-            input: ({ context }) => ({
-              backend: 'account' as const,
-              refreshToken: context.tokens?.account.refreshToken ?? '',
-            }),
-            onDone: {
-              target: 'checking',
-              actions: [
-                { type: 'storeTokens', params: { backend: 'account' } },
-                { type: 'persistTokens', params: ({ context }) => ({ tokens: context.tokens }) },
-              ],
-            },
+            ...refreshTokensInvoke('account', 'checking'),
             // A refresh token the server refuses ends the stored session.
             onError: { target: '#session.loggedOut', actions: ['clearSession', 'clearStorage'] },
           },
         },
         refreshingTenant: {
           invoke: {
-            id: 'refreshTenant',
-            src: 'refreshAccess',
-            input: ({ context }) => ({
-              backend: 'tenant' as const,
-              refreshToken: context.tokens?.tenant.refreshToken ?? '',
-            }),
-            onDone: {
-              target: 'checking',
-              actions: [
-                { type: 'storeTokens', params: { backend: 'tenant' } },
-                { type: 'persistTokens', params: ({ context }) => ({ tokens: context.tokens }) },
-              ],
-            },
-            // A refresh token the server refuses ends the stored session.
+            ...refreshTokensInvoke('tenant', 'checking'),
             onError: { target: '#session.loggedOut', actions: ['clearSession', 'clearStorage'] },
           },
         },
         loadingUser: {
           invoke: {
-            id: 'loadUser',
-            src: 'loadUser',
-            input: ({ context }) => ({ tokens: context.tokens }),
-            onDone: {
-              target: '#session.loggedIn',
-              actions: [
-                'acceptUser',
-                {
-                  type: 'persistSelectedTenancy',
-                  params: ({ context }) => ({ tenancyId: context.selectedTenancyId }),
-                },
-              ],
-            },
+            ...loadUserInvoke(),
             onError: { target: '#session.loggedOut', actions: ['clearSession', 'clearStorage'] },
           },
         },
@@ -324,19 +351,7 @@ export const sessionMachine = setup({
         },
         loadingUser: {
           invoke: {
-            id: 'loadUser',
-            src: 'loadUser',
-            input: ({ context }) => ({ tokens: context.tokens }),
-            onDone: {
-              target: '#session.loggedIn',
-              actions: [
-                'acceptUser',
-                {
-                  type: 'persistSelectedTenancy',
-                  params: ({ context }) => ({ tenancyId: context.selectedTenancyId }),
-                },
-              ],
-            },
+            ...loadUserInvoke(),
             onError: {
               target: '#session.loggedOut',
               actions: [
@@ -379,72 +394,8 @@ export const sessionMachine = setup({
             noTenancies: {},
           },
         },
-        accountToken: {
-          initial: 'fresh',
-          states: {
-            fresh: {
-              after: { accountRefreshDelay: 'refreshing' },
-              on: {
-                'token.expired': {
-                  guard: { type: 'isForBackend', params: { backend: 'account' } },
-                  target: 'refreshing',
-                },
-              },
-            },
-            refreshing: {
-              invoke: {
-                id: 'refreshAccount',
-                src: 'refreshAccess',
-                input: ({ context }) => ({
-                  backend: 'account' as const,
-                  refreshToken: context.tokens?.account.refreshToken ?? '',
-                }),
-                onDone: {
-                  target: 'fresh',
-                  actions: [
-                    { type: 'storeTokens', params: { backend: 'account' } },
-                    { type: 'persistTokens', params: ({ context }) => ({ tokens: context.tokens }) },
-                  ],
-                },
-                // A failed refresh ends the session (SPEC §4).
-                onError: { target: '#session.loggingOut', actions: assign({ logoutReason: 'expired' }) },
-              },
-            },
-          },
-        },
-        tenantToken: {
-          initial: 'fresh',
-          states: {
-            fresh: {
-              after: { tenantRefreshDelay: 'refreshing' },
-              on: {
-                'token.expired': {
-                  guard: { type: 'isForBackend', params: { backend: 'tenant' } },
-                  target: 'refreshing',
-                },
-              },
-            },
-            refreshing: {
-              invoke: {
-                id: 'refreshTenant',
-                src: 'refreshAccess',
-                input: ({ context }) => ({
-                  backend: 'tenant' as const,
-                  refreshToken: context.tokens?.tenant.refreshToken ?? '',
-                }),
-                onDone: {
-                  target: 'fresh',
-                  actions: [
-                    { type: 'storeTokens', params: { backend: 'tenant' } },
-                    { type: 'persistTokens', params: ({ context }) => ({ tokens: context.tokens }) },
-                  ],
-                },
-                // A failed refresh ends the session (SPEC §4).
-                onError: { target: '#session.loggingOut', actions: assign({ logoutReason: 'expired' }) },
-              },
-            },
-          },
-        },
+        accountToken: tokenRegion('account'),
+        tenantToken: tokenRegion('tenant'),
       },
     },
     loggingOut: {

@@ -2,17 +2,14 @@ import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { type ServerErrorCode, serverErrorCode } from '../lib/errors.ts';
 import {
   confirmPasswordError,
-  normalizeEmail,
   type PasswordError,
   passwordErrors,
   validateEmail,
 } from '../lib/validation.ts';
+import { type Credentials, credentialsFormStates } from './credentialsForm.ts';
 
 /** What the signup form submits. */
-export interface SignupInput {
-  email: string;
-  password: string;
-}
+export type SignupInput = Credentials;
 
 type Field = 'email' | 'password' | 'confirmPassword';
 
@@ -83,25 +80,5 @@ export const signupFormMachine = setup({
     serverError: null,
   },
   initial: 'editing',
-  states: {
-    editing: {
-      on: {
-        'field.change': { actions: 'changeField' },
-        'form.submit': [
-          { guard: 'isFormValid', target: 'submitting', actions: 'clearServerError' },
-          { actions: 'showFieldErrors' },
-        ],
-      },
-    },
-    submitting: {
-      invoke: {
-        id: 'submitSignup',
-        src: 'submitSignup',
-        input: ({ context }) => ({ email: normalizeEmail(context.email), password: context.password }),
-        onDone: { target: 'done' },
-        onError: { target: 'editing', actions: 'setServerError' },
-      },
-    },
-    done: { type: 'final' },
-  },
+  states: credentialsFormStates('submitSignup'),
 });

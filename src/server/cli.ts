@@ -6,6 +6,7 @@
  *   help                this text
  */
 import { existsSync } from 'node:fs';
+import { progressPrinter } from './demo/progress.ts';
 import { catchUpDemo, DEMO_PASSWORD, DEMO_USERS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
 import { importReadingsCsv } from './ingest/csv.ts';
 import { IngestError } from './ingest/ingest.ts';
@@ -21,16 +22,6 @@ Commands:
   help                Show this text.
 
 The database is PGlite under DATA_DIR (default ./data), or PostgreSQL when DATABASE_URL is set.`;
-
-function progress(label: string) {
-  let last = 0;
-  return (p: { phase: string; done: number; total: number }) => {
-    if (Date.now() - last < 1000 && p.done < p.total) return;
-    last = Date.now();
-    const pct = p.total > 0 ? Math.floor((100 * p.done) / p.total) : 100;
-    console.log(`  ${label}: ${p.phase} ${pct}% (${p.done}/${p.total})`);
-  };
-}
 
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -84,13 +75,21 @@ async function run(args: string[]): Promise<void> {
           return;
         }
         const started = performance.now();
-        await seedDemo(database.db, { now: new Date(), days, apartments, onProgress: progress('seed') });
+        await seedDemo(database.db, {
+          now: new Date(),
+          days,
+          apartments,
+          onProgress: progressPrinter('seed'),
+        });
         console.log(
           `Seeded ${days} days × ${apartments} apartments in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
         );
         console.log(`Demo logins (password ${DEMO_PASSWORD}): ${DEMO_USERS.map((u) => u.email).join(', ')}`);
       } else {
-        const result = await catchUpDemo(database.db, { now: new Date(), onProgress: progress('catch-up') });
+        const result = await catchUpDemo(database.db, {
+          now: new Date(),
+          onProgress: progressPrinter('catch-up'),
+        });
         console.log(
           result.hours === 0
             ? 'Demo data is up to date.'

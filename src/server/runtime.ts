@@ -32,8 +32,3 @@ export function getServices(): Promise<Services> {
   })();
   return holder[KEY];
 }
-
-/** Installs ready-made services (tests, benchmarks); later getServices() calls return them. */
-export function setServices(services: Services): void {
-  (globalThis as Holder)[KEY] = Promise.resolve(services);
-}

@@ -9,9 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { progressPrinter } from './demo/progress.ts';
 import {
   backfillDemo,
   catchUpDemo,
+  DEMO_ACTIVATION_CODE,
   DEMO_PASSWORD,
   DEMO_USERS,
   isDatabaseEmpty,
@@ -69,25 +71,12 @@ function buildIfStale(): void {
   const started = performance.now();
   const result = spawnSync(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], {
     cwd: root,
+    // Always the production build, whatever NODE_ENV the caller has (test runners set "test").
+    env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   if (result.status !== 0) throw new Error(`astro build failed (exit ${result.status})`);
   console.log(`Built in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
-}
-
-/** Prints progress at most every 2 s (and at the end); on a terminal it rewrites one line. */
-function progressPrinter(label: string, everyMs = 2000) {
-  let lastPrinted = 0;
-  const tty = process.stdout.isTTY === true;
-  return (p: { phase: string; done: number; total: number }) => {
-    const now = Date.now();
-    if (now - lastPrinted < everyMs && p.done < p.total) return;
-    lastPrinted = now;
-    const pct = p.total > 0 ? Math.floor((100 * p.done) / p.total) : 100;
-    const line = `  ${label}: ${p.phase} ${pct}% (${p.done}/${p.total})`;
-    if (tty) process.stdout.write(`\r${line}${p.done >= p.total ? '\n' : ''}`);
-    else console.log(line);
-  };
 }
 
 /** Background backfill progress goes to the log every 15 s, so it does not interleave with the banner. */
@@ -145,7 +134,7 @@ async function main(): Promise<void> {
   if (demoEnv.DEMO_DATA === '1') {
     console.log(`  Demo logins (password ${DEMO_PASSWORD}):`);
     for (const user of DEMO_USERS) console.log(`    ${user.email.padEnd(18)} ${user.description}`);
-    console.log('  Unused activation code: DEMOACTIVATE');
+    console.log(`  Unused activation code: ${DEMO_ACTIVATION_CODE}`);
   }
 
   let stopping = false;

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverErrorCode } from '../../src/lib/errors.ts';
 import { generateSigningKey } from '../../src/server/auth/keys.ts';
 import { AUDIENCE, ISSUER, signAccessToken } from '../../src/server/auth/tokens.ts';
 import type { Database } from '../../src/server/db/client.ts';
@@ -192,6 +193,8 @@ describe('access tokens', () => {
     const r = await gql(api.tenant, UNITS, {}, token);
     expect(errorCode(r)).toBe('TOKEN_EXPIRED');
     expect(r.data).toBeNull();
+    // The web app reads it as an expired session (refresh and retry), not as "login required" (log out).
+    expect(serverErrorCode(r.errors)).toBe('session_expired');
   });
 
   it("refuses the other backend's token, both ways", async () => {

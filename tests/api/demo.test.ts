@@ -40,6 +40,19 @@ async function fingerprint(db: Db) {
   return row!;
 }
 
+/** How often a register reading is lower than the one before it on the same meter (a reset). */
+async function registerDrops(db: Db): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM (
+          SELECT value < lag(value) OVER (PARTITION BY meter_id ORDER BY ts) AS dropped
+          FROM register_readings r JOIN meters m ON m.id = r.meter_id
+          JOIN measurement_points p ON p.id = m.measurement_point_id WHERE p.reading_kind = 'register') x
+        WHERE dropped`,
+  );
+  return row!.n;
+}
+
 beforeAll(async () => {
   first = await open();
   expect(await isDatabaseEmpty(first)).toBe(true);
@@ -133,15 +146,7 @@ describe('demo seed', () => {
     );
     expect(swap!.removed).toBe(1);
     expect(swap!.replacement_readings).toBeGreaterThan(0);
-    const [drops] = await queryRows<{ n: number }>(
-      first,
-      sql`SELECT count(*)::int AS n FROM (
-            SELECT value < lag(value) OVER (PARTITION BY meter_id ORDER BY ts) AS dropped
-            FROM register_readings r JOIN meters m ON m.id = r.meter_id
-            JOIN measurement_points p ON p.id = m.measurement_point_id WHERE p.reading_kind = 'register') x
-          WHERE dropped`,
-    );
-    expect(drops!.n).toBe(1);
+    expect(await registerDrops(first)).toBe(1);
     const [min] = await queryRows<{ v: string }>(
       first,
       sql`SELECT min(h.value)::text AS v FROM hourly_consumption h
@@ -180,15 +185,7 @@ describe('demo catch-up', () => {
     );
     expect(span!.last).toBe(lastHour.toISOString().slice(0, 16));
     expect(span!.gaps).toBe(0);
-    const [drops] = await queryRows<{ n: number }>(
-      first,
-      sql`SELECT count(*)::int AS n FROM (
-            SELECT value < lag(value) OVER (PARTITION BY meter_id ORDER BY ts) AS dropped
-            FROM register_readings r JOIN meters m ON m.id = r.meter_id
-            JOIN measurement_points p ON p.id = m.measurement_point_id WHERE p.reading_kind = 'register') x
-          WHERE dropped`,
-    );
-    expect(drops!.n).toBe(1);
+    expect(await registerDrops(first)).toBe(1);
 
     const before = await fingerprint(first);
     expect(await catchUpDemo(first, { now: later })).toEqual({ hours: 0, readings: 0 });

@@ -400,3 +400,21 @@ describe('rollups', () => {
     expect(Number(property[1]!.per_m2)).toBeCloseTo(Number(property[1]!.sum) / 50, 9);
   });
 });
+
+describe('apartments', () => {
+  it('refuse a zero or negative area and zero rooms, since per-m² figures divide by the area', async () => {
+    const row = { propertyId, apartment: '1. th', address: 'Testvej 1', zipcode: '8000', city: 'Aarhus' };
+    for (const [uniqueId, areaM2, rooms] of [
+      ['Z1', '0', 2],
+      ['Z2', '-40', 2],
+      ['Z3', '40', 0],
+    ] as const) {
+      await expect(db.insert(apartments).values({ ...row, uniqueId, areaM2, rooms })).rejects.toThrow();
+    }
+    const [{ n }] = await queryRows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM apartments WHERE unique_id LIKE 'Z%'`,
+    );
+    expect(n).toBe(0);
+  });
+});

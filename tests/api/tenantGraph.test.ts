@@ -1,7 +1,9 @@
 /** tenantGraph: buckets in Europe/Copenhagen, sums and averages from the rollups, tenancy clipping, access, bad input. */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../src/server/auth/tokens.ts';
 import type { Database } from '../../src/server/db/client.ts';
+import { tenancies, tenancyMembers, users } from '../../src/server/db/schema.ts';
 import { createTestApi, errorCode, gql, type TestApi } from './helpers/api.ts';
 import { freshDatabase } from './helpers/db.ts';
 import {
@@ -349,6 +351,63 @@ describe('tenantGraph access', () => {
     expect(r.errors![0]).toMatchObject({ message: 'Adgang ikke tilladt', extensions: { code: 'FORBIDDEN' } });
   });
 
+  it('a member of two tenancies in one apartment sees neither the tenant in between', async () => {
+    // The previous tenant of A (to 2025-02-28) moves back in on 2025-10-25; Alice's March is not theirs.
+    const [returner] = await database.db
+      .insert(users)
+      .values({ email: 'returner@test.test', name: 'Returner', passwordHash: 'x' })
+      .returning();
+    const [again] = await database.db
+      .insert(tenancies)
+      .values({
+        apartmentId: fx.apartmentA,
+        tenancyId: 'T-A-2025-2',
+        tenant: 'Returner R.',
+        start: '2025-10-25',
+      })
+      .returning();
+    const [earlier] = await database.db
+      .select({ id: tenancies.id })
+      .from(tenancies)
+      .where(eq(tenancies.tenancyId, 'T-A-2024'));
+    await database.db.insert(tenancyMembers).values([
+      { tenancyId: earlier!.id, userId: returner!.id },
+      { tenancyId: again!.id, userId: returner!.id },
+    ]);
+    const { token } = await signAccessToken('tenant', api.services.keys.tenant, returner!, 300);
+    const r = await gql<GraphData>(
+      api.tenant,
+      GRAPH,
+      {
+        graph: {
+          graphType: 'HOURLY_VALUES',
+          resolution: 'MONTH',
+          periodBegin: '2025-02-01T00:00',
+          periodEnd: '2025-12-01T00:00',
+          objects: [{ kind: 'UNIT', id: String(fx.apartmentA) }],
+          quantities: ['heat-energy'],
+        },
+      },
+      token,
+    );
+    expect(r.errors).toBeUndefined();
+    const monthly = r.data!.tenantGraph.graphs[0]!.consumption[0]!.values;
+    const heatOver = (from: string, to: string) => dataHoursOf(from, to).reduce((s, h) => s + heatA(h), 0);
+    expect(monthly).toEqual([
+      heatOver('2025-02-01', '2025-03-01'),
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      heatOver('2025-10-25', '2025-11-01'),
+      heatOver('2025-11-01', '2025-12-01'),
+    ]);
+    expect(r.data!.tenantGraph.graphs[0]!.object.unit!.tenantName).toBe('Returner R.');
+  });
+
   it('no token gives "login required"', async () => {
     const r = await gql(api.tenant, GRAPH, {
       graph: {
@@ -369,6 +428,7 @@ describe('tenantGraph access', () => {
 });
 
 describe('tenantGraph input', () => {
+  const oneDay = { resolution: 'DAY', periodBegin: '2025-03-01T00:00', periodEnd: '2025-03-02T00:00' };
   it.each<[string, GraphInput]>([
     [
       'an impossible date',
@@ -383,15 +443,7 @@ describe('tenantGraph input', () => {
       'begin equal to end',
       { resolution: 'DAY', periodBegin: '2025-03-05T00:00', periodEnd: '2025-03-05T00:00' },
     ],
-    [
-      'an unknown quantity',
-      {
-        resolution: 'DAY',
-        periodBegin: '2025-03-01T00:00',
-        periodEnd: '2025-03-02T00:00',
-        quantities: ['unobtainium'],
-      },
-    ],
+    ['an unknown quantity', { ...oneDay, quantities: ['unobtainium'] }],
     [
       'too large a range at HOUR',
       { resolution: 'HOUR', periodBegin: '2025-01-01T00:00', periodEnd: '2025-03-01T00:00' },
@@ -400,34 +452,9 @@ describe('tenantGraph input', () => {
       'too large a range at DAY',
       { resolution: 'DAY', periodBegin: '2001-01-01T00:00', periodEnd: '2025-03-01T00:00' },
     ],
-    [
-      'an unsupported object kind',
-      {
-        resolution: 'DAY',
-        periodBegin: '2025-03-01T00:00',
-        periodEnd: '2025-03-02T00:00',
-        objects: [{ kind: 'PROPERTY', id: 1 }],
-      },
-    ],
-    [
-      'a non-numeric id',
-      {
-        resolution: 'DAY',
-        periodBegin: '2025-03-01T00:00',
-        periodEnd: '2025-03-02T00:00',
-        objects: [{ kind: 'UNIT', id: '1 OR 1=1' }],
-      },
-    ],
-    [
-      'COST of an averaged quantity',
-      {
-        resolution: 'DAY',
-        periodBegin: '2025-03-01T00:00',
-        periodEnd: '2025-03-02T00:00',
-        graphType: 'COST',
-        quantities: ['indoor-temperature'],
-      },
-    ],
+    ['an unsupported object kind', { ...oneDay, objects: [{ kind: 'PROPERTY', id: 1 }] }],
+    ['a non-numeric id', { ...oneDay, objects: [{ kind: 'UNIT', id: '1 OR 1=1' }] }],
+    ['COST of an averaged quantity', { ...oneDay, graphType: 'COST', quantities: ['indoor-temperature'] }],
   ])('%s gives BAD_USER_INPUT and no data', async (_case, input) => {
     const r = await graph(input);
     expect(errorCode(r)).toBe('BAD_USER_INPUT');

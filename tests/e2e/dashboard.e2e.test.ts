@@ -24,6 +24,16 @@ describe('walking skeleton: a tenant sees their heat consumption', () => {
     expect(await response.json()).toEqual({ status: 'ok', database: 'pglite' });
   });
 
+  it('ships the production build of React (development React logs a DevTools hint)', async () => {
+    const messages: string[] = [];
+    const listener = (m: { text: () => string }) => messages.push(m.text());
+    page.on('console', listener);
+    await page.goto(`${baseUrl}/login/email`);
+    await page.waitForSelector('astro-island:not([ssr]) form');
+    page.off('console', listener);
+    expect(messages.filter((m) => m.includes('React DevTools'))).toEqual([]);
+  });
+
   it('sends a visitor without a session from the root to /login', async () => {
     await page.goto(`${baseUrl}/`);
     await page.waitForURL(`${baseUrl}/login`);
@@ -43,6 +53,24 @@ describe('walking skeleton: a tenant sees their heat consumption', () => {
       .poll(() => page.getByRole('alert').textContent(), { timeout: 15_000 })
       .toBe('Invalid login credentials. Please try again.');
     expect(page.url()).toBe(`${baseUrl}/login/email`);
+  });
+
+  it('shows SPEC §8 "Invalid user response" when the login works but the user query returns nothing', async () => {
+    const userQuery = '**/api/account/graphql';
+    await page.route(userQuery, async (route) => {
+      if (!route.request().postData()?.includes('UserQuery')) return route.fallback();
+      await route.fulfill({ json: { data: { me: null, allTenanciesForCurrentUser: [] } } });
+    });
+    try {
+      await logIn(page, baseUrl, 'tenant@demo.test', PASSWORD);
+      await expect
+        .poll(() => page.getByRole('alert').textContent(), { timeout: 15_000 })
+        .toBe('Invalid user response');
+      expect(page.url()).toBe(`${baseUrl}/login/email`);
+      expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    } finally {
+      await page.unroute(userQuery);
+    }
   });
 
   it('logs in, shows the graph with its points and total, survives a reload, and logs out', async () => {

@@ -30,7 +30,12 @@ function buildIfStale(): void {
   const built = existsSync(entry) ? statSync(entry).mtimeMs : 0;
   const sources = Math.max(...SOURCES.map((p) => newestMtime(join(root, p))));
   if (built >= sources) return;
-  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  // Vitest sets NODE_ENV=test; the app under test must be the production build, as users get it.
+  const result = spawnSync('npm', ['run', 'build'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status})`);
 }
 
@@ -78,6 +83,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     cwd: root,
     env: {
       ...process.env,
+      NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: dataDir,

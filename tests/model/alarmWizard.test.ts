@@ -171,6 +171,22 @@ describe('alarmWizard details', () => {
     expect(thresholdError({ ...draft, type: 'threshold', threshold: 0 })).toBeNull();
   });
 
+  it('treats fields given as undefined as unset, never as bounds or "undefined" text', () => {
+    const { actor } = sut({
+      alarm: {
+        type: 'indoor_climate',
+        quantity: 'indoor-temperature',
+        minimum: undefined,
+        maximum: undefined,
+      },
+    });
+    const { draft, minimumText, maximumText } = actor.getSnapshot().context;
+    expect(draft.minimum).toBeNull();
+    expect(draft.maximum).toBeNull();
+    expect([minimumText, maximumText]).toEqual(['', '']);
+    expect(thresholdError(draft)).toBe('threshold_invalid');
+  });
+
   it('opens the step of ?step=N only when the earlier steps are done', () => {
     expect(sut({ step: '3' }).actor.getSnapshot().value).toEqual({ steps: 'type' });
     const full: Partial<AlarmDraft> = {

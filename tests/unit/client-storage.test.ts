@@ -1,13 +1,15 @@
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   accessTokenExpiry,
+  browserStorage,
   clearSessionStorage,
   type KeyValueStorage,
   parseAccessToken,
   readSelectedTenancy,
   readTokens,
   STORAGE_KEYS,
+  tokensFromAnswer,
   writeSelectedTenancy,
   writeTokens,
 } from '../../src/client/storage.ts';
@@ -51,6 +53,25 @@ describe('accessTokenExpiry / parseAccessToken', () => {
     expect(parseAccessToken(await jwt(0), NOW)).toBeNull();
     const fresh = await jwt(60);
     expect(parseAccessToken(fresh, NOW)).toEqual({ token: fresh, expiresAt: NOW + 60_000 });
+  });
+});
+
+describe('tokensFromAnswer', () => {
+  it('turns a login or refresh answer into tokens, the refresh expiry from epoch seconds to ms', async () => {
+    const token = await jwt(300);
+    const refreshExpiresIn = Math.floor(NOW / 1000) + 3_600;
+    expect(tokensFromAnswer({ token, refreshToken: 'r', refreshExpiresIn }, NOW)).toEqual({
+      access: { token, expiresAt: NOW + 300_000 },
+      refreshToken: 'r',
+      refreshExpiresAt: NOW + 3_600_000,
+    });
+    expect(tokensFromAnswer({ token, refreshToken: 'r' }, NOW)?.refreshExpiresAt).toBeNull();
+  });
+
+  it('is null without an answer or without a valid access token in it', async () => {
+    expect(tokensFromAnswer(null, NOW)).toBeNull();
+    expect(tokensFromAnswer({ token: 'not a jwt', refreshToken: 'r' }, NOW)).toBeNull();
+    expect(tokensFromAnswer({ token: await jwt(-1), refreshToken: 'r' }, NOW)).toBeNull();
   });
 });
 
@@ -159,5 +180,31 @@ describe('writeTokens, selected tenancy and clearing', () => {
   it('reads a selected tenancy only when it looks like an id', () => {
     expect(readSelectedTenancy(memoryStorage({ [STORAGE_KEYS.selectedTenancy]: '<script>' }))).toBeNull();
     expect(readSelectedTenancy(memoryStorage({ [STORAGE_KEYS.selectedTenancy]: 'abc-12' }))).toBe('abc-12');
+  });
+});
+
+describe('browserStorage', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('is the window localStorage where there is one', () => {
+    const local = memoryStorage();
+    vi.stubGlobal('window', { localStorage: local });
+    expect(browserStorage()).toBe(local);
+  });
+
+  it('keeps nothing, and never throws, where the browser refuses storage or there is no window', () => {
+    vi.stubGlobal('window', {
+      get localStorage(): Storage {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      },
+    });
+    const refused = browserStorage();
+    refused.setItem(STORAGE_KEYS.language, 'da');
+    expect(refused.getItem(STORAGE_KEYS.language)).toBeNull();
+    expect(() => writeTokens(refused, null)).not.toThrow();
+    vi.unstubAllGlobals();
+    expect(readTokens(browserStorage(), NOW)).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import { PERIOD_PRESETS, RESOLUTIONS } from '../../src/lib/periods.ts';
 import { FACES, QUANTITY_IDS } from '../../src/lib/quantities.ts';
 import { RATINGS, ratingKey } from '../../src/lib/ratings.ts';
 import { passwordErrors } from '../../src/lib/validation.ts';
+import { ALARM_FREQUENCIES, ALARM_STEPS, ALARM_TYPES } from '../../src/machines/alarmWizard.machine.ts';
 
 type Tree = { [key: string]: string | Tree };
 const load = (lang: string): Tree =>
@@ -38,7 +39,12 @@ const codeKeys = [
     'activation_code_invalid',
     'period_invalid_date',
     'period_start_after_end',
+    'threshold_invalid',
+    'threshold_bounds',
   ].map((c) => `validation.${c}`),
+  ...ALARM_TYPES.map((a) => `alarms.type.${a}`),
+  ...ALARM_FREQUENCIES.map((f) => `alarms.frequency.${f}`),
+  ...ALARM_STEPS.map((s) => `alarms.step.${s}`),
   ...['today', 'last_7_days', 'last_30_days', 'last_365_days', 'month', 'year', 'custom'].map(
     (l) => `periods.label.${l}`,
   ),

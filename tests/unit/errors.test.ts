@@ -80,6 +80,8 @@ describe('serverErrorCode', () => {
     [''],
     ['something odd'],
     [{ extensions: { code: 'TEAPOT' } }],
+    [{ message: 'x', extensions: { code: 'constructor' } }],
+    [{ message: 'x', extensions: { code: 'toString' } }],
     [[]],
   ])('gives unknown for %j', (err) => {
     expect(serverErrorCode(err)).toBe('unknown');

@@ -18,7 +18,19 @@ describe('parseLanguage', () => {
     expect(parseLanguage(input)).toBe(expected);
   });
 
-  it.each([['sv'], ['de-DE'], [''], [null], [undefined], [42], [{}], ['english']])('refuses %j', (input) => {
+  it.each([
+    ['sv'],
+    ['de-DE'],
+    [''],
+    [null],
+    [undefined],
+    [42],
+    [{}],
+    ['english'],
+    ['constructor'],
+    ['toString-NO'],
+    ['__proto__'],
+  ])('refuses %j', (input) => {
     expect(parseLanguage(input)).toBeNull();
   });
 });

@@ -128,6 +128,9 @@ describe('legacy meter kinds', () => {
   it('gives null for unknown names', () => {
     expect(quantityFromLegacyKind('steam')).toBeNull();
     expect(quantityFromLegacyKind(null)).toBeNull();
+    // Names that Object.prototype carries are not meter kinds either.
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty'])
+      expect(quantityFromLegacyKind(name), name).toBeNull();
     expect(legacyKindOfQuantity('outdoor-temperature')).toBeNull();
   });
 });

@@ -2,7 +2,7 @@
 import { gql } from 'graphql-request';
 import type { BackendTokens } from '../../machines/session.machine.ts';
 import { requestWithToken } from '../graphql.ts';
-import { parseAccessToken } from '../storage.ts';
+import { type TokenAnswer, tokensFromAnswer } from '../storage.ts';
 
 export const accountRefreshTokenDocument = gql`
   mutation RefreshToken($refreshToken: String!, $authType: String) {
@@ -15,9 +15,7 @@ export const accountRefreshTokenDocument = gql`
   }
 `;
 
-type RefreshResult = {
-  refreshToken: { token: string; refreshToken: string; refreshExpiresIn: number } | null;
-};
+type RefreshResult = { refreshToken: Required<TokenAnswer> | null };
 
 /** Refreshes the account tokens; SPEC §8 "Invalid refreshToken response" on an empty answer. */
 export async function refreshAccountToken(refreshToken: string): Promise<BackendTokens> {
@@ -27,11 +25,7 @@ export async function refreshAccountToken(refreshToken: string): Promise<Backend
     { refreshToken, authType: 'email' },
     null,
   );
-  const access = parseAccessToken(data.refreshToken?.token, Date.now());
-  if (!data.refreshToken || !access) throw new Error('Invalid refreshToken response');
-  return {
-    access,
-    refreshToken: data.refreshToken.refreshToken,
-    refreshExpiresAt: data.refreshToken.refreshExpiresIn * 1000,
-  };
+  const tokens = tokensFromAnswer(data.refreshToken, Date.now());
+  if (!tokens) throw new Error('Invalid refreshToken response');
+  return tokens;
 }

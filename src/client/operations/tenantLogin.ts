@@ -2,7 +2,7 @@
 import { gql } from 'graphql-request';
 import type { BackendTokens } from '../../machines/session.machine.ts';
 import { requestWithToken } from '../graphql.ts';
-import { parseAccessToken } from '../storage.ts';
+import { type TokenAnswer, tokensFromAnswer } from '../storage.ts';
 
 export const tenantLoginDocument = gql`
   mutation LoginWithEmailAndPassword($credentials: CredentialsInput!) {
@@ -15,7 +15,7 @@ export const tenantLoginDocument = gql`
   }
 `;
 
-type LoginResult = { loginWithEmailAndPassword: { ok: { token: string; refreshToken: string } | null } };
+type LoginResult = { loginWithEmailAndPassword: { ok: TokenAnswer | null } };
 
 /** Logs in to the tenant backend; SPEC §8 "Invalid authentication response" when there is no ok. */
 export async function tenantLogin(email: string, password: string): Promise<BackendTokens> {
@@ -25,8 +25,7 @@ export async function tenantLogin(email: string, password: string): Promise<Back
     { credentials: { email, password, targetResource: 'tenant' } },
     null,
   );
-  const ok = data.loginWithEmailAndPassword.ok;
-  const access = parseAccessToken(ok?.token, Date.now());
-  if (!ok || !access) throw new Error('Invalid authentication response');
-  return { access, refreshToken: ok.refreshToken, refreshExpiresAt: null };
+  const tokens = tokensFromAnswer(data.loginWithEmailAndPassword.ok, Date.now());
+  if (!tokens) throw new Error('Invalid authentication response');
+  return tokens;
 }

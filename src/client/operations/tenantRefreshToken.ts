@@ -2,7 +2,7 @@
 import { gql } from 'graphql-request';
 import type { BackendTokens } from '../../machines/session.machine.ts';
 import { requestWithToken } from '../graphql.ts';
-import { parseAccessToken } from '../storage.ts';
+import { type TokenAnswer, tokensFromAnswer } from '../storage.ts';
 
 export const tenantRefreshTokenDocument = gql`
   mutation TenantRefreshToken($refreshToken: String!) {
@@ -15,7 +15,7 @@ export const tenantRefreshTokenDocument = gql`
   }
 `;
 
-type RefreshResult = { refreshToken: { ok: { token: string; refreshToken: string } | null } };
+type RefreshResult = { refreshToken: { ok: TokenAnswer | null } };
 
 /** Refreshes the tenant tokens; SPEC §8 "Invalid refreshAccessToken response" when there is no ok. */
 export async function refreshTenantToken(refreshToken: string): Promise<BackendTokens> {
@@ -25,8 +25,7 @@ export async function refreshTenantToken(refreshToken: string): Promise<BackendT
     { refreshToken },
     null,
   );
-  const ok = data.refreshToken.ok;
-  const access = parseAccessToken(ok?.token, Date.now());
-  if (!ok || !access) throw new Error('Invalid refreshAccessToken response');
-  return { access, refreshToken: ok.refreshToken, refreshExpiresAt: null };
+  const tokens = tokensFromAnswer(data.refreshToken.ok, Date.now());
+  if (!tokens) throw new Error('Invalid refreshAccessToken response');
+  return tokens;
 }

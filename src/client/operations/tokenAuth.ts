@@ -2,7 +2,7 @@
 import { gql } from 'graphql-request';
 import type { BackendTokens } from '../../machines/session.machine.ts';
 import { requestWithToken } from '../graphql.ts';
-import { parseAccessToken } from '../storage.ts';
+import { type TokenAnswer, tokensFromAnswer } from '../storage.ts';
 
 export const tokenAuthDocument = gql`
   mutation TokenAuth($email: String!, $password: String!) {
@@ -15,9 +15,7 @@ export const tokenAuthDocument = gql`
   }
 `;
 
-type TokenAuthResult = {
-  tokenAuth: { token: string; refreshToken: string; refreshExpiresIn: number } | null;
-};
+type TokenAuthResult = { tokenAuth: Required<TokenAnswer> | null };
 
 /** Logs in to the account backend; throws SPEC §8 "Invalid authentication response" on an empty answer. */
 export async function tokenAuth(email: string, password: string): Promise<BackendTokens> {
@@ -27,11 +25,7 @@ export async function tokenAuth(email: string, password: string): Promise<Backen
     { email, password },
     null,
   );
-  const access = parseAccessToken(data.tokenAuth?.token, Date.now());
-  if (!data.tokenAuth || !access) throw new Error('Invalid authentication response');
-  return {
-    access,
-    refreshToken: data.tokenAuth.refreshToken,
-    refreshExpiresAt: data.tokenAuth.refreshExpiresIn * 1000,
-  };
+  const tokens = tokensFromAnswer(data.tokenAuth, Date.now());
+  if (!tokens) throw new Error('Invalid authentication response');
+  return tokens;
 }

@@ -3,7 +3,6 @@ import { useEffect, useMemo } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { useTenantGraph } from '../../client/operations/tenantGraph.ts';
-import { useTenantUnits } from '../../client/operations/tenantUnits.ts';
 import { errorMessageKey } from '../../lib/errors.ts';
 import { formatQuantity } from '../../lib/format.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
@@ -11,6 +10,7 @@ import { defaultPeriod, toServerMinuteRange } from '../../lib/periods.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { useSession } from '../shared/useSession.ts';
+import { useTenancyUnit } from '../shared/useTenancyUnit.ts';
 import { dailySeries } from './chartData.ts';
 import { HeatChart } from './HeatChart.tsx';
 
@@ -29,12 +29,8 @@ function Dashboard() {
   const { t, i18n } = useTranslation(['common', 'domain']);
   const lang = parseLanguage(i18n.language) ?? 'en';
   const ready = useSession((s) => s.matches({ loggedIn: { tenancy: 'withTenancies' } }));
-  const userId = useSession((s) => s.context.user?.id ?? null);
-  const apartmentId = useSession(
-    (s) => s.context.tenancies.find((x) => x.id === s.context.selectedTenancyId)?.apartment.uniqueId ?? null,
-  );
-  const units = useTenantUnits(ready ? userId : null);
-  const unit = units.data?.find((u) => u.unit.unitUniqueId === apartmentId);
+  const selectedId = useSession((s) => s.context.selectedTenancyId);
+  const { units, unit } = useTenancyUnit(ready ? selectedId : null);
   const period = useMemo(() => defaultPeriod(), []);
   const graphInput = useMemo(
     () =>

@@ -1,8 +1,6 @@
 /** Turns a tenantGraph answer into what the dashboard shows: labelled daily points and their total. */
 import type { TenantGraph } from '../../client/operations/tenantGraph.ts';
-import type { Language } from '../../lib/languages.ts';
-
-const DATE_LOCALE: Record<Language, string> = { en: 'en-GB', da: 'da-DK', nb: 'nb-NO' };
+import { dateLocale, type Language } from '../../lib/languages.ts';
 
 export type DailySeries = { labels: string[]; values: (number | null)[]; total: number; hasData: boolean };
 
@@ -11,7 +9,7 @@ export function dayLabel(timestamp: string, lang: Language): string {
   // The bucket's local date is the timestamp's own date part (it carries the Copenhagen offset).
   const [y, m, d] = timestamp.slice(0, 10).split('-').map(Number);
   if (!y || !m || !d) return timestamp;
-  return new Intl.DateTimeFormat(DATE_LOCALE[lang], {
+  return new Intl.DateTimeFormat(dateLocale(lang), {
     day: 'numeric',
     month: 'short',
     timeZone: 'UTC',

@@ -7,7 +7,6 @@ import { useEffect, useId, useState } from 'react';
 import toast, { Toaster, useToasterStore } from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
-import { useTenantUnits } from '../../client/operations/tenantUnits.ts';
 import { getSessionActor, type SessionSnapshot, tenancyIdFromPath } from '../../client/session.ts';
 import type { Language } from '../../lib/languages.ts';
 import { MAX_VISIBLE_TOASTS, toastDuration } from '../../lib/toastPolicy.ts';
@@ -16,6 +15,7 @@ import { LanguagePicker } from '../shared/LanguagePicker.tsx';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { useSession } from '../shared/useSession.ts';
+import { useTenancyUnit } from '../shared/useTenancyUnit.ts';
 import { Icon, type IconName } from './Icons.tsx';
 
 /** One breadcrumb: a common-namespace key and, except for the current page, a link. */
@@ -134,11 +134,7 @@ type Entry = { key: string; icon: IconName; href?: string; active?: boolean };
 function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boolean; onClose: () => void }) {
   const { t } = useTranslation('common');
   const user = useSession((s) => s.context.user);
-  const units = useTenantUnits(user?.id ?? null);
-  const apartmentId = useSession(
-    (s) => s.context.tenancies.find((x) => x.id === tenancyId)?.apartment.uniqueId,
-  );
-  const unit = units.data?.find((u) => u.unit.unitUniqueId === apartmentId);
+  const { unit } = useTenancyUnit(tenancyId);
   // SPEC §2: notifications are hidden when the property has any settings entries.
   const hideNotifications = (unit?.path[0]?.property.settings.length ?? 0) > 0;
   const base = `/t/${encodeURIComponent(tenancyId)}/`;

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   date,
   index,
   integer,
@@ -140,7 +141,12 @@ export const apartments = pgTable(
     areaM2: numeric('area_m2').notNull(),
     rooms: integer('rooms').notNull(),
   },
-  (t) => [index('apartments_property_idx').on(t.propertyId)],
+  (t) => [
+    index('apartments_property_idx').on(t.propertyId),
+    // Per-m² figures divide by the area; a zero or negative area is refused at the door.
+    check('apartments_area_positive', sql`${t.areaM2} > 0`),
+    check('apartments_rooms_positive', sql`${t.rooms} > 0`),
+  ],
 );
 
 export const tenancies = pgTable(

@@ -317,7 +317,6 @@ async function seedEntities(db: Db, plan: DemoPlan, stored: StoredPlan, now: Dat
   });
 }
 
-/** Per stream: which meter is active and its register value (integer units), as of the last generated hour. */
 /** Per stream: which meter is active and its register value (integer units), as of the last simulated hour. */
 interface StreamState {
   meter: number;

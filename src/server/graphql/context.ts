@@ -19,11 +19,7 @@ export interface GraphQLContext {
 }
 
 /** Reads the bearer token (also the legacy "JWT <token>" form) and verifies it with the backend's key. */
-export async function identifyCaller(
-  services: ApiServices,
-  backend: Backend,
-  request: Request,
-): Promise<Caller> {
+async function identifyCaller(services: ApiServices, backend: Backend, request: Request): Promise<Caller> {
   const header = request.headers.get('authorization');
   const match = header?.match(/^(?:Bearer|JWT)\s+(\S+)$/i);
   if (!header) return { userId: null, reason: 'missing' };
@@ -50,7 +46,7 @@ export function createContext(services: ApiServices, backend: Backend) {
   });
 }
 
-/** The caller's user id; throws UNAUTHENTICATED ("login required") or TOKEN_EXPIRED without a valid token. */
+/** The caller's user id; throws UNAUTHENTICATED ("login required"), or TOKEN_EXPIRED for an expired token. */
 export function requireUserId(context: GraphQLContext): number {
   const { caller } = context;
   if (caller.userId !== null) return caller.userId;

@@ -4,23 +4,22 @@
  */
 import { createGraphQLError } from 'graphql-yoga';
 import type { z } from 'zod';
+import type { BackendErrorCode } from '../../lib/errors.ts';
 
-/** The error codes both backends use. */
-export type ErrorCode =
-  | 'INVALID_CREDENTIALS'
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'BAD_USER_INPUT'
-  | 'TOKEN_EXPIRED'
-  | 'TOKEN_REVOKED'
-  | 'NOT_FOUND';
+/** The codes resolvers throw; the client's mapping (src/lib/errors.ts) covers each of them. */
+export type ErrorCode = Exclude<BackendErrorCode, 'INTERNAL_SERVER_ERROR'>;
 
 /** SPEC §8: the server message for any login mismatch. */
-export const INVALID_CREDENTIALS_MESSAGE = 'Please enter valid credentials';
+const INVALID_CREDENTIALS_MESSAGE = 'Please enter valid credentials';
 /** SPEC §8: the server message that sends the browser to the site root. */
-export const LOGIN_REQUIRED_MESSAGE = 'login required';
+const LOGIN_REQUIRED_MESSAGE = 'login required';
 /** SPEC §8: the other message that sends the browser to the site root ("access not allowed"). */
-export const FORBIDDEN_MESSAGE = 'Adgang ikke tilladt';
+const FORBIDDEN_MESSAGE = 'Adgang ikke tilladt';
+/**
+ * An expired access token. Not "login required": the client matches messages before codes, and this one
+ * must read as an expired session, so that it refreshes the token and retries instead of logging out.
+ */
+const ACCESS_TOKEN_EXPIRED_MESSAGE = 'Signature has expired';
 
 /** Builds an expected (unmasked) error with a code. */
 export function apiError(code: ErrorCode, message: string) {
@@ -31,8 +30,8 @@ export function apiError(code: ErrorCode, message: string) {
 export const invalidCredentials = () => apiError('INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
 /** No valid access token. */
 export const loginRequired = () => apiError('UNAUTHENTICATED', LOGIN_REQUIRED_MESSAGE);
-/** An access token that was valid but has expired. */
-export const accessTokenExpired = () => apiError('TOKEN_EXPIRED', LOGIN_REQUIRED_MESSAGE);
+/** An access token that was valid but has expired; the client refreshes it and retries. */
+export const accessTokenExpired = () => apiError('TOKEN_EXPIRED', ACCESS_TOKEN_EXPIRED_MESSAGE);
 /** The caller may not see this object; also used for ids that do not exist, so ids cannot be probed. */
 export const forbidden = () => apiError('FORBIDDEN', FORBIDDEN_MESSAGE);
 /** Bad input with a readable reason. */

@@ -6,7 +6,7 @@
  *   3. daily and monthly rollups per point, and the property's daily rollup per m².
  * The heavy lifting is set-based SQL, so the same code is fast on PGlite and on PostgreSQL.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pgNumberArray, pgTextArray, queryRows } from '../db/sql.ts';
 import { parseDecimal, parseTimestamp } from './parse.ts';
@@ -223,6 +223,15 @@ function widen(spans: Map<number, MeterSpan>, meterId: number, minMs: number, ma
   } else spans.set(meterId, { meterId, minMs, maxMs });
 }
 
+/** Inserts readings, skipping any already stored (the caller adds RETURNING to learn which were new). */
+function insertReadingsSql(rows: ValidRow[]): SQL {
+  return sql`INSERT INTO register_readings (meter_id, ts, value)
+    SELECT i.meter_id, to_timestamp(i.ms / 1000.0), i.value
+    FROM unnest(${pgNumberArray(rows.map((r) => r.meterId))}::int[], ${pgNumberArray(rows.map((r) => r.ms))}::int8[],
+                ${pgNumberArray(rows.map((r) => r.value))}::numeric[]) AS i(meter_id, ms, value)
+    ON CONFLICT (meter_id, ts) DO NOTHING`;
+}
+
 /**
  * Inserts the readings; returns how many were new and, per meter, the time span of the new ones.
  * Appends are known to be new; the others may already be stored (a re-import), so the database says.
@@ -238,29 +247,14 @@ async function insertReadings(
   others.sort(byMeterAndTime);
   const spans = new Map<number, MeterSpan>();
   for (let i = 0; i < appends.length; i += INSERT_CHUNK) {
-    const chunk = appends.slice(i, i + INSERT_CHUNK);
-    await tx.execute(sql`
-      INSERT INTO register_readings (meter_id, ts, value)
-      SELECT i.meter_id, to_timestamp(i.ms / 1000.0), i.value
-      FROM unnest(${pgNumberArray(chunk.map((r) => r.meterId))}::int[], ${pgNumberArray(chunk.map((r) => r.ms))}::int8[],
-                  ${pgNumberArray(chunk.map((r) => r.value))}::numeric[]) AS i(meter_id, ms, value)
-      ON CONFLICT (meter_id, ts) DO NOTHING`);
+    await tx.execute(insertReadingsSql(appends.slice(i, i + INSERT_CHUNK)));
   }
   for (const r of appends) widen(spans, r.meterId, r.ms, r.ms);
   let inserted = appends.length;
-  const rows = others;
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    const chunk = rows.slice(i, i + INSERT_CHUNK);
+  for (let i = 0; i < others.length; i += INSERT_CHUNK) {
     const result = await queryRows<{ meter_id: number; min_ms: number; max_ms: number; n: number }>(
       tx,
-      sql`WITH ins AS (
-            INSERT INTO register_readings (meter_id, ts, value)
-            SELECT i.meter_id, to_timestamp(i.ms / 1000.0), i.value
-            FROM unnest(${pgNumberArray(chunk.map((r) => r.meterId))}::int[], ${pgNumberArray(chunk.map((r) => r.ms))}::int8[],
-                        ${pgNumberArray(chunk.map((r) => r.value))}::numeric[]) AS i(meter_id, ms, value)
-            ON CONFLICT (meter_id, ts) DO NOTHING
-            RETURNING meter_id, ts
-          )
+      sql`WITH ins AS (${insertReadingsSql(others.slice(i, i + INSERT_CHUNK))} RETURNING meter_id, ts)
           SELECT meter_id, (extract(epoch FROM min(ts)) * 1000)::float8 AS min_ms,
                  (extract(epoch FROM max(ts)) * 1000)::float8 AS max_ms, count(*)::int AS n
           FROM ins GROUP BY meter_id`,
@@ -287,6 +281,34 @@ interface HourlyOutcome {
   hours: number;
 }
 
+/** The CTE `a`: per meter, the time span (lo, hi) of the new readings. */
+function spansCte(spans: MeterSpan[]): SQL {
+  return sql`a AS (
+      SELECT a0.meter_id, to_timestamp(a0.lo_ms / 1000.0) AS lo, to_timestamp(a0.hi_ms / 1000.0) AS hi
+      FROM unnest(${pgNumberArray(spans.map((s) => s.meterId))}::int[], ${pgNumberArray(spans.map((s) => s.minMs))}::int8[],
+                  ${pgNumberArray(spans.map((s) => s.maxMs))}::int8[]) AS a0(meter_id, lo_ms, hi_ms)
+    )`;
+}
+
+/**
+ * The last CTE and final SELECT of an hourly recomputation: upserts `values` (point, hour start, value),
+ * and reports per point the Copenhagen days of the hours that changed, and how many changed (HourlyOutcome).
+ */
+function upsertHourlySql(values: SQL): SQL {
+  return sql`up AS (
+      INSERT INTO hourly_consumption AS hc (measurement_point_id, hour_start, value)
+      ${values}
+      ON CONFLICT (measurement_point_id, hour_start) DO UPDATE SET value = excluded.value
+        WHERE hc.value IS DISTINCT FROM excluded.value
+      RETURNING measurement_point_id, hour_start
+    )
+    SELECT measurement_point_id AS point_id,
+           to_char(min((hour_start AT TIME ZONE 'Europe/Copenhagen')::date), 'YYYY-MM-DD') AS day_lo,
+           to_char(max((hour_start AT TIME ZONE 'Europe/Copenhagen')::date), 'YYYY-MM-DD') AS day_hi,
+           count(*)::int AS hours
+    FROM up GROUP BY measurement_point_id`;
+}
+
 /**
  * Recomputes hourly consumption of register points around the new readings. Consumption is the
  * difference between consecutive readings of the same meter (never across a meter swap), spread over
@@ -296,11 +318,7 @@ interface HourlyOutcome {
  */
 function registerHourlySql(spans: MeterSpan[]) {
   return sql`
-    WITH a AS (
-      SELECT a0.meter_id, to_timestamp(a0.lo_ms / 1000.0) AS lo, to_timestamp(a0.hi_ms / 1000.0) AS hi
-      FROM unnest(${pgNumberArray(spans.map((s) => s.meterId))}::int[], ${pgNumberArray(spans.map((s) => s.minMs))}::int8[],
-                  ${pgNumberArray(spans.map((s) => s.maxMs))}::int8[]) AS a0(meter_id, lo_ms, hi_ms)
-    ),
+    WITH ${spansCte(spans)},
     aff AS (
       SELECT m.measurement_point_id AS point_id,
         coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts < a.lo
@@ -358,28 +376,13 @@ function registerHourlySql(spans: MeterSpan[]) {
         interval '1 hour') AS h(h)
       WHERE NOT (dl.secs = 3600 AND dl.t0 = date_trunc('hour', dl.t0, 'UTC'))
     ),
-    up AS (
-      INSERT INTO hourly_consumption AS hc (measurement_point_id, hour_start, value)
-      SELECT point_id, hour_start, trim_scale(sum(share)) FROM sh GROUP BY point_id, hour_start
-      ON CONFLICT (measurement_point_id, hour_start) DO UPDATE SET value = excluded.value
-        WHERE hc.value IS DISTINCT FROM excluded.value
-      RETURNING measurement_point_id, hour_start
-    )
-    SELECT measurement_point_id AS point_id,
-           to_char(min((hour_start AT TIME ZONE 'Europe/Copenhagen')::date), 'YYYY-MM-DD') AS day_lo,
-           to_char(max((hour_start AT TIME ZONE 'Europe/Copenhagen')::date), 'YYYY-MM-DD') AS day_hi,
-           count(*)::int AS hours
-    FROM up GROUP BY measurement_point_id`;
+    ${upsertHourlySql(sql`SELECT point_id, hour_start, trim_scale(sum(share)) FROM sh GROUP BY point_id, hour_start`)}`;
 }
 
 /** Recomputes the hourly average of instantaneous points (temperature, humidity) in the affected hours. */
 function instantaneousHourlySql(spans: MeterSpan[]) {
   return sql`
-    WITH a AS (
-      SELECT a0.meter_id, to_timestamp(a0.lo_ms / 1000.0) AS lo, to_timestamp(a0.hi_ms / 1000.0) AS hi
-      FROM unnest(${pgNumberArray(spans.map((s) => s.meterId))}::int[], ${pgNumberArray(spans.map((s) => s.minMs))}::int8[],
-                  ${pgNumberArray(spans.map((s) => s.maxMs))}::int8[]) AS a0(meter_id, lo_ms, hi_ms)
-    ),
+    WITH ${spansCte(spans)},
     rg AS (
       SELECT m.measurement_point_id AS point_id, date_trunc('hour', min(a.lo), 'UTC') AS h_lo,
              date_trunc('hour', max(a.hi), 'UTC') + interval '1 hour' AS h_hi
@@ -389,22 +392,12 @@ function instantaneousHourlySql(spans: MeterSpan[]) {
       WHERE p.reading_kind = 'instantaneous'
       GROUP BY m.measurement_point_id
     ),
-    up AS (
-      INSERT INTO hourly_consumption AS hc (measurement_point_id, hour_start, value)
+    ${upsertHourlySql(sql`
       SELECT rg.point_id, date_trunc('hour', r.ts, 'UTC'), trim_scale(round(avg(r.value), 6))
       FROM rg
       JOIN meters m ON m.measurement_point_id = rg.point_id
       JOIN register_readings r ON r.meter_id = m.id AND r.ts >= rg.h_lo AND r.ts < rg.h_hi
-      GROUP BY rg.point_id, date_trunc('hour', r.ts, 'UTC')
-      ON CONFLICT (measurement_point_id, hour_start) DO UPDATE SET value = excluded.value
-        WHERE hc.value IS DISTINCT FROM excluded.value
-      RETURNING measurement_point_id, hour_start
-    )
-    SELECT measurement_point_id AS point_id,
-           to_char(min((hour_start AT TIME ZONE 'Europe/Copenhagen')::date), 'YYYY-MM-DD') AS day_lo,
-           to_char(max((hour_start AT TIME ZONE 'Europe/Copenhagen')::date), 'YYYY-MM-DD') AS day_hi,
-           count(*)::int AS hours
-    FROM up GROUP BY measurement_point_id`;
+      GROUP BY rg.point_id, date_trunc('hour', r.ts, 'UTC')`)}`;
 }
 
 function rangesParams(days: PointDays[]) {
@@ -482,10 +475,6 @@ async function updatePropertyRollups(tx: Db, days: PointDays[]): Promise<void> {
           count = excluded.count, apartments = excluded.apartments`);
 }
 
-function mergeDays(outcomes: HourlyOutcome[]): PointDays[] {
-  return outcomes.map((o) => ({ pointId: o.point_id, dayLo: o.day_lo, dayHi: o.day_hi }));
-}
-
 /**
  * Validates and stores a batch of readings, then brings hourly consumption and rollups up to date,
  * all in one transaction. Throws IngestError (and writes nothing) if any row is bad.
@@ -514,7 +503,12 @@ export async function ingestReadings(db: Db, rows: ReadingRow[]): Promise<Ingest
       ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans))),
     ];
     const hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
-    const days = mergeDays(outcomes);
+    // A point is either register or instantaneous, so each point has at most one outcome.
+    const days: PointDays[] = outcomes.map((o) => ({
+      pointId: o.point_id,
+      dayLo: o.day_lo,
+      dayHi: o.day_hi,
+    }));
     let daysUpdated = 0;
     if (days.length > 0) {
       daysUpdated = await updateDailyRollups(tx, days);

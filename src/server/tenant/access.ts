@@ -3,41 +3,38 @@
  * are a member of, and only the data inside that tenancy's dates, so a new tenant never sees the previous
  * tenant's consumption. Unknown ids and other tenants' ids get the same FORBIDDEN error.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
 import { TIME_ZONE } from '../../lib/periods.ts';
 import type { Db } from '../db/client.ts';
-import { apartments, tenancies, tenancyMembers } from '../db/schema.ts';
+import { apartments, properties, tenancies, tenancyMembers } from '../db/schema.ts';
 import { forbidden } from '../graphql/errors.ts';
 
-/** An apartment the caller may see, with the window (local midnights, end exclusive or open) of their tenancies. */
-export interface UnitAccess {
-  apartmentId: number;
-  propertyId: number;
-  areaM2: string;
-  /** The tenant's name on the caller's latest tenancy there. */
-  tenant: string;
+/** Dates of a tenancy as local midnights; `to` is exclusive, null while the tenancy runs. */
+export interface TenancyWindow {
   from: Temporal.ZonedDateTime;
   to: Temporal.ZonedDateTime | null;
 }
 
+/** An apartment the caller may see, its property, and the windows of their tenancies there. */
+export interface UnitAccess {
+  apartment: typeof apartments.$inferSelect;
+  property: typeof properties.$inferSelect;
+  /** The tenant's name on the caller's latest tenancy there. */
+  tenant: string;
+  /** In order, not overlapping: a gap between two of the caller's tenancies was someone else's. */
+  windows: TenancyWindow[];
+}
+
 /**
- * The caller's access to each apartment; throws FORBIDDEN if any is not theirs. With several tenancies in one
- * apartment the window spans the earliest start to the latest end.
+ * The caller's units by apartment id, in the order of their first tenancy there. With several tenancies in
+ * one apartment, overlapping or adjoining ones merge into one window, and the latest names the tenant.
  */
-export async function unitAccess(
-  db: Db,
-  userId: number,
-  apartmentIds: number[],
-): Promise<Map<number, UnitAccess>> {
-  const wanted = [...new Set(apartmentIds)];
-  const access = new Map<number, UnitAccess>();
-  if (wanted.length === 0) return access;
+async function loadAccess(db: Db, userId: number, only?: SQL): Promise<Map<number, UnitAccess>> {
   const rows = await db
     .select({
-      apartmentId: apartments.id,
-      propertyId: apartments.propertyId,
-      areaM2: apartments.areaM2,
+      apartment: apartments,
+      property: properties,
       tenant: tenancies.tenant,
       start: tenancies.start,
       end: tenancies.end,
@@ -45,34 +42,59 @@ export async function unitAccess(
     .from(tenancyMembers)
     .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
     .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))
-    .where(and(eq(tenancyMembers.userId, userId), inArray(tenancies.apartmentId, wanted)));
-  for (const row of rows) {
-    const from = Temporal.PlainDate.from(row.start).toZonedDateTime(TIME_ZONE);
+    .innerJoin(properties, eq(properties.id, apartments.propertyId))
+    .where(and(eq(tenancyMembers.userId, userId), only))
+    .orderBy(asc(tenancies.start), asc(tenancies.id));
+  const access = new Map<number, UnitAccess>();
+  for (const { start, end, ...row } of rows) {
+    const from = Temporal.PlainDate.from(start).toZonedDateTime(TIME_ZONE);
     // The end date is the last day of the tenancy, so data runs to the next midnight.
-    const to = row.end ? Temporal.PlainDate.from(row.end).add({ days: 1 }).toZonedDateTime(TIME_ZONE) : null;
-    const seen = access.get(row.apartmentId);
+    const to = end ? Temporal.PlainDate.from(end).add({ days: 1 }).toZonedDateTime(TIME_ZONE) : null;
+    const seen = access.get(row.apartment.id);
     if (!seen) {
-      access.set(row.apartmentId, { ...row, from, to });
+      access.set(row.apartment.id, { ...row, windows: [{ from, to }] });
       continue;
     }
-    if (Temporal.ZonedDateTime.compare(from, seen.from) < 0) seen.from = from;
-    else seen.tenant = row.tenant;
-    if (seen.to && (!to || Temporal.ZonedDateTime.compare(to, seen.to) > 0)) seen.to = to;
+    // Rows come by start date, so this is the latest tenancy so far.
+    seen.tenant = row.tenant;
+    const last = seen.windows.at(-1)!;
+    if (last.to === null) continue;
+    if (Temporal.ZonedDateTime.compare(from, last.to) > 0) seen.windows.push({ from, to });
+    else if (!to || Temporal.ZonedDateTime.compare(to, last.to) > 0) last.to = to;
   }
+  return access;
+}
+
+/** Every unit the caller has a tenancy in. */
+export function callerUnits(db: Db, userId: number): Promise<Map<number, UnitAccess>> {
+  return loadAccess(db, userId);
+}
+
+/** The caller's access to each of these apartments; throws FORBIDDEN if any is not theirs. */
+export async function unitAccess(
+  db: Db,
+  userId: number,
+  apartmentIds: number[],
+): Promise<Map<number, UnitAccess>> {
+  const wanted = [...new Set(apartmentIds)];
+  if (wanted.length === 0) return new Map();
+  const access = await loadAccess(db, userId, inArray(tenancies.apartmentId, wanted));
   for (const id of wanted) if (!access.has(id)) throw forbidden();
   return access;
 }
 
-/** The part of [from, to) inside the caller's window, or null when they do not overlap. */
-export function clipToTenancy(
+/** The parts of [from, to) inside the caller's tenancy windows; empty when none overlaps. */
+export function clipToTenancies(
   range: { from: Temporal.ZonedDateTime; to: Temporal.ZonedDateTime },
   access: UnitAccess,
-): { from: Temporal.ZonedDateTime; to: Temporal.ZonedDateTime } | null {
+): { from: Temporal.ZonedDateTime; to: Temporal.ZonedDateTime }[] {
   const later = (a: Temporal.ZonedDateTime, b: Temporal.ZonedDateTime) =>
     Temporal.ZonedDateTime.compare(a, b) >= 0 ? a : b;
   const earlier = (a: Temporal.ZonedDateTime, b: Temporal.ZonedDateTime) =>
     Temporal.ZonedDateTime.compare(a, b) <= 0 ? a : b;
-  const from = later(range.from, access.from);
-  const to = access.to ? earlier(range.to, access.to) : range.to;
-  return Temporal.ZonedDateTime.compare(from, to) < 0 ? { from, to } : null;
+  return access.windows.flatMap((w) => {
+    const from = later(range.from, w.from);
+    const to = w.to ? earlier(range.to, w.to) : range.to;
+    return Temporal.ZonedDateTime.compare(from, to) < 0 ? [{ from, to }] : [];
+  });
 }

@@ -1,7 +1,7 @@
 /** Object details (SPEC §3) for units (apartments) and measurement points, as graphs and unit lists return them. */
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { apartments, type measurementPoints, meters, properties } from '../db/schema.ts';
+import { type apartments, type measurementPoints, meters, type properties } from '../db/schema.ts';
 import type { ObjectDetails, PropertyDetails, UnitDetails } from './types.generated.ts';
 
 type ApartmentRow = typeof apartments.$inferSelect;
@@ -9,7 +9,7 @@ type PropertyRow = typeof properties.$inferSelect;
 type PointRow = typeof measurementPoints.$inferSelect;
 
 /** The property part of object details. */
-export function propertyDetails(p: PropertyRow): PropertyDetails {
+function propertyDetails(p: PropertyRow): PropertyDetails {
   return { id: String(p.id), number: p.number, address: p.address, city: p.city, zipcode: p.zipcode };
 }
 
@@ -17,17 +17,6 @@ export function propertyDetails(p: PropertyRow): PropertyDetails {
 export function unitDetails(a: ApartmentRow, tenantName: string): UnitDetails {
   const name = a.address.includes(a.apartment) ? a.address : `${a.address}, ${a.apartment}`;
   return { id: String(a.id), unitUniqueId: a.uniqueId, name, tenantName };
-}
-
-/** Apartments with their properties, by apartment id. */
-export async function loadUnits(db: Db, apartmentIds: number[]) {
-  if (apartmentIds.length === 0) return new Map<number, { apartment: ApartmentRow; property: PropertyRow }>();
-  const rows = await db
-    .select({ apartment: apartments, property: properties })
-    .from(apartments)
-    .innerJoin(properties, eq(properties.id, apartments.propertyId))
-    .where(inArray(apartments.id, apartmentIds));
-  return new Map(rows.map((r) => [r.apartment.id, r]));
 }
 
 /** Object details of a unit. */

@@ -18,8 +18,8 @@ export interface SeriesQuery {
   /** The points combined into this series (all of one quantity). */
   pointIds: number[];
   aggregation: Aggregation;
-  /** The range data may come from (the plan's range clipped to the tenancy), end exclusive; null for none. */
-  window: { from: Temporal.ZonedDateTime; to: Temporal.ZonedDateTime } | null;
+  /** The ranges data may come from (the plan's range clipped to the caller's tenancies), end exclusive. */
+  windows: { from: Temporal.ZonedDateTime; to: Temporal.ZonedDateTime }[];
   /** For cost: consumption times the price valid on each local day. */
   price?: { propertyId: number; quantity: string };
 }
@@ -92,11 +92,15 @@ function source(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.Zoned
 /** The series' value per bucket of the plan; null where no point has data. */
 export async function seriesValues(db: Db, q: SeriesQuery): Promise<(number | null)[]> {
   const empty = () => q.plan.starts.map(() => null);
-  if (!q.window || q.pointIds.length === 0) return empty();
+  if (q.windows.length === 0 || q.pointIds.length === 0) return empty();
   const value = q.aggregation === 'avg' ? sql`sum(s.x) / nullif(sum(s.c), 0)` : sql`sum(s.x)`;
   const rows = await queryRows<{ k: string; v: string | null }>(
     db,
-    sql`SELECT s.k, (${value})::text AS v FROM (${source(q, q.window.from, q.window.to)}) s GROUP BY s.k`,
+    sql`SELECT s.k, (${value})::text AS v
+        FROM (${sql.join(
+          q.windows.map((w) => source(q, w.from, w.to)),
+          sql` UNION ALL `,
+        )}) s GROUP BY s.k`,
   );
   const byKey = new Map(rows.map((r) => [r.k, r.v === null ? null : Number(r.v)]));
   return q.plan.starts.map((start) => byKey.get(bucketKey(start, q.plan)) ?? null);

@@ -26,18 +26,20 @@ export const me: NonNullable<QueryResolvers['me']> = async (_parent, _args, ctx)
     .where(eq(userPermissions.userId, userId))
     .orderBy(asc(permissions.name));
   // A user belongs to the accounts linked to them directly and to those owning their tenancies' properties.
-  const direct = await ctx.db
+  const accounts = await ctx.db
     .select({ id: userAccounts.accountId })
     .from(userAccounts)
-    .where(eq(userAccounts.userId, userId));
-  const viaTenancies = await ctx.db
-    .selectDistinct({ id: properties.accountId })
-    .from(tenancyMembers)
-    .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
-    .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))
-    .innerJoin(properties, eq(properties.id, apartments.propertyId))
-    .where(eq(tenancyMembers.userId, userId));
-  const accountIds = [...new Set([...direct, ...viaTenancies].map((a) => a.id))].sort((a, b) => a - b);
+    .where(eq(userAccounts.userId, userId))
+    .union(
+      ctx.db
+        .select({ id: properties.accountId })
+        .from(tenancyMembers)
+        .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
+        .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))
+        .innerJoin(properties, eq(properties.id, apartments.propertyId))
+        .where(eq(tenancyMembers.userId, userId)),
+    );
+  const accountIds = accounts.map((a) => a.id).sort((a, b) => a - b);
   return {
     id: String(user.id),
     name: user.name,

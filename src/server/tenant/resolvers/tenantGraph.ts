@@ -6,11 +6,11 @@
 import { and, inArray } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
-import { isQuantityId, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
+import { GRAPH_TYPES, isQuantityId, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import { measurementPoints, propertyCo2Factors } from '../../db/schema.ts';
 import { requireUserId } from '../../graphql/context.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
-import { clipToTenancy, unitAccess } from '../access.ts';
+import { clipToTenancies, unitAccess } from '../access.ts';
 import {
   formatBucket,
   localMinute,
@@ -19,7 +19,7 @@ import {
   TooManyBucketsError,
 } from '../graph/buckets.ts';
 import { seriesValues } from '../graph/series.ts';
-import { currentMeters, loadUnits, pointObject, unitObject } from '../objects.ts';
+import { currentMeters, pointObject, unitObject } from '../objects.ts';
 import type { Consumption, GraphSeries, QueryResolvers } from '../types.generated.ts';
 
 const localMinuteText = z
@@ -41,7 +41,7 @@ const dbId = z
 
 const inputSchema = z
   .object({
-    graphType: z.enum(['HOURLY_VALUES', 'COST', 'CO2']),
+    graphType: z.enum(GRAPH_TYPES),
     resolution: z.enum(['HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR']),
     periodBegin: localMinuteText,
     periodEnd: localMinuteText,
@@ -105,7 +105,6 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
   }
   // Access first: nothing else is read for an object the caller may not see.
   const access = await unitAccess(db, userId, apartmentIds);
-  const units = await loadUnits(db, [...access.keys()]);
   const unitIds = input.objects.filter((o) => o.kind === 'UNIT').map((o) => o.id);
   const unitPoints = unitIds.length
     ? await db
@@ -123,7 +122,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
         )
     : [];
   const meterByPoint = await currentMeters(db, pointIds);
-  const propertyIds = [...new Set([...access.values()].map((a) => a.propertyId))];
+  const propertyIds = [...new Set([...access.values()].map((a) => a.property.id))];
   const co2 =
     input.graphType === 'CO2'
       ? await db.select().from(propertyCo2Factors).where(inArray(propertyCo2Factors.propertyId, propertyIds))
@@ -132,10 +131,10 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
   const graphs: GraphSeries[] = await Promise.all(
     input.objects.map(async (o, i): Promise<GraphSeries> => {
       const apartmentId = apartmentIds[i]!;
-      const unitAccessOf = access.get(apartmentId)!;
-      const { apartment, property } = units.get(apartmentId)!;
+      const unit = access.get(apartmentId)!;
+      const { apartment, property, tenant } = unit;
       const point = o.kind === 'MPOINT' ? pointById.get(o.id)! : null;
-      const window = clipToTenancy(plan, unitAccessOf);
+      const windows = clipToTenancies(plan, unit);
       const consumption = await Promise.all(
         quantities.map(async (quantity): Promise<Consumption> => {
           const info = QUANTITIES[quantity];
@@ -150,7 +149,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
             plan,
             pointIds: ids,
             aggregation: info.aggregation,
-            window,
+            windows,
             ...(input.graphType === 'COST' ? { price: { propertyId: property.id, quantity } } : {}),
           });
           const normalized = Boolean(input.normalized) && info.normalizable;
@@ -175,8 +174,8 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
         }),
       );
       const object = point
-        ? pointObject(point, apartment, property, unitAccessOf.tenant, meterByPoint.get(point.id))
-        : unitObject(apartment, property, unitAccessOf.tenant);
+        ? pointObject(point, apartment, property, tenant, meterByPoint.get(point.id))
+        : unitObject(apartment, property, tenant);
       return { type: input.graphType, object, consumption };
     }),
   );

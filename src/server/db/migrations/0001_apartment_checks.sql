@@ -1,0 +1,2 @@
+ALTER TABLE "apartments" ADD CONSTRAINT "apartments_area_positive" CHECK ("apartments"."area_m2" > 0);--> statement-breakpoint
+ALTER TABLE "apartments" ADD CONSTRAINT "apartments_rooms_positive" CHECK ("apartments"."rooms" > 0);
