@@ -1,5 +1,5 @@
 /**
- * One SQL query per series: the values of a set of measurement points, combined per bucket, read from the
+ * One SQL query for all series of a graph: the values of sets of measurement points, combined per bucket, read from the
  * coarsest table that answers the resolution (HOUR: hourly_consumption; DAY, WEEK: daily_rollups;
  * MONTH, YEAR: monthly_rollups for whole months plus daily_rollups for partial months at the edges).
  * So the rows read follow the buckets returned, not the raw hours in the range.
@@ -89,19 +89,31 @@ function source(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.Zoned
     UNION ALL ${dailySource(q, ids, daily(sql`d.day`), edges)}`;
 }
 
-/** The series' value per bucket of the plan; null where no point has data. */
-export async function seriesValues(db: Db, q: SeriesQuery): Promise<(number | null)[]> {
-  const empty = () => q.plan.starts.map(() => null);
-  if (q.windows.length === 0 || q.pointIds.length === 0) return empty();
-  const value = q.aggregation === 'avg' ? sql`sum(s.x) / nullif(sum(s.c), 0)` : sql`sum(s.x)`;
-  const rows = await queryRows<{ k: string; v: string | null }>(
-    db,
-    sql`SELECT s.k, (${value})::text AS v
-        FROM (${sql.join(
-          q.windows.map((w) => source(q, w.from, w.to)),
-          sql` UNION ALL `,
-        )}) s GROUP BY s.k`,
+/**
+ * Every series' value per bucket of its plan, in one SQL query for all of them; null where no point has
+ * data. Each series' rows are tagged with its index, so sums and counts group per series and bucket.
+ */
+export async function seriesValues(db: Db, queries: SeriesQuery[]): Promise<(number | null)[][]> {
+  const none = () => queries.map((q) => q.plan.starts.map((): number | null => null));
+  const parts = queries.flatMap((q, i) =>
+    q.pointIds.length === 0
+      ? []
+      : q.windows.map((w) => sql`SELECT ${i}::int AS i, u.k, u.x, u.c FROM (${source(q, w.from, w.to)}) u`),
   );
-  const byKey = new Map(rows.map((r) => [r.k, r.v === null ? null : Number(r.v)]));
-  return q.plan.starts.map((start) => byKey.get(bucketKey(start, q.plan)) ?? null);
+  if (parts.length === 0) return none();
+  const rows = await queryRows<{ i: number; k: string; x: string | null; c: string | null }>(
+    db,
+    sql`SELECT s.i, s.k, sum(s.x)::text AS x, sum(s.c)::text AS c
+        FROM (${sql.join(parts, sql` UNION ALL `)}) s GROUP BY s.i, s.k`,
+  );
+  const byKey = new Map(rows.map((r) => [`${r.i}|${r.k}`, r]));
+  return queries.map((q, i) =>
+    q.plan.starts.map((start) => {
+      const row = byKey.get(`${i}|${bucketKey(start, q.plan)}`);
+      if (!row || row.x === null) return null;
+      if (q.aggregation === 'sum') return Number(row.x);
+      const count = Number(row.c);
+      return count > 0 ? Number(row.x) / count : null;
+    }),
+  );
 }

@@ -18,7 +18,7 @@ import {
   planBuckets,
   TooManyBucketsError,
 } from '../graph/buckets.ts';
-import { seriesValues } from '../graph/series.ts';
+import { type SeriesQuery, seriesValues } from '../graph/series.ts';
 import { currentMeters, pointObject, unitObject } from '../objects.ts';
 import type { Consumption, GraphSeries, QueryResolvers } from '../types.generated.ts';
 
@@ -128,56 +128,56 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       ? await db.select().from(propertyCo2Factors).where(inArray(propertyCo2Factors.propertyId, propertyIds))
       : [];
 
-  const graphs: GraphSeries[] = await Promise.all(
-    input.objects.map(async (o, i): Promise<GraphSeries> => {
-      const apartmentId = apartmentIds[i]!;
-      const unit = access.get(apartmentId)!;
-      const { apartment, property, tenant } = unit;
-      const point = o.kind === 'MPOINT' ? pointById.get(o.id)! : null;
-      const windows = clipToTenancies(plan, unit);
-      const consumption = await Promise.all(
-        quantities.map(async (quantity): Promise<Consumption> => {
-          const info = QUANTITIES[quantity];
-          const ids = point
-            ? point.quantity === quantity
-              ? [point.id]
-              : []
-            : unitPoints
-                .filter((p) => p.apartmentId === apartmentId && p.quantity === quantity)
-                .map((p) => p.id);
-          const raw = await seriesValues(db, {
-            plan,
-            pointIds: ids,
-            aggregation: info.aggregation,
-            windows,
-            ...(input.graphType === 'COST' ? { price: { propertyId: property.id, quantity } } : {}),
-          });
-          const normalized = Boolean(input.normalized) && info.normalizable;
-          const area = Number(apartment.areaM2);
-          const factorRow = co2.find((f) => f.propertyId === property.id && f.quantity === quantity);
-          const factor =
-            input.graphType === 'CO2' ? (factorRow ? Number(factorRow.gramPerQuantityUnit) : null) : 1;
-          const values = raw.map((v) => {
-            if (v === null || factor === null) return null;
-            const scaled = v * factor;
-            return normalized ? scaled / area : scaled;
-          });
-          return {
-            quantityDescriptor: {
-              quantity,
-              normalized,
-              expressedAs: input.graphType === 'CO2' ? 'co2' : null,
-            },
-            values,
-            relatedValues: [],
-          };
-        }),
-      );
-      const object = point
-        ? pointObject(point, apartment, property, tenant, meterByPoint.get(point.id))
-        : unitObject(apartment, property, tenant);
-      return { type: input.graphType, object, consumption };
-    }),
-  );
+  // One series per object × quantity, all read by one query.
+  const series = input.objects.flatMap((o, i) => {
+    const apartmentId = apartmentIds[i]!;
+    const unit = access.get(apartmentId)!;
+    const point = o.kind === 'MPOINT' ? pointById.get(o.id)! : null;
+    const windows = clipToTenancies(plan, unit);
+    return quantities.map((quantity) => {
+      const pointIds = point
+        ? point.quantity === quantity
+          ? [point.id]
+          : []
+        : unitPoints.filter((p) => p.apartmentId === apartmentId && p.quantity === quantity).map((p) => p.id);
+      const query: SeriesQuery = {
+        plan,
+        pointIds,
+        aggregation: QUANTITIES[quantity].aggregation,
+        windows,
+        ...(input.graphType === 'COST' ? { price: { propertyId: unit.property.id, quantity } } : {}),
+      };
+      return query;
+    });
+  });
+  const raws = await seriesValues(db, series);
+
+  const graphs: GraphSeries[] = input.objects.map((o, i): GraphSeries => {
+    const { apartment, property, tenant } = access.get(apartmentIds[i]!)!;
+    const point = o.kind === 'MPOINT' ? pointById.get(o.id)! : null;
+    const consumption = quantities.map((quantity, j): Consumption => {
+      const info = QUANTITIES[quantity];
+      const raw = raws[i * quantities.length + j]!;
+      const normalized = Boolean(input.normalized) && info.normalizable;
+      const area = Number(apartment.areaM2);
+      const factorRow = co2.find((f) => f.propertyId === property.id && f.quantity === quantity);
+      const factor =
+        input.graphType === 'CO2' ? (factorRow ? Number(factorRow.gramPerQuantityUnit) : null) : 1;
+      const values = raw.map((v) => {
+        if (v === null || factor === null) return null;
+        const scaled = v * factor;
+        return normalized ? scaled / area : scaled;
+      });
+      return {
+        quantityDescriptor: { quantity, normalized, expressedAs: input.graphType === 'CO2' ? 'co2' : null },
+        values,
+        relatedValues: [],
+      };
+    });
+    const object = point
+      ? pointObject(point, apartment, property, tenant, meterByPoint.get(point.id))
+      : unitObject(apartment, property, tenant);
+    return { type: input.graphType, object, consumption };
+  });
   return { timestamps: plan.starts.map(formatBucket), graphs };
 };
