@@ -3,25 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
+import { launchBrowser } from '../e2e/browser.ts';
 import { startUntilReady, stop } from './start.ts';
 
 const repo = new URL('../..', import.meta.url).pathname;
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /** Records every JS response of the page until `action` finishes; returns gzipped bytes. */
 async function jsBytes(page: Page, action: () => Promise<void>): Promise<{ gz: number; files: number }> {
   const bodies: Promise<Buffer>[] = [];
-  const onResponse = (response: import('playwright-core').Response) => {
+  const onResponse = (response: Response) => {
     const type = response.headers()['content-type'] ?? '';
     if (type.includes('javascript')) bodies.push(response.body().catch(() => Buffer.alloc(0)));
   };
@@ -37,18 +27,14 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 /** Prints gzipped JS for /login/email and for the dashboard (initial and with the lazy chart). */
 export async function benchJs(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tenant-app-js-'));
-  const userDataDir = mkdtempSync(join(tmpdir(), 'tenant-app-chromium-'));
   const port = 4900 + Math.floor(Math.random() * 90);
   const { child } = await startUntilReady(repo, port, {
     DATA_DIR: dataDir,
     DEMO_DAYS: '35',
     DEMO_APARTMENTS: '3',
   });
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: chromiumArgs,
-    headless: true,
-  });
+  const browser = await launchBrowser();
+  const { context } = browser;
   try {
     const page = await context.newPage();
     const base = `http://127.0.0.1:${port}`;
@@ -77,9 +63,8 @@ export async function benchJs(): Promise<void> {
       `  dashboard opened directly (warm session, cold page): ${kb(direct.gz)} in ${direct.files} files`,
     );
   } finally {
-    await context.close();
+    await browser.close();
     await stop(child);
     rmSync(dataDir, { recursive: true, force: true });
-    rmSync(userDataDir, { recursive: true, force: true });
   }
 }
