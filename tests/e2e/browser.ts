@@ -54,3 +54,10 @@ export async function logIn(page: Page, baseUrl: string, email: string, password
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
 }
+
+/** The URL of the app under test: set by the global setup, or given as E2E_BASE_URL. */
+export function baseUrlOf(): string {
+  const url = process.env.E2E_BASE_URL;
+  if (!url) throw new Error('E2E_BASE_URL is not set: run the suite with `npx playwright test`');
+  return url;
+}

@@ -1,19 +1,13 @@
 /**
  * Builds the app when stale, then starts `src/server/start.ts` on a free port with a fresh data dir and
- * a small demo dataset; the tests get its URL through `inject('baseUrl')`. E2E_BASE_URL skips both.
+ * a small demo dataset; the tests get its URL through E2E_BASE_URL (Playwright hands the global setup's
+ * environment to its workers). An E2E_BASE_URL given from outside skips both.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestProject } from 'vitest/node';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    baseUrl: string;
-  }
-}
 
 const root = new URL('../..', import.meta.url).pathname;
 const SOURCES = ['src', 'locales', 'public', 'astro.config.mjs', 'package-lock.json'];
@@ -30,7 +24,7 @@ function buildIfStale(): void {
   const built = existsSync(entry) ? statSync(entry).mtimeMs : 0;
   const sources = Math.max(...SOURCES.map((p) => newestMtime(join(root, p))));
   if (built >= sources) return;
-  // Vitest sets NODE_ENV=test; the app under test must be the production build, as users get it.
+  // Test runners may set NODE_ENV=test; the app under test must be the production build, as users get it.
   const result = spawnSync('npm', ['run', 'build'], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production' },
@@ -69,11 +63,11 @@ function waitForUrl(child: ChildProcess): Promise<string> {
   });
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+export default async function setup(): Promise<() => Promise<void>> {
   // E2E_BASE_URL points the suite at an already running app (a deployment, or one started by hand).
   const given = process.env.E2E_BASE_URL;
   if (given) {
-    project.provide('baseUrl', given.replace(/\/$/, ''));
+    process.env.E2E_BASE_URL = given.replace(/\/$/, '');
     return async () => {};
   }
   buildIfStale();
@@ -95,7 +89,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     detached: true,
   });
   const url = await waitForUrl(child);
-  project.provide('baseUrl', url);
+  process.env.E2E_BASE_URL = url;
   return async () => {
     if (child.exitCode === null && child.pid) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
