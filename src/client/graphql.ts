@@ -2,7 +2,8 @@
  * The one GraphQL client per backend. It adds the bearer header from the session and reports
  * "login required" to the session actor; it never redirects by itself (SPEC §6).
  */
-import { GraphQLClient, type RequestDocument, type Variables } from 'graphql-request';
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+import { GraphQLClient, type Variables } from 'graphql-request';
 import { isLoginRequired, serverErrorCode } from '../lib/errors.ts';
 import type { Backend } from '../machines/session.machine.ts';
 import { config } from './config.ts';
@@ -29,6 +30,11 @@ function endpoint(backend: Backend): string {
   return new URL(path, base).toString();
 }
 
+/** A typed document generated from `src/client/operations/{backend}/*.graphql` (see src/client/gql). */
+export type TypedDocument<TResult, TVariables> = DocumentTypeDecoration<TResult, TVariables> & {
+  toString(): string;
+};
+
 const clients = new Map<Backend, GraphQLClient>();
 
 /** The shared graphql-request client of a backend. */
@@ -44,18 +50,23 @@ function graphqlClient(backend: Backend): GraphQLClient {
 /** A request with an explicit access token, or none (login and refresh calls). */
 export function requestWithToken<T, V extends Variables = Variables>(
   backend: Backend,
-  document: RequestDocument,
+  document: TypedDocument<T, V>,
   variables: V,
   token: string | null,
 ): Promise<T> {
   const requestHeaders: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  return graphqlClient(backend).request<T>({ document, variables, requestHeaders } as never);
+  // A primitive string: graphql-request sends it as it is.
+  return graphqlClient(backend).request<T>({
+    document: document.toString(),
+    variables,
+    requestHeaders,
+  } as never);
 }
 
 /** A request authorized by the session; an expired token is refreshed and the request tried once more. */
 export async function authorizedRequest<T, V extends Variables = Variables>(
   backend: Backend,
-  document: RequestDocument,
+  document: TypedDocument<T, V>,
   variables: V,
 ): Promise<T> {
   if (!hooks) throw new Error('authorizedRequest before the session is configured');

@@ -1,27 +1,15 @@
 /** refreshToken (account backend): a new access token and a rotated refresh token. */
-import { gql } from 'graphql-request';
+
 import type { BackendTokens } from '../../machines/session.machine.ts';
+import { RefreshTokenDocument } from '../gql/account.ts';
 import { requestWithToken } from '../graphql.ts';
-import { type TokenAnswer, tokensFromAnswer } from '../storage.ts';
-
-export const accountRefreshTokenDocument = gql`
-  mutation RefreshToken($refreshToken: String!, $authType: String) {
-    refreshToken(refreshToken: $refreshToken, authType: $authType) {
-      payload
-      refreshExpiresIn
-      token
-      refreshToken
-    }
-  }
-`;
-
-type RefreshResult = { refreshToken: Required<TokenAnswer> | null };
+import { tokensFromAnswer } from '../storage.ts';
 
 /** Refreshes the account tokens; SPEC §8 "Invalid refreshToken response" on an empty answer. */
 export async function refreshAccountToken(refreshToken: string): Promise<BackendTokens> {
-  const data = await requestWithToken<RefreshResult>(
+  const data = await requestWithToken(
     'account',
-    accountRefreshTokenDocument,
+    RefreshTokenDocument,
     { refreshToken, authType: 'email' },
     null,
   );

@@ -1,56 +1,19 @@
 /** tenantGraph (tenant backend): consumption per time bucket (SPEC §7). */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { gql } from 'graphql-request';
-import type { ServerResolution } from '../../lib/periods.ts';
+import { TenantGraphDocument, type TenantGraphInput, type TenantGraphQuery } from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
 
-export const tenantGraphDocument = gql`
-  query TenantGraph($graph: TenantGraphInput!) {
-    tenantGraph(graph: $graph) {
-      timestamps
-      graphs {
-        type
-        consumption {
-          quantityDescriptor {
-            quantity
-            normalized
-            expressedAs
-          }
-          values
-        }
-      }
-    }
-  }
-`;
+/** The input of one graph request, as the schema defines it. */
+export type { TenantGraphInput };
 
-export type TenantGraphInput = {
-  graphType: 'HOURLY_VALUES' | 'COST' | 'CO2';
-  resolution: ServerResolution;
-  periodBegin: string;
-  periodEnd: string;
-  objects: { kind: 'PROPERTY' | 'UNIT' | 'SOURCE' | 'MPOINT'; id: string }[];
-  quantities: string[];
-  normalized?: boolean;
-};
-
-export type TenantGraph = {
-  timestamps: string[];
-  graphs: {
-    type: string;
-    consumption: {
-      quantityDescriptor: { quantity: string; normalized: boolean; expressedAs: string | null };
-      values: (number | null)[];
-    }[];
-  }[];
-};
+/** One answer of tenantGraph. */
+export type TenantGraph = TenantGraphQuery['tenantGraph'];
 
 /** Query options for one graph request; the whole input is the key. */
 export function tenantGraphQueryOptions(graph: TenantGraphInput) {
   return queryOptions({
     queryKey: ['tenantGraph', graph],
-    queryFn: async () =>
-      (await authorizedRequest<{ tenantGraph: TenantGraph }>('tenant', tenantGraphDocument, { graph }))
-        .tenantGraph,
+    queryFn: async () => (await authorizedRequest('tenant', TenantGraphDocument, { graph })).tenantGraph,
   });
 }
 

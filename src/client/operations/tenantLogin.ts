@@ -1,27 +1,15 @@
 /** loginWithEmailAndPassword (tenant backend), requesting the target resource tenant (SPEC §6). */
-import { gql } from 'graphql-request';
+
 import type { BackendTokens } from '../../machines/session.machine.ts';
+import { LoginWithEmailAndPasswordDocument } from '../gql/tenant.ts';
 import { requestWithToken } from '../graphql.ts';
-import { type TokenAnswer, tokensFromAnswer } from '../storage.ts';
-
-export const tenantLoginDocument = gql`
-  mutation LoginWithEmailAndPassword($credentials: CredentialsInput!) {
-    loginWithEmailAndPassword(credentials: $credentials) {
-      ok {
-        token
-        refreshToken
-      }
-    }
-  }
-`;
-
-type LoginResult = { loginWithEmailAndPassword: { ok: TokenAnswer | null } };
+import { tokensFromAnswer } from '../storage.ts';
 
 /** Logs in to the tenant backend; SPEC §8 "Invalid authentication response" when there is no ok. */
 export async function tenantLogin(email: string, password: string): Promise<BackendTokens> {
-  const data = await requestWithToken<LoginResult>(
+  const data = await requestWithToken(
     'tenant',
-    tenantLoginDocument,
+    LoginWithEmailAndPasswordDocument,
     { credentials: { email, password, targetResource: 'tenant' } },
     null,
   );
