@@ -74,6 +74,20 @@ export function createBackendYoga(options: BackendOptions): BackendYoga {
     }),
     graphqlEndpoint: options.graphqlEndpoint,
     maskedErrors: true,
+    // Same origin only, unless CORS_ORIGINS lists the caller's origin. The API uses bearer tokens, never
+    // cookies, so no origin is ever told that credentials are allowed.
+    cors: (request) => {
+      const origin = request.headers.get('origin');
+      if (!origin || !services.config.CORS_ORIGINS.includes(origin)) return false;
+      return {
+        origin: [origin],
+        credentials: false,
+        methods: ['GET', 'POST'],
+        allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
+        exposedHeaders: ['x-request-id'],
+        maxAge: 600,
+      };
+    },
     landingPage: false,
     logging: yogaLogger,
     plugins: [
