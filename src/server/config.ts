@@ -28,7 +28,7 @@ const schema = z.object({
   /** Overrides the NODE_ENV default: 1 turns introspection and field suggestions on, 0 off. */
   GRAPHQL_INTROSPECTION: z.enum(['0', '1']).optional(),
   /** Most series points (objects × quantities × buckets) one operation may ask tenantGraph for, summed over its fields. */
-  GRAPH_MAX_POINTS: z.coerce.number().int().min(1).default(20_000),
+  GRAPH_MAX_POINTS: z.coerce.number().int().min(1).default(5_000),
   /** Largest request body the API reads, in bytes; a larger one is refused with 413 before it is parsed. */
   API_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(100_000),
   /** 1: trust X-Forwarded-Proto from a reverse proxy (TLS ends there), for HSTS and the Secure cookie flag. */
