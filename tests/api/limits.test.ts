@@ -157,33 +157,33 @@ describe('tenantGraph points: objects × quantities × buckets, per operation', 
   });
 
   it('one field within the limit runs; one past it is refused before reading anything', async () => {
-    // 2 × 9 × 1,100 = 19,800 points: allowed (the default limit is 20,000).
+    // 1 × 4 × 1,100 = 4,400 points: allowed (the default limit is 5,000).
     const allowed = await gql<{ tenantGraph: { timestamps: string[] } }>(
       api.tenant,
       GRAPH,
-      { graph: { ...days1100, objects: [unit(), unit()], quantities: Array(9).fill('heat-energy') } },
+      { graph: { ...days1100, objects: [unit()], quantities: Array(4).fill('heat-energy') } },
       token,
     );
     expect(allowed.errors).toBeUndefined();
     expect(allowed.data?.tenantGraph.timestamps).toHaveLength(1100);
-    // 2 × 10 × 1,100 = 22,000 points: refused.
+    // 1 × 5 × 1,100 = 5,500 points: refused.
     const refused = await gql(
       api.tenant,
       GRAPH,
-      { graph: { ...days1100, objects: [unit(), unit()], quantities: Array(10).fill('heat-energy') } },
+      { graph: { ...days1100, objects: [unit()], quantities: Array(5).fill('heat-energy') } },
       token,
     );
     expect(refused.data ?? null).toBeNull();
     expect(limitsHit(refused)).toEqual(['graphPoints']);
-    expect(refused.errors?.[0]?.message).toContain('22000 points');
+    expect(refused.errors?.[0]?.message).toContain('5500 points');
   });
 
-  it('aliases and fragments add up: 4 × 6,600 points are refused, 3 × 6,600 run', async () => {
+  it('aliases and fragments add up: 4 × 2,200 points are refused, 2 × 2,200 run', async () => {
     const field = (alias: string) =>
-      `${alias}: tenantGraph(graph: { graphType: HOURLY_VALUES, resolution: DAY, periodBegin: "2025-01-01T00:00", periodEnd: "2028-01-06T00:00", objects: [{ kind: UNIT, id: "${fx.apartmentA}" }, { kind: UNIT, id: "${fx.apartmentA}" }], quantities: ["heat-energy", "heat-energy", "heat-energy"] }) { timestamps }`;
-    const three = await gql(api.tenant, `{ ${field('a')} ${field('b')} ${field('c')} }`, {}, token);
-    expect(limitsHit(three)).toEqual([]);
-    expect(three.errors).toBeUndefined();
+      `${alias}: tenantGraph(graph: { graphType: HOURLY_VALUES, resolution: DAY, periodBegin: "2025-01-01T00:00", periodEnd: "2028-01-06T00:00", objects: [{ kind: UNIT, id: "${fx.apartmentA}" }, { kind: UNIT, id: "${fx.apartmentA}" }], quantities: ["heat-energy"] }) { timestamps }`;
+    const two = await gql(api.tenant, `{ ${field('a')} ${field('b')} }`, {}, token);
+    expect(limitsHit(two)).toEqual([]);
+    expect(two.errors).toBeUndefined();
     const four = await gql(
       api.tenant,
       `query { ${field('a')} ...F ... on Query { ${field('d')} } } fragment F on Query { ${field('b')} ${field('c')} }`,
@@ -192,11 +192,11 @@ describe('tenantGraph points: objects × quantities × buckets, per operation', 
     );
     expect(four.data ?? null).toBeNull();
     expect(limitsHit(four)).toEqual(['graphPoints']);
-    expect(four.errors?.[0]?.message).toContain('26400 points');
+    expect(four.errors?.[0]?.message).toContain('8800 points');
   });
 
-  it('the same field spread twice runs once and counts once (11,000 points, not 22,000)', async () => {
-    const f = `tenantGraph(graph: { graphType: HOURLY_VALUES, resolution: DAY, periodBegin: "2025-01-01T00:00", periodEnd: "2028-01-06T00:00", objects: [{ kind: UNIT, id: "${fx.apartmentA}" }], quantities: ${JSON.stringify(Array(10).fill('heat-energy'))} }) { timestamps }`;
+  it('the same field spread twice runs once and counts once (3,300 points, not 6,600)', async () => {
+    const f = `tenantGraph(graph: { graphType: HOURLY_VALUES, resolution: DAY, periodBegin: "2025-01-01T00:00", periodEnd: "2028-01-06T00:00", objects: [{ kind: UNIT, id: "${fx.apartmentA}" }], quantities: ${JSON.stringify(Array(3).fill('heat-energy'))} }) { timestamps }`;
     const r = await gql(api.tenant, `query { ...F ...F ${f} } fragment F on Query { ${f} }`, {}, token);
     expect(r.errors).toBeUndefined();
   });
