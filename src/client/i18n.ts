@@ -76,10 +76,16 @@ export function storedLanguage(): Language | null {
   return lang && config.languages.includes(lang) ? lang : null;
 }
 
-/** Mirrors the language into the cookie, so the next server render is in it (one year, like SPEC's cookies). */
+/** The `lang` cookie string: one year, like SPEC's cookies; Secure when the page came over TLS. */
+export function languageCookie(lang: Language, protocol: string): string {
+  const secure = protocol === 'https:' ? '; Secure' : '';
+  return `${LANGUAGE_COOKIE}=${lang}; path=/; max-age=31536000; SameSite=Lax${secure}`;
+}
+
+/** Mirrors the language into the cookie, so the next server render is in it. */
 export function writeLanguageCookie(lang: Language): void {
   // biome-ignore lint/suspicious/noDocumentCookie: a plain first-party preference cookie, read by the server
-  document.cookie = `${LANGUAGE_COOKIE}=${lang}; path=/; max-age=31536000; SameSite=Lax`;
+  document.cookie = languageCookie(lang, location.protocol);
 }
 
 /** Switches the interface language and saves it (SPEC §4 "Language change"). */

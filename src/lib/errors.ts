@@ -17,6 +17,7 @@ export const SERVER_ERROR_CODES = [
   'login_required',
   'access_denied',
   'bad_input',
+  'request_too_large',
   'not_found',
   'network',
   'server_error',
@@ -35,6 +36,7 @@ export type BackendErrorCode =
   | 'TOKEN_EXPIRED'
   | 'TOKEN_REVOKED'
   | 'NOT_FOUND'
+  | 'QUERY_TOO_COMPLEX'
   | 'INTERNAL_SERVER_ERROR';
 
 const BY_EXTENSION_CODE: Record<BackendErrorCode, ServerErrorCode> = {
@@ -45,6 +47,7 @@ const BY_EXTENSION_CODE: Record<BackendErrorCode, ServerErrorCode> = {
   TOKEN_EXPIRED: 'session_expired',
   TOKEN_REVOKED: 'session_expired',
   NOT_FOUND: 'not_found',
+  QUERY_TOO_COMPLEX: 'request_too_large',
   INTERNAL_SERVER_ERROR: 'server_error',
 };
 

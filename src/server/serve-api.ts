@@ -1,21 +1,16 @@
-/** `npm run serve:api`: both GraphQL backends alone on one node:http server, for a separate deployment. */
-import { createServer } from 'node:http';
+/**
+ * `npm run serve:api`: both GraphQL backends and the health check alone, for a separate deployment: the same
+ * server as `npm start` (headers, limits, compression) without the web app.
+ */
 import type { AddressInfo } from 'node:net';
-import { ACCOUNT_GRAPHQL_ENDPOINT, createAccountYoga } from './account/yoga.ts';
+import { ACCOUNT_GRAPHQL_ENDPOINT } from './account/yoga.ts';
+import { createAppServer } from './http.ts';
 import { getApiServices } from './services.ts';
-import { createTenantYoga, TENANT_GRAPHQL_ENDPOINT } from './tenant/yoga.ts';
+import { TENANT_GRAPHQL_ENDPOINT } from './tenant/yoga.ts';
 
 const services = await getApiServices();
 const { config, logger, database } = services;
-const account = createAccountYoga(services);
-const tenant = createTenantYoga(services);
-
-const server = createServer((req, res) => {
-  const path = (req.url ?? '/').split('?')[0];
-  if (path === ACCOUNT_GRAPHQL_ENDPOINT) return account.requestListener(req, res);
-  if (path === TENANT_GRAPHQL_ENDPOINT) return tenant.requestListener(req, res);
-  res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
-});
+const server = createAppServer({ services });
 
 await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
 const { port } = server.address() as AddressInfo;

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
+import type { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,9 @@ import {
   isDatabaseEmpty,
   seedDemo,
 } from './demo/seed.ts';
+import { createAppServer } from './http.ts';
 import { getServices } from './runtime.ts';
+import { getApiServices } from './services.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const entry = join(root, 'dist/server/entry.mjs');
@@ -124,7 +126,12 @@ async function main(): Promise<void> {
 
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   const { handler } = (await import(entry)) as { handler: Parameters<typeof createServer>[1] };
-  const server = createServer(handler);
+  // API first, then the client build's files (precompressed), then Astro's pages; see http.ts.
+  const server = createAppServer({
+    services: await getApiServices(),
+    astroHandler: handler,
+    clientDir: join(root, 'dist/client'),
+  });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const { port } = server.address() as AddressInfo;
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;

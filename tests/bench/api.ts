@@ -1,25 +1,37 @@
 /**
- * Ingest rate and tenantGraph latency under load. The backends run on a real HTTP server in this process;
- * 20 concurrent clients (in the same process) send requests over loopback.
+ * Ingest rate and API throughput. The backends run on the real HTTP server (src/server/http.ts) in this
+ * process; autocannon sends requests over loopback from a worker thread (tests/bench/load-worker.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
+import { createSchema, createYoga } from 'graphql-yoga';
 import pino from 'pino';
 import { generateKeyRing } from '../../src/server/auth/keys.ts';
 import { parseServerConfig } from '../../src/server/config.ts';
 import { type Database, migrateDatabase, openDatabase } from '../../src/server/db/client.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { seedDemo } from '../../src/server/demo/seed.ts';
+import { createAppServer } from '../../src/server/http.ts';
 import type { ApiServices } from '../../src/server/services.ts';
-import { createTenantYoga } from '../../src/server/tenant/yoga.ts';
+import type { LoadOptions, LoadResult } from './load-worker.ts';
 
-const CLIENTS = 20;
-const REQUESTS_PER_SCENARIO = 600;
+/** Seconds per measured row. */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** Six quantities × 768 hours: the largest HOUR graph under the default GRAPH_MAX_POINTS (5,000). */
+const MAXIMAL_QUANTITIES = [
+  'heat-energy',
+  'hca',
+  'hot-water-volume',
+  'cold-water-volume',
+  'electricity-energy',
+  'indoor-temperature',
+];
 const DAYS = 400;
 const APARTMENTS = 6;
 
@@ -47,11 +59,6 @@ async function openBenchDatabase(engine: 'pglite' | 'postgres', adminUrl?: strin
   };
 }
 
-function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, i)]!;
-}
-
 async function post(url: string, query: string, variables: object, token?: string) {
   const res = await fetch(url, {
     method: 'POST',
@@ -65,23 +72,33 @@ async function post(url: string, query: string, variables: object, token?: strin
 
 const GRAPH = `query G($graph: TenantGraphInput!) { tenantGraph(graph: $graph) { timestamps graphs { consumption { values } } } }`;
 
-/** Runs one scenario with CLIENTS concurrent loops; returns sorted latencies in ms and points per response. */
-async function load(url: string, token: string, graph: object) {
-  const latencies: number[] = [];
-  let points = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < REQUESTS_PER_SCENARIO) {
-      next += 1;
-      const t = performance.now();
-      const data = (await post(url, GRAPH, { graph }, token)) as { tenantGraph: { timestamps: string[] } };
-      latencies.push(performance.now() - t);
-      points = data.tenantGraph.timestamps.length;
-    }
-  };
-  await Promise.all(Array.from({ length: CLIENTS }, worker));
-  return { sorted: latencies.sort((a, b) => a - b), points };
+/** Runs autocannon in a worker thread against `url`; resolves with its figures. */
+function load(options: LoadOptions): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData: options });
+    worker.once('message', (result: LoadResult) => {
+      resolve(result);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
 }
+
+/** A bare GraphQL Yoga hello-world on its own port of this process: the ceiling to compare with. */
+async function startHelloWorld(): Promise<{ server: Server; url: string }> {
+  const yoga = createYoga({
+    schema: createSchema({
+      typeDefs: 'type Query { hello: String! }',
+      resolvers: { Query: { hello: () => 'world' } },
+    }),
+    logging: false,
+  });
+  const server = createServer(yoga);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql` };
+}
+
+const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 /** Local 'YYYY-MM-DDTHH:mm' in Europe/Copenhagen for a Date. */
 function copenhagenMinute(date: Date): string {
@@ -97,11 +114,16 @@ function copenhagenMinute(date: Date): string {
   return parts.replace(' ', 'T');
 }
 
-/** Prints ingest rate and tenantGraph p50/p95 for one engine. */
+/**
+ * Prints, for one engine: the ingest rate; req/s and p50/p95/p99 of tenantGraph (HOUR, DAY, MONTH) at 20 and
+ * 50 connections beside a Yoga hello-world on the same Node, with the ratio; /api/health while the largest
+ * allowed tenantGraph runs.
+ */
 export async function benchApi(engine: 'pglite' | 'postgres', adminUrl?: string): Promise<void> {
   console.log(`\n== ${engine === 'pglite' ? 'PGlite (on disk)' : 'PostgreSQL 15 (local)'} ==`);
   const { database, cleanup } = await openBenchDatabase(engine, adminUrl);
-  const server = createServer();
+  let server: Server | undefined;
+  let hello: { server: Server; url: string } | undefined;
   try {
     const now = new Date();
     const t0 = performance.now();
@@ -120,10 +142,12 @@ export async function benchApi(engine: 'pglite' | 'postgres', adminUrl?: string)
       logger: pino({ level: 'warn' }),
       keys: await generateKeyRing(),
     };
-    const yoga = createTenantYoga(services);
-    server.on('request', yoga);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/tenant/graphql`;
+    // The production server of src/server/http.ts: API first, headers, compression (not asked for here).
+    server = createAppServer({ services });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const url = `${origin}/api/tenant/graphql`;
+    hello = await startHelloWorld();
 
     const login = (await post(
       url,
@@ -138,32 +162,83 @@ export async function benchApi(engine: 'pglite' | 'postgres', adminUrl?: string)
     const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
     const ago = (ms: number) => copenhagenMinute(new Date(hour.getTime() - ms));
     const day = 86_400_000;
+    const graphOf = (resolution: string, periodBegin: string, quantities = ['heat-energy']) => ({
+      graphType: 'HOURLY_VALUES',
+      resolution,
+      periodBegin,
+      periodEnd: copenhagenMinute(hour),
+      objects: [{ kind: 'UNIT', id: unitId }],
+      quantities,
+    });
     const scenarios = [
-      { name: 'last 24 h at HOUR ', resolution: 'HOUR', periodBegin: ago(day) },
-      { name: 'last 30 d at DAY  ', resolution: 'DAY', periodBegin: ago(30 * day) },
-      { name: 'last year at MONTH', resolution: 'MONTH', periodBegin: ago(365 * day) },
+      { name: 'tenantGraph 24 h at HOUR  ', graph: graphOf('HOUR', ago(day)) },
+      { name: 'tenantGraph 30 d at DAY   ', graph: graphOf('DAY', ago(30 * day)) },
+      { name: 'tenantGraph year at MONTH ', graph: graphOf('MONTH', ago(365 * day)) },
     ];
-    const p50s: Record<string, number> = {};
+    const graphRequest = (graph: object) => ({
+      url,
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: GRAPH, variables: { graph } }),
+    });
+    const helloRequest = {
+      url: hello.url,
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ hello }' }),
+    };
     for (const s of scenarios) {
-      const graph = {
-        graphType: 'HOURLY_VALUES',
-        resolution: s.resolution,
-        periodBegin: s.periodBegin,
-        periodEnd: copenhagenMinute(hour),
-        objects: [{ kind: 'UNIT', id: unitId }],
-        quantities: ['heat-energy'],
+      const data = (await post(url, GRAPH, { graph: s.graph }, token)) as {
+        tenantGraph: { timestamps: string[] };
       };
-      await load(url, token, graph); // warm-up
-      const { sorted, points } = await load(url, token, graph);
-      p50s[s.resolution] = percentile(sorted, 50);
-      console.log(
-        `tenantGraph ${s.name}: p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms ` +
-          `(${points} points, ${REQUESTS_PER_SCENARIO} requests, ${CLIENTS} concurrent clients)`,
-      );
+      s.name += `(${data.tenantGraph.timestamps.length} points)`;
     }
-    console.log(`ratio year-at-MONTH / 24h-at-HOUR p50: ${(p50s.MONTH! / p50s.HOUR!).toFixed(2)}`);
+
+    console.log(
+      `req/s and latency over ${SECONDS} s per row (after 1 s of warm-up), autocannon in a worker thread, server on the main thread:`,
+    );
+    const row = (name: string, c: number, r: LoadResult, ratio?: number) =>
+      console.log(
+        `  ${name.padEnd(40)} ${String(c).padStart(2)} conns  ${r.rps.toFixed(0).padStart(6)} req/s  ` +
+          `p50 ${ms(r.p50).padStart(9)}  p95 ${ms(r.p95).padStart(9)}  p99 ${ms(r.p99).padStart(9)}` +
+          (ratio === undefined ? '' : `  ${(100 * ratio).toFixed(1).padStart(5)}% of hello-world`) +
+          (r.non2xx || r.errors ? `  (${r.non2xx} non-2xx, ${r.errors} errors)` : ''),
+      );
+    for (const connections of [20, 50]) {
+      await load({ ...helloRequest, connections, duration: 1 });
+      const base = await load({ ...helloRequest, connections, duration: SECONDS });
+      row('Yoga hello-world (same Node)', connections, base);
+      for (const s of scenarios) {
+        await load({ ...graphRequest(s.graph), connections, duration: 1 });
+        const r = await load({ ...graphRequest(s.graph), connections, duration: SECONDS });
+        row(s.name, connections, r, r.rps / base.rps);
+      }
+    }
+
+    // /api/health while the largest graph the limits allow runs back to back on one connection.
+    const maximal = graphOf('HOUR', ago(32 * day - 3_600_000), MAXIMAL_QUANTITIES);
+    const maxData = (await post(url, GRAPH, { graph: maximal }, token)) as {
+      tenantGraph: { timestamps: string[] };
+    };
+    const points = maxData.tenantGraph.timestamps.length * MAXIMAL_QUANTITIES.length;
+    const healthLoad = { url: `${origin}/api/health`, connections: 1, duration: SECONDS, overallRate: 50 };
+    const idle = await load(healthLoad);
+    const [busy, heavy] = await Promise.all([
+      load(healthLoad),
+      load({ ...graphRequest(maximal), connections: 1, duration: SECONDS }),
+    ]);
+    console.log(
+      `/api/health at 50 req/s, idle: p50 ${ms(idle.p50)}, p99 ${ms(idle.p99)}, max ${ms(idle.max)}`,
+    );
+    console.log(
+      `/api/health at 50 req/s while the largest allowed tenantGraph runs back to back ` +
+        `(${points} points, ${MAXIMAL_QUANTITIES.length} quantities × ${maxData.tenantGraph.timestamps.length} hours; ` +
+        `p50 ${ms(heavy.p50)} each): p50 ${ms(busy.p50)}, p99 ${ms(busy.p99)}, max ${ms(busy.max)} (goal: p99 ≤ 50 ms)`,
+    );
   } finally {
-    server.close();
+    server?.closeAllConnections();
+    server?.close();
+    hello?.server.close();
     await database.close();
     await cleanup();
   }

@@ -4,11 +4,13 @@
  *      BENCH_DATABASE_URL or TEST_DATABASE_URL is set) on PostgreSQL;
  *   2. gzipped JS shipped for /login/email and the dashboard;
  *   3. time of the first and of a later `npm start` on a fresh clone.
- * Flags: --skip-api, --skip-js, --skip-start.
+ *   4. the MDN HTTP Observatory grade of the built app behind TLS (after 2, which builds it).
+ * Flags: --skip-api, --skip-js, --skip-start, --skip-observatory.
  */
 import os from 'node:os';
 import { benchApi } from './api.ts';
 import { benchJs } from './js.ts';
+import { benchObservatory } from './observatory.ts';
 import { benchStart } from './start.ts';
 
 const flags = new Set(process.argv.slice(2));
@@ -24,3 +26,4 @@ if (!flags.has('--skip-api')) {
 }
 if (!flags.has('--skip-js')) await benchJs();
 if (!flags.has('--skip-start')) await benchStart();
+if (!flags.has('--skip-observatory')) await benchObservatory();

@@ -1,6 +1,7 @@
 /**
  * Builds a Yoga server for one backend: schema, per-request context, request ids (read from or added as
- * `x-request-id`), masked unexpected errors logged through pino with that id.
+ * `x-request-id`), masked unexpected errors logged through pino with that id, and the cost limits of
+ * `limits.ts` (introspection and suggestions only in development).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
@@ -14,6 +15,7 @@ import {
 import type { Backend } from '../auth/keys.ts';
 import type { ApiServices } from '../services.ts';
 import { createContext, type GraphQLContext } from './context.ts';
+import { limitPlugins } from './limits.ts';
 
 /** A Yoga server instance of one of our backends. */
 export type BackendYoga = YogaServerInstance<Record<string, unknown>, GraphQLContext>;
@@ -72,9 +74,29 @@ export function createBackendYoga(options: BackendOptions): BackendYoga {
     }),
     graphqlEndpoint: options.graphqlEndpoint,
     maskedErrors: true,
+    // Same origin only, unless CORS_ORIGINS lists the caller's origin. The API uses bearer tokens, never
+    // cookies, so no origin is ever told that credentials are allowed.
+    cors: (request) => {
+      const origin = request.headers.get('origin');
+      if (!origin || !services.config.CORS_ORIGINS.includes(origin)) return false;
+      return {
+        origin: [origin],
+        credentials: false,
+        methods: ['GET', 'POST'],
+        allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
+        exposedHeaders: ['x-request-id'],
+        maxAge: 600,
+      };
+    },
     landingPage: false,
     logging: yogaLogger,
-    plugins: [requestIdPlugin()],
+    plugins: [
+      requestIdPlugin(),
+      ...limitPlugins({
+        introspection: services.config.graphqlIntrospection,
+        graphMaxPoints: services.config.GRAPH_MAX_POINTS,
+      }),
+    ],
     // Node's own fetch classes: Astro accepts only a native Response from an endpoint.
     fetchAPI: {
       fetch: globalThis.fetch,

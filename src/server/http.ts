@@ -1,0 +1,284 @@
+/**
+ * The Node HTTP server of `npm start` and `npm run serve:api`. In order, for every request:
+ * 1. security headers (CSP fallback, HSTS over TLS, nosniff, frame and referrer policy, permissions policy);
+ * 2. `/api/*` straight to the two Yoga backends and the health check, before any of Astro's handling, with a
+ *    body size limit; CORS is same-origin unless `CORS_ORIGINS` allows an origin (see `graphql/yoga.ts`);
+ * 3. files of the client build, sent precompressed (`.br`, `.gz` written at build time) when the browser takes it;
+ * 4. everything else to Astro's handler, with brotli or gzip compression on the fly.
+ */
+import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, join, relative, sep } from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import compression from 'compression';
+import { sql } from 'drizzle-orm';
+import { ACCOUNT_GRAPHQL_ENDPOINT, createAccountYoga } from './account/yoga.ts';
+import type { ServerConfig } from './config.ts';
+import { QUERY_TOO_COMPLEX } from './graphql/limits.ts';
+import type { ApiServices } from './services.ts';
+import { createTenantYoga, TENANT_GRAPHQL_ENDPOINT } from './tenant/yoga.ts';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+export interface AppServerOptions {
+  services: ApiServices;
+  /** Astro's Node handler (`dist/server/entry.mjs`); without it only the API is served. */
+  astroHandler?: Handler;
+  /** The client build (`dist/client`), served before Astro. */
+  clientDir?: string;
+}
+
+/** The CSP of responses that set none (API, static files). Astro's pages send their own, with script hashes. */
+export const FALLBACK_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** Features no page of the app uses. */
+const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'autoplay=()',
+  'camera=()',
+  'display-capture=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'microphone=()',
+  'midi=()',
+  'payment=()',
+  'usb=()',
+  'xr-spatial-tracking=()',
+].join(', ');
+
+/** Two years, the preload list's minimum is one. */
+const HSTS = 'max-age=63072000; includeSubDomains';
+
+/** Whether the browser reached us over TLS: our own TLS socket, or a trusted proxy's X-Forwarded-Proto. */
+export function isSecureRequest(req: IncomingMessage, config: Pick<ServerConfig, 'TRUST_PROXY'>): boolean {
+  if ((req.socket as TLSSocket).encrypted) return true;
+  if (config.TRUST_PROXY !== '1') return false;
+  const proto = req.headers['x-forwarded-proto'];
+  const first = (Array.isArray(proto) ? proto[0] : proto)?.split(',')[0]?.trim().toLowerCase();
+  return first === 'https';
+}
+
+function setSecurityHeaders(req: IncomingMessage, res: ServerResponse, config: ServerConfig): void {
+  res.setHeader('Content-Security-Policy', FALLBACK_CSP);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+  res.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+  if (isSecureRequest(req, config)) res.setHeader('Strict-Transport-Security', HSTS);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** GET /api/health: 200 with the engine when the database answers a query, else 503. */
+async function health(services: ApiServices, res: ServerResponse): Promise<void> {
+  try {
+    await services.database.db.execute(sql`SELECT 1`);
+    sendJson(res, 200, { status: 'ok', database: services.database.engine });
+  } catch {
+    sendJson(res, 503, { status: 'unavailable' });
+  }
+}
+
+// ---- static files ----
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+interface StaticFile {
+  path: string;
+  size: number;
+  type: string;
+  /** Precompressed siblings, best first. */
+  encoded: Array<{ encoding: 'br' | 'gzip'; path: string; size: number }>;
+  immutable: boolean;
+}
+
+/** Every file of the client build by URL path, with its precompressed siblings; read once at start. */
+export function indexStaticFiles(clientDir: string): Map<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  const visit = (dir: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = join(dir, name);
+      const stat = statSync(path);
+      if (stat.isDirectory()) visit(path);
+      else if (!name.endsWith('.br') && !name.endsWith('.gz') && !name.endsWith('.html')) {
+        const type = CONTENT_TYPES[extname(name).toLowerCase()];
+        if (!type) continue;
+        const url = `/${relative(clientDir, path).split(sep).join('/')}`;
+        const encoded: StaticFile['encoded'] = [];
+        for (const [encoding, suffix] of [
+          ['br', '.br'],
+          ['gzip', '.gz'],
+        ] as const) {
+          try {
+            encoded.push({ encoding, path: path + suffix, size: statSync(path + suffix).size });
+          } catch {}
+        }
+        files.set(url, { path, size: stat.size, type, encoded, immutable: url.startsWith('/_astro/') });
+      }
+    }
+  };
+  visit(clientDir);
+  return files;
+}
+
+/** The encodings the request accepts (q=0 excluded). */
+function acceptedEncodings(req: IncomingMessage): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of (req.headers['accept-encoding'] ?? '').toString().split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q && Number(q.slice(2)) === 0) continue;
+    accepted.add(name);
+  }
+  return accepted;
+}
+
+function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile): void {
+  const accepted = acceptedEncodings(req);
+  const variant = file.encoded.find((e) => accepted.has(e.encoding));
+  const headers: Record<string, string | number> = {
+    'content-type': file.type,
+    'content-length': variant?.size ?? file.size,
+    'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+  };
+  if (file.encoded.length) headers.vary = 'Accept-Encoding';
+  if (variant) headers['content-encoding'] = variant.encoding;
+  res.writeHead(200, headers);
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  const stream = createReadStream(variant?.path ?? file.path);
+  stream.on('error', () => res.destroy());
+  stream.pipe(res);
+}
+
+// ---- the server ----
+
+/** The request handler: headers, API first, static files, then Astro. */
+export function createAppHandler(options: AppServerOptions): Handler {
+  const { services } = options;
+  const { config } = services;
+  const account = createAccountYoga(services);
+  const tenant = createTenantYoga(services);
+  const staticFiles = options.clientDir ? indexStaticFiles(options.clientDir) : new Map<string, StaticFile>();
+  // Brotli at quality 4 (the middleware's default) costs about as much CPU as gzip level 6 and is smaller.
+  const compress = compression({ threshold: 1024 }) as unknown as Middleware;
+  const withCompression =
+    (handler: Handler): Handler =>
+    (req, res) =>
+      compress(req, res, (err) => {
+        if (err) {
+          res.statusCode = 500;
+          res.end();
+        } else handler(req, res);
+      });
+  const accountListener = withCompression(account.requestListener as Handler);
+  const tenantListener = withCompression(tenant.requestListener as Handler);
+  const astro = options.astroHandler ? withCompression(options.astroHandler) : undefined;
+
+  return (req, res) => {
+    setSecurityHeaders(req, res, config);
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+
+    if (path.startsWith('/api/')) {
+      res.setHeader('Vary', 'Origin');
+      if (path === ACCOUNT_GRAPHQL_ENDPOINT || path === TENANT_GRAPHQL_ENDPOINT) {
+        const length = Number(req.headers['content-length'] ?? 0);
+        if (length > config.API_MAX_BODY_BYTES) {
+          // Refused unread; the connection closes so the rest of the body is not read either.
+          sendJson(
+            res,
+            413,
+            {
+              errors: [
+                {
+                  message: `Request body too large: at most ${config.API_MAX_BODY_BYTES} bytes`,
+                  extensions: { code: QUERY_TOO_COMPLEX, limit: 'bodySize' },
+                },
+              ],
+            },
+            { connection: 'close' },
+          );
+          return;
+        }
+        if (req.method === 'POST' && req.headers['content-length'] === undefined) {
+          sendJson(
+            res,
+            411,
+            { errors: [{ message: 'Content-Length required', extensions: { code: 'BAD_REQUEST' } }] },
+            { connection: 'close' },
+          );
+          return;
+        }
+        (path === TENANT_GRAPHQL_ENDPOINT ? tenantListener : accountListener)(req, res);
+        return;
+      }
+      if (path === '/api/health' && (req.method === 'GET' || req.method === 'HEAD')) {
+        void health(services, res);
+        return;
+      }
+      sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
+      return;
+    }
+
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      let decoded = path;
+      try {
+        decoded = decodeURIComponent(path);
+      } catch {}
+      const file = staticFiles.get(decoded);
+      if (file) {
+        sendStatic(req, res, file);
+        return;
+      }
+    }
+    if (astro) astro(req, res);
+    else sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
+  };
+}
+
+/** The HTTP server; call `listen` on it. */
+export function createAppServer(options: AppServerOptions): Server {
+  return createServer(createAppHandler(options));
+}
