@@ -4,82 +4,84 @@
  * JS come compressed, and the API answers before Astro.
  */
 import { brotliDecompressSync } from 'node:zlib';
+import { expect, test } from '@playwright/test';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, logIn } from './browser.ts';
+import { baseUrlOf, launchBrowser, logIn } from './browser.ts';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = baseUrlOf();
 
-describe('HTTP hardening and compression on the built app', () => {
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
-  let page: Page;
-  const violations: string[] = [];
+test.describe
+  .serial('HTTP hardening and compression on the built app', () => {
+    let browser: Awaited<ReturnType<typeof launchBrowser>>;
+    let page: Page;
+    const violations: string[] = [];
 
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on('console', (m) => {
-      if (/Content.Security.Policy|Refused to/i.test(m.text())) violations.push(m.text());
+    test.beforeAll(async () => {
+      browser = await launchBrowser();
+      page = await browser.context.newPage();
+      page.on('console', (m) => {
+        if (/Content.Security.Policy|Refused to/i.test(m.text())) violations.push(m.text());
+      });
+    });
+    test.afterAll(async () => {
+      await browser?.close();
+    });
+
+    test('pages send a strict CSP header with hashes and the hardening headers', async () => {
+      const res = await fetch(`${baseUrl}/login/email`, { headers: { 'accept-encoding': 'br' } });
+      expect(res.status).toBe(200);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp).toMatch(/frame-ancestors 'none'/);
+      expect(csp).toMatch(/object-src 'none'/);
+      const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? '';
+      expect(scriptSrc).toMatch(/'sha256-/);
+      expect(scriptSrc).not.toMatch(/unsafe-inline|unsafe-eval/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('permissions-policy')).toMatch(/camera=\(\)/);
+      expect(res.headers.get('content-encoding')).toBe('br');
+    });
+
+    test('logs in and draws the dashboard chart with no CSP violation', async () => {
+      await logIn(page, baseUrl, 'tenant@demo.test', 'Demo#Tenant2026');
+      await page.waitForURL(/\/t\/[^/]+\/$/, { timeout: 30_000 });
+      await page.locator('.apexcharts-svg').waitFor({ timeout: 30_000 });
+      expect(violations).toEqual([]);
+    });
+
+    test("the page's JS is sent precompressed with brotli, and decodes to the same file", async () => {
+      const html = await (await fetch(`${baseUrl}/login/email`)).text();
+      const src =
+        /<script[^>]+src="(\/_astro\/[^"]+\.js)"/.exec(html)?.[1] ??
+        /"(\/_astro\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(src).toBeTruthy();
+      const plain = await (
+        await fetch(`${baseUrl}${src}`, { headers: { 'accept-encoding': 'identity' } })
+      ).text();
+      // node:http keeps the body as sent; fetch would decode it.
+      const { request } = await import('node:http');
+      const encoded = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
+        request(`${baseUrl}${src}`, { headers: { 'accept-encoding': 'br, gzip' } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }),
+          );
+        })
+          .on('error', reject)
+          .end();
+      });
+      expect(encoded.encoding).toBe('br');
+      expect(brotliDecompressSync(encoded.body).toString()).toBe(plain);
+    });
+
+    test('introspection is off in the production app', async () => {
+      const res = await fetch(`${baseUrl}/api/tenant/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __schema { queryType { name } } }' }),
+      });
+      const body = (await res.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
+      expect(body.errors?.[0]?.extensions?.code).toBe('INTROSPECTION_DISABLED');
     });
   });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  it('pages send a strict CSP header with hashes and the hardening headers', async () => {
-    const res = await fetch(`${baseUrl}/login/email`, { headers: { 'accept-encoding': 'br' } });
-    expect(res.status).toBe(200);
-    const csp = res.headers.get('content-security-policy') ?? '';
-    expect(csp).toMatch(/frame-ancestors 'none'/);
-    expect(csp).toMatch(/object-src 'none'/);
-    const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? '';
-    expect(scriptSrc).toMatch(/'sha256-/);
-    expect(scriptSrc).not.toMatch(/unsafe-inline|unsafe-eval/);
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
-    expect(res.headers.get('permissions-policy')).toMatch(/camera=\(\)/);
-    expect(res.headers.get('content-encoding')).toBe('br');
-  });
-
-  it('logs in and draws the dashboard chart with no CSP violation', async () => {
-    await logIn(page, baseUrl, 'tenant@demo.test', 'Demo#Tenant2026');
-    await page.waitForURL(/\/t\/[^/]+\/$/, { timeout: 30_000 });
-    await page.locator('.apexcharts-svg').waitFor({ timeout: 30_000 });
-    expect(violations).toEqual([]);
-  });
-
-  it("the page's JS is sent precompressed with brotli, and decodes to the same file", async () => {
-    const html = await (await fetch(`${baseUrl}/login/email`)).text();
-    const src =
-      /<script[^>]+src="(\/_astro\/[^"]+\.js)"/.exec(html)?.[1] ?? /"(\/_astro\/[^"]+\.js)"/.exec(html)?.[1];
-    expect(src).toBeTruthy();
-    const plain = await (
-      await fetch(`${baseUrl}${src}`, { headers: { 'accept-encoding': 'identity' } })
-    ).text();
-    // node:http keeps the body as sent; fetch would decode it.
-    const { request } = await import('node:http');
-    const encoded = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
-      request(`${baseUrl}${src}`, { headers: { 'accept-encoding': 'br, gzip' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }),
-        );
-      })
-        .on('error', reject)
-        .end();
-    });
-    expect(encoded.encoding).toBe('br');
-    expect(brotliDecompressSync(encoded.body).toString()).toBe(plain);
-  });
-
-  it('introspection is off in the production app', async () => {
-    const res = await fetch(`${baseUrl}/api/tenant/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ __schema { queryType { name } } }' }),
-    });
-    const body = (await res.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
-    expect(body.errors?.[0]?.extensions?.code).toBe('INTROSPECTION_DISABLED');
-  });
-});
