@@ -17,14 +17,17 @@ const ARGS = [
 ];
 
 /** Launches Chromium with an empty user-data-dir; close() removes it again. */
-export async function launchBrowser(viewport = { width: 1400, height: 900 }): Promise<{
+export async function launchBrowser(
+  viewport = { width: 1400, height: 900 },
+  extraArgs: string[] = [],
+): Promise<{
   context: BrowserContext;
   close: () => Promise<void>;
 }> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'tenant-e2e-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ARGS,
+    args: [...ARGS, ...extraArgs],
     headless: true,
     viewport,
   });
