@@ -30,6 +30,11 @@ function gzipProxy(target: string, port: number): Promise<Server> {
         headers: req.headers,
       },
       (answer) => {
+        // Lighthouse drops requests it no longer needs; the answer then has nowhere to go.
+        if (res.destroyed) {
+          answer.resume();
+          return;
+        }
         const type = String(answer.headers['content-type'] ?? '');
         const wantsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
         if (!wantsGzip || !COMPRESSIBLE.test(type) || answer.headers['content-encoding']) {
@@ -43,7 +48,11 @@ function gzipProxy(target: string, port: number): Promise<Server> {
         pipeline(answer, createGzip(), res, () => {});
       },
     );
-    forward.on('error', () => res.writeHead(502).end());
+    forward.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    res.on('close', () => forward.destroy());
     req.pipe(forward);
   });
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
