@@ -28,6 +28,8 @@ async function jsFiles(page: Page, action: () => Promise<unknown>): Promise<Load
   };
   page.on('response', onResponse);
   await action();
+  // An action that is not a navigation finds the page idle already; give its imports time to start.
+  await page.waitForTimeout(1000);
   await page.waitForLoadState('networkidle');
   page.off('response', onResponse);
   return Promise.all(pending);
