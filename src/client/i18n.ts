@@ -20,7 +20,7 @@ const PRELOADED_NAMESPACES = ['common', 'domain'];
 // Not eager: each file is its own chunk, so the browser fetches one language's files, not all of them.
 const loaders = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json', { import: 'default' });
 
-/** Loads one namespace of one language; an unknown file is an error, so i18next falls back to `en`. */
+/** Loads one namespace of one language; a missing file rejects, and i18next logs it. */
 function loadNamespace(lang: string, ns: string): Promise<Record<string, unknown>> {
   const load = loaders[`../../locales/${lang}/${ns}.json`];
   return load ? load() : Promise.reject(new Error(`no translations ${lang}/${ns}`));
