@@ -79,8 +79,9 @@ describe('auth pages without a framework', () => {
   });
 
   it('shows the busy label while logging in', async () => {
-    await page.route('**/api/account/graphql', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
+    // Both backends answer late, so the form stays busy long enough to be seen.
+    await page.route('**/api/*/graphql', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
       await route.fallback();
     });
     try {
@@ -91,7 +92,7 @@ describe('auth pages without a framework', () => {
       await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 15_000 }).toBeTruthy();
       expect(await button.textContent()).toBe('Log in');
     } finally {
-      await page.unroute('**/api/account/graphql');
+      await page.unroute('**/api/*/graphql');
     }
   });
 });
