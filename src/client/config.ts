@@ -1,41 +1,45 @@
-/** Build-time configuration (PUBLIC_* variables), parsed once with zod; anything unset is off. */
-// zod/mini: the same parser at a fraction of the bytes, since this ships to every page.
+/**
+ * Build-time configuration (PUBLIC_* variables), parsed once with zod; anything unset is off.
+ * The browser never runs the parser: configPlugin.ts parses at build time and inlines the result.
+ */
 import { z } from 'zod/mini';
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language, parseLanguage } from '../lib/languages.ts';
 
-const text = z.optional(z.string());
+const text = () => z.optional(z.string());
 
-const schema = z.object({
-  PUBLIC_BRAND: text,
-  PUBLIC_TITLE: text,
-  PUBLIC_DEFAULT_LANGUAGE: z.optional(
-    z
-      .string()
-      .check(z.refine((v) => !v.trim() || parseLanguage(v) !== null, 'unknown language (use en, da, nb)')),
-  ),
-  PUBLIC_LANGUAGES: z.optional(
-    z.string().check(
-      z.superRefine((raw, ctx) => {
-        for (const part of raw.split(',')) {
-          if (part.trim() && !parseLanguage(part)) {
-            ctx.issues.push({
-              code: 'custom',
-              input: raw,
-              message: `unknown language "${part.trim()}" (use en, da, nb)`,
-            });
-          }
-        }
-      }),
+// Built on first use: zod calls at module level would keep zod in every browser bundle.
+const schema = () =>
+  z.object({
+    PUBLIC_BRAND: text(),
+    PUBLIC_TITLE: text(),
+    PUBLIC_DEFAULT_LANGUAGE: z.optional(
+      z
+        .string()
+        .check(z.refine((v) => !v.trim() || parseLanguage(v) !== null, 'unknown language (use en, da, nb)')),
     ),
-  ),
-  PUBLIC_ACCOUNT_GRAPHQL_ENDPOINT: text,
-  PUBLIC_TENANT_GRAPHQL_ENDPOINT: text,
-  PUBLIC_APPLE_CLIENT_ID: text,
-  PUBLIC_APPLE_REDIRECT_URI: text,
-  PUBLIC_FACEBOOK_CLIENT_ID: text,
-  PUBLIC_TAG_MANAGER_ID: text,
-  PUBLIC_SENTRY_DSN: text,
-});
+    PUBLIC_LANGUAGES: z.optional(
+      z.string().check(
+        z.superRefine((raw, ctx) => {
+          for (const part of raw.split(',')) {
+            if (part.trim() && !parseLanguage(part)) {
+              ctx.issues.push({
+                code: 'custom',
+                input: raw,
+                message: `unknown language "${part.trim()}" (use en, da, nb)`,
+              });
+            }
+          }
+        }),
+      ),
+    ),
+    PUBLIC_ACCOUNT_GRAPHQL_ENDPOINT: text(),
+    PUBLIC_TENANT_GRAPHQL_ENDPOINT: text(),
+    PUBLIC_APPLE_CLIENT_ID: text(),
+    PUBLIC_APPLE_REDIRECT_URI: text(),
+    PUBLIC_FACEBOOK_CLIENT_ID: text(),
+    PUBLIC_TAG_MANAGER_ID: text(),
+    PUBLIC_SENTRY_DSN: text(),
+  });
 
 /** A set value, trimmed; unset and blank are both "off". */
 const value = (x: string | undefined): string | null => (x?.trim() ? x.trim() : null);
@@ -64,7 +68,7 @@ export type ClientConfig = {
 
 /** Parses PUBLIC_* variables; throws one error listing every bad variable. */
 export function parseClientConfig(env: Record<string, unknown>): ClientConfig {
-  const result = schema.safeParse(env);
+  const result = schema().safeParse(env);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid PUBLIC_* configuration:\n${lines.join('\n')}`);
@@ -95,5 +99,10 @@ export function parseClientConfig(env: Record<string, unknown>): ClientConfig {
   };
 }
 
+/** The parsed configuration inlined by configPlugin.ts (browser builds only). */
+declare const __CLIENT_CONFIG__: ClientConfig;
+
 /** The app's configuration, read from the build's PUBLIC_* variables. */
-export const config: ClientConfig = parseClientConfig(import.meta.env ?? {});
+export const config: ClientConfig = import.meta.env.SSR
+  ? parseClientConfig(import.meta.env ?? {})
+  : __CLIENT_CONFIG__;

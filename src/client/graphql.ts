@@ -1,9 +1,10 @@
 /**
  * The one GraphQL client per backend. It adds the bearer header from the session and reports
  * "login required" to the session actor; it never redirects by itself (SPEC §6).
+ * A plain POST of the document text (GraphQL over HTTP): graphql-request parses every document with
+ * graphql-js to find its operation name, which shipped the whole parser (12 KB gzipped) to every page.
  */
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
-import { GraphQLClient, type Variables } from 'graphql-request';
 import { isLoginRequired, serverErrorCode } from '../lib/errors.ts';
 import type { Backend } from '../machines/session.machine.ts';
 import { config } from './config.ts';
@@ -23,44 +24,54 @@ export function configureAuth(next: AuthHooks): void {
   hooks = next;
 }
 
-function endpoint(backend: Backend): string {
-  const path = backend === 'account' ? config.accountEndpoint : config.tenantEndpoint;
-  // graphql-request needs an absolute URL; relative endpoints are resolved against the page.
-  const base = typeof window === 'undefined' ? 'http://localhost' : window.location.origin;
-  return new URL(path, base).toString();
-}
-
 /** A typed document generated from `src/client/operations/{backend}/*.graphql` (see src/client/gql). */
 export type TypedDocument<TResult, TVariables> = DocumentTypeDecoration<TResult, TVariables> & {
   toString(): string;
 };
 
-const clients = new Map<Backend, GraphQLClient>();
+/** The variables of a request. */
+export type Variables = Record<string, unknown>;
 
-/** The shared graphql-request client of a backend. */
-function graphqlClient(backend: Backend): GraphQLClient {
-  let client = clients.get(backend);
-  if (!client) {
-    client = new GraphQLClient(endpoint(backend), { method: 'POST' });
-    clients.set(backend, client);
+/**
+ * A GraphQL response that carries errors (or an HTTP failure without a GraphQL body). Shaped like
+ * graphql-request's ClientError (`response.errors`), which lib/errors reads.
+ */
+export class GraphQLResponseError extends Error {
+  readonly response: { status: number; errors: unknown[] };
+
+  constructor(status: number, errors: unknown[]) {
+    const first = errors[0] as { message?: unknown } | undefined;
+    super(typeof first?.message === 'string' ? first.message : `GraphQL request failed (HTTP ${status})`);
+    this.name = 'GraphQLResponseError';
+    this.response = { status, errors };
   }
-  return client;
+}
+
+function endpoint(backend: Backend): string {
+  return backend === 'account' ? config.accountEndpoint : config.tenantEndpoint;
 }
 
 /** A request with an explicit access token, or none (login and refresh calls). */
-export function requestWithToken<T, V extends Variables = Variables>(
+export async function requestWithToken<T, V extends Variables = Variables>(
   backend: Backend,
   document: TypedDocument<T, V>,
   variables: V,
   token: string | null,
 ): Promise<T> {
-  const requestHeaders: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  // A primitive string: graphql-request sends it as it is.
-  return graphqlClient(backend).request<T>({
-    document: document.toString(),
-    variables,
-    requestHeaders,
-  } as never);
+  const response = await fetch(endpoint(backend), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json, application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify({ query: String(document), variables }),
+  });
+  const body: unknown = await response.json().catch(() => null);
+  const { data, errors } = (body ?? {}) as { data?: T | null; errors?: unknown };
+  if (Array.isArray(errors) && errors.length > 0) throw new GraphQLResponseError(response.status, errors);
+  if (!response.ok || data === undefined) throw new GraphQLResponseError(response.status, []);
+  return data as T;
 }
 
 /** A request authorized by the session; an expired token is refreshed and the request tried once more. */

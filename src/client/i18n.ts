@@ -1,30 +1,46 @@
 /**
  * The i18n runtime: one i18next instance per language on the server (requests never share a mutable
- * language), one in the browser. Namespaces: common (app shell) and domain (lib's texts).
+ * language), one in the browser. The server holds every language; the browser loads only the page's
+ * language, and of it only the namespaces in use (see docs/notes/platform-web.md).
  */
 import i18next, { type i18n as I18n, type TFunction } from 'i18next';
-import { FALLBACK_LANGUAGE, type Language, parseLanguage } from '../lib/languages.ts';
+import resourcesToBackend from 'i18next-resources-to-backend';
+import { FALLBACK_LANGUAGE, LANGUAGES, type Language, parseLanguage } from '../lib/languages.ts';
 import { config } from './config.ts';
-import { browserStorage, readString, STORAGE_KEYS, writeString } from './storage.ts';
+import { saveLanguageChoice } from './languageChoice.ts';
 
+export { LANGUAGE_COOKIE, storedLanguage, writeLanguageCookie } from './languageChoice.ts';
+
+/** Every namespace (one JSON file per language under locales/). */
 export const NAMESPACES = ['common', 'domain'] as const;
 
-/** The cookie that mirrors the chosen language so server-rendered shells use it. */
-export const LANGUAGE_COOKIE = 'lang';
+/** Namespaces the browser loads before any island renders; others load when `useTranslation` asks. */
+const PRELOADED_NAMESPACES = ['common', 'domain'];
 
-const files = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json', {
-  eager: true,
-  import: 'default',
-});
+// Not eager: each file is its own chunk, so the browser fetches one language's files, not all of them.
+const loaders = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json', { import: 'default' });
 
-/** Every translation, as { [lang]: { [namespace]: json } }, bundled at build time. */
-export const resources: Record<string, Record<string, Record<string, unknown>>> = {};
-for (const [path, json] of Object.entries(files)) {
-  const match = /locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
-  if (!match) continue;
-  const [, lang, ns] = match;
-  resources[lang!] ??= {};
-  resources[lang!]![ns!] = json;
+/** Loads one namespace of one language; a missing file rejects, and i18next logs it. */
+function loadNamespace(lang: string, ns: string): Promise<Record<string, unknown>> {
+  const load = loaders[`../../locales/${lang}/${ns}.json`];
+  return load ? load() : Promise.reject(new Error(`no translations ${lang}/${ns}`));
+}
+
+type Resources = Record<string, Record<string, Record<string, unknown>>>;
+
+/** Every language and namespace, for the server, which translates synchronously. */
+async function loadAllResources(): Promise<Resources> {
+  const resources: Resources = {};
+  await Promise.all(
+    Object.entries(loaders).map(async ([path, load]) => {
+      const match = /locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
+      if (!match) return;
+      const [, lang, ns] = match;
+      resources[lang!] ??= {};
+      resources[lang!]![ns!] = await load();
+    }),
+  );
+  return resources;
 }
 
 /** The enabled language for any input (cookie, storage, navigator), else the configured default. */
@@ -33,36 +49,73 @@ export function resolveLanguage(x: unknown, enabled: readonly Language[] = confi
   return lang && enabled.includes(lang) ? lang : config.defaultLanguage;
 }
 
-function createI18n(lang: Language): I18n {
+const baseOptions = {
+  fallbackLng: FALLBACK_LANGUAGE,
+  defaultNS: 'common',
+  interpolation: { escapeValue: false },
+  returnNull: false,
+} as const;
+
+const serverResources: Resources = import.meta.env.SSR ? await loadAllResources() : {};
+
+function createServerI18n(lang: Language): I18n {
   const instance = i18next.createInstance();
   void instance.init({
+    ...baseOptions,
     lng: lang,
-    fallbackLng: FALLBACK_LANGUAGE,
-    ns: [...NAMESPACES],
-    defaultNS: 'common',
-    resources,
+    supportedLngs: [...LANGUAGES],
+    ns: Object.keys(serverResources[FALLBACK_LANGUAGE] ?? {}),
+    resources: serverResources,
     initAsync: false,
-    interpolation: { escapeValue: false },
-    returnNull: false,
   });
   return instance;
 }
 
+/** The browser's instance, ready with the page's language before any island module finishes loading. */
+async function createBrowserI18n(lang: Language): Promise<I18n> {
+  const instance = i18next.createInstance().use(resourcesToBackend(loadNamespace));
+  await instance.init({
+    ...baseOptions,
+    lng: lang,
+    supportedLngs: [...LANGUAGES],
+    // Keys are checked for parity across languages, so the fallback is never fetched just in case.
+    fallbackLng: false,
+    ns: PRELOADED_NAMESPACES,
+  });
+  return instance;
+}
+
+// The server rendered the page in <html lang>, so the browser loads that language before hydrating:
+// no flash of English and no mismatch.
+const browserInstance: I18n | null = import.meta.env.SSR
+  ? null
+  : await createBrowserI18n(resolveLanguage(document.documentElement.lang));
+
+if (browserInstance) {
+  const instance = browserInstance;
+  // Soft navigation: the next page may be rendered in another language (a choice made elsewhere);
+  // load it before the new page's islands hydrate, so they render what the server rendered.
+  document.addEventListener('astro:before-preparation', (event) => {
+    const loadPage = event.loader;
+    event.loader = async () => {
+      await loadPage();
+      const lang = resolveLanguage(event.newDocument.documentElement.lang);
+      if (lang !== instance.language) await instance.changeLanguage(lang);
+    };
+  });
+}
+
 const serverInstances = new Map<Language, I18n>();
-let browserInstance: I18n | null = null;
 
 /** The i18next instance for islands: per language on the server, the page's one in the browser. */
 export function getI18n(lang: Language): I18n {
-  if (typeof window === 'undefined') {
-    let instance = serverInstances.get(lang);
-    if (!instance) {
-      instance = createI18n(lang);
-      serverInstances.set(lang, instance);
-    }
-    return instance;
+  if (browserInstance) return browserInstance;
+  let instance = serverInstances.get(lang);
+  if (!instance) {
+    instance = createServerI18n(lang);
+    serverInstances.set(lang, instance);
   }
-  browserInstance ??= createI18n(lang);
-  return browserInstance;
+  return instance;
 }
 
 /** A translate function fixed to one language, for Astro layouts and pages. */
@@ -70,29 +123,9 @@ export function serverT(lang: Language): TFunction {
   return getI18n(lang).getFixedT(lang);
 }
 
-/** The language the user chose earlier in this browser, if any. */
-export function storedLanguage(): Language | null {
-  const lang = parseLanguage(readString(browserStorage(), STORAGE_KEYS.language));
-  return lang && config.languages.includes(lang) ? lang : null;
-}
-
-/** The `lang` cookie string: one year, like SPEC's cookies; Secure when the page came over TLS. */
-export function languageCookie(lang: Language, protocol: string): string {
-  const secure = protocol === 'https:' ? '; Secure' : '';
-  return `${LANGUAGE_COOKIE}=${lang}; path=/; max-age=31536000; SameSite=Lax${secure}`;
-}
-
-/** Mirrors the language into the cookie, so the next server render is in it. */
-export function writeLanguageCookie(lang: Language): void {
-  // biome-ignore lint/suspicious/noDocumentCookie: a plain first-party preference cookie, read by the server
-  document.cookie = languageCookie(lang, location.protocol);
-}
-
-/** Switches the interface language and saves it (SPEC §4 "Language change"). */
+/** Switches the interface language and saves it (SPEC §4 "Language change"); resolves once it is loaded. */
 export async function changeLanguage(lang: Language): Promise<void> {
-  // Where storage is refused, the cookie still carries the choice.
-  writeString(browserStorage(), STORAGE_KEYS.language, lang);
-  writeLanguageCookie(lang);
-  document.documentElement.lang = lang;
+  saveLanguageChoice(lang);
+  // i18next fetches the new language's loaded namespaces before it switches.
   await getI18n(lang).changeLanguage(lang);
 }

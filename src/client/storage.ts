@@ -1,5 +1,4 @@
 /** The storage keys of SPEC §3 and total parsers for what is read back; nothing here throws. */
-import { decodeJwt } from 'jose/jwt/decode';
 import type { AccessToken, Backend, BackendTokens, SessionTokens } from '../machines/session.machine.ts';
 
 /** Every localStorage key the app uses. */
@@ -44,11 +43,24 @@ const KEYS: Record<Backend, { access: string; refresh: string; refreshExpires: s
   },
 };
 
+// The browser only reads exp to schedule a refresh; the backends verify signatures. A JWT library for
+// that would ship bytes to every page, so this reads the base64url JSON payload directly.
+function jwtPayload(token: string): unknown {
+  const parts = token.split('.');
+  if (parts.length !== 3 || !/^[A-Za-z0-9_-]+$/.test(parts[1]!)) return null;
+  const base64 = parts[1]!.replace(/-/g, '+').replace(/_/g, '/');
+  const bytes = Uint8Array.from(atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '=')), (c) =>
+    c.charCodeAt(0),
+  );
+  return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+}
+
 /** Reads a JWT's exp as ms since the epoch; null for anything that is not a JWT with a numeric exp. */
 export function accessTokenExpiry(token: unknown): number | null {
   if (typeof token !== 'string' || token.length === 0) return null;
   try {
-    const { exp } = decodeJwt(token);
+    const payload = jwtPayload(token);
+    const exp = payload && typeof payload === 'object' ? (payload as { exp?: unknown }).exp : undefined;
     return typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 : null;
   } catch {
     return null;

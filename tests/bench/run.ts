@@ -2,14 +2,15 @@
  * `npm run bench`: prints measured figures. Nothing here passes or fails on speed.
  *   1. ingest rate and tenantGraph latency under 20 concurrent clients, on PGlite and (when
  *      BENCH_DATABASE_URL or TEST_DATABASE_URL is set) on PostgreSQL;
- *   2. gzipped JS shipped for /login/email and the dashboard;
+ *   2. gzipped JS shipped per page, and Lighthouse (mobile, desktop) for /login/email and the dashboard;
  *   3. time of the first and of a later `npm start` on a fresh clone.
  *   4. the MDN HTTP Observatory grade of the built app behind TLS (after 2, which builds it).
- * Flags: --skip-api, --skip-js, --skip-start, --skip-observatory.
+ * Flags: --skip-api, --skip-js, --skip-lighthouse, --skip-start, --skip-observatory.
  */
 import os from 'node:os';
 import { benchApi } from './api.ts';
 import { benchJs } from './js.ts';
+import { benchLighthouse } from './lighthouse.ts';
 import { benchObservatory } from './observatory.ts';
 import { benchStart } from './start.ts';
 
@@ -25,5 +26,6 @@ if (!flags.has('--skip-api')) {
   else console.log('\n(PostgreSQL skipped: set BENCH_DATABASE_URL=postgres://… to include it)');
 }
 if (!flags.has('--skip-js')) await benchJs();
+if (!flags.has('--skip-lighthouse')) await benchLighthouse();
 if (!flags.has('--skip-start')) await benchStart();
 if (!flags.has('--skip-observatory')) await benchObservatory();

@@ -17,14 +17,17 @@ const ARGS = [
 ];
 
 /** Launches Chromium with an empty user-data-dir; close() removes it again. */
-export async function launchBrowser(viewport = { width: 1400, height: 900 }): Promise<{
+export async function launchBrowser(
+  viewport = { width: 1400, height: 900 },
+  extraArgs: string[] = [],
+): Promise<{
   context: BrowserContext;
   close: () => Promise<void>;
 }> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'tenant-e2e-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ARGS,
+    args: [...ARGS, ...extraArgs],
     headless: true,
     viewport,
   });
@@ -48,8 +51,8 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
 /** Logs in through /login/email with the given credentials. */
 export async function logIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
   await page.goto(`${baseUrl}/login/email`);
-  // The form works only once hydrated; the island root loses its ssr marker then.
-  await page.waitForSelector('astro-island:not([ssr]) form');
+  // The form works only once its script has run; it marks the form ready then.
+  await page.waitForSelector('form[data-ready]');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();

@@ -42,9 +42,31 @@ describe('accessTokenExpiry / parseAccessToken', () => {
     expect(accessTokenExpiry(await jwt(300))).toBe(NOW + 300_000);
   });
 
+  it('reads a payload with non-ASCII claims and base64url characters', async () => {
+    const token = await new SignJWT({ sub: 'Ærø ~~~ ???', name: 'Søren Ødegård' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(Math.floor(NOW / 1000) + 5)
+      .sign(secret);
+    expect(accessTokenExpiry(token)).toBe(NOW + 5_000);
+  });
+
   it('is null for garbage, non-strings, and a JWT without exp', () => {
     const noExp = new UnsecuredJWT({ sub: 'x' }).encode();
-    for (const bad of ['', 'abc', 'a.b.c', 42, null, undefined, {}, noExp])
+    const stringExp = `e30.${btoa(JSON.stringify({ exp: '9999999999' })).replace(/=+$/, '')}.`;
+    const arrayPayload = `e30.${btoa('[1]')}.x`;
+    for (const bad of [
+      '',
+      'abc',
+      'a.b.c',
+      'a.b+c.d',
+      42,
+      null,
+      undefined,
+      {},
+      noExp,
+      stringExp,
+      arrayPayload,
+    ])
       expect(accessTokenExpiry(bad)).toBeNull();
   });
 

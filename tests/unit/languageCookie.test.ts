@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { languageCookie } from '../../src/client/i18n.ts';
+import { languageCookie } from '../../src/client/languageChoice.ts';
 
 describe('the lang cookie', () => {
   it('is Secure when the page came over TLS', () => {

@@ -1,0 +1,158 @@
+/**
+ * Lighthouse performance, mobile and desktop, for /login/email and the dashboard (logged in), on the built
+ * app with demo data in the system Chromium; as served, and behind a local gzip proxy (what compression
+ * will give). Prints the median of a few runs: a shared machine makes single runs noisy.
+ * Alone: `node --import tsx tests/bench/lighthouse.ts [--runs=3] [--url=http://127.0.0.1:4391]`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import lighthouse, { desktopConfig, type Flags } from 'lighthouse';
+import { launchBrowser, logIn } from '../e2e/browser.ts';
+import { startUntilReady, stop } from './start.ts';
+
+const repo = new URL('../..', import.meta.url).pathname;
+const COMPRESSIBLE = /^(text\/|application\/(javascript|json|graphql-response\+json|xml)|image\/svg)/;
+
+/** A reverse proxy that gzips compressible responses, standing in for the server's own compression. */
+function gzipProxy(target: string, port: number): Promise<Server> {
+  const upstream = new URL(target);
+  const server = createServer((req, res) => {
+    const forward = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers: req.headers,
+      },
+      (answer) => {
+        // Lighthouse drops requests it no longer needs; the answer then has nowhere to go.
+        if (res.destroyed) {
+          answer.resume();
+          return;
+        }
+        const type = String(answer.headers['content-type'] ?? '');
+        const wantsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+        if (!wantsGzip || !COMPRESSIBLE.test(type) || answer.headers['content-encoding']) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          return;
+        }
+        const headers = { ...answer.headers, 'content-encoding': 'gzip', vary: 'accept-encoding' };
+        delete headers['content-length'];
+        res.writeHead(answer.statusCode ?? 502, headers);
+        pipeline(answer, createGzip(), res, () => {});
+      },
+    );
+    forward.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    res.on('close', () => forward.destroy());
+    req.pipe(forward);
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+}
+
+type Scores = { performance: number; fcp: number; lcp: number; tbt: number; cls: number; si: number };
+
+async function audit(url: string, port: number, desktop: boolean): Promise<Scores> {
+  const flags: Flags = {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance'],
+    // The session lives in localStorage; Lighthouse would clear it before loading the page.
+    disableStorageReset: true,
+  };
+  const result = await lighthouse(url, flags, desktop ? desktopConfig : undefined);
+  if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+  const { audits, categories } = result.lhr;
+  const value = (id: string) => audits[id]?.numericValue ?? Number.NaN;
+  return {
+    performance: Math.round((categories.performance?.score ?? 0) * 100),
+    fcp: value('first-contentful-paint'),
+    lcp: value('largest-contentful-paint'),
+    tbt: value('total-blocking-time'),
+    cls: value('cumulative-layout-shift'),
+    si: value('speed-index'),
+  };
+}
+
+function median(runs: Scores[]): Scores {
+  const sorted = [...runs].sort((a, b) => a.performance - b.performance);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+const fmt = (s: Scores) =>
+  `${String(s.performance).padStart(3)}   FCP ${(s.fcp / 1000).toFixed(1)} s  LCP ${(s.lcp / 1000).toFixed(1)} s  ` +
+  `TBT ${Math.round(s.tbt)} ms  CLS ${s.cls.toFixed(3)}  SI ${(s.si / 1000).toFixed(1)} s`;
+
+/** Prints Lighthouse figures for a running app at `base` (started here when not given). */
+export async function benchLighthouse(options: { runs?: number; base?: string } = {}): Promise<void> {
+  const runs = options.runs ?? 3;
+  let dataDir: string | null = null;
+  let child: Awaited<ReturnType<typeof startUntilReady>>['child'] | null = null;
+  let base = options.base;
+  if (!base) {
+    dataDir = mkdtempSync(join(tmpdir(), 'tenant-app-lh-'));
+    const appPort = 4900 + Math.floor(Math.random() * 90);
+    ({ child } = await startUntilReady(repo, appPort, {
+      DATA_DIR: dataDir,
+      DEMO_DAYS: '35',
+      DEMO_APARTMENTS: '3',
+    }));
+    base = `http://127.0.0.1:${appPort}`;
+  }
+  const proxyPort = 5000 + Math.floor(Math.random() * 90);
+  const proxy = await gzipProxy(base, proxyPort);
+  const debuggingPort = 9300 + Math.floor(Math.random() * 90);
+  const browser = await launchBrowser(undefined, [`--remote-debugging-port=${debuggingPort}`]);
+  try {
+    const origins = [
+      { label: 'as served', origin: base },
+      { label: 'behind gzip', origin: `http://127.0.0.1:${proxyPort}` },
+    ];
+    const blank = await browser.context.newPage();
+    const cdp = await browser.context.newCDPSession(blank);
+    const clearHttpCache = () => cdp.send('Network.clearBrowserCache');
+    console.log(`\nLighthouse performance (median of ${runs}; score, then the metrics of that run)`);
+    for (const { label, origin } of origins) {
+      // Each origin has its own localStorage, so log in on each.
+      const page = await browser.context.newPage();
+      await logIn(page, origin, 'tenant@demo.test', 'Demo#Tenant2026');
+      await page.waitForURL(/\/t\/[^/]+\/$/, { timeout: 30_000 });
+      const dashboard = page.url();
+      await page.close();
+      for (const [name, url] of [
+        ['/login/email', `${origin}/login/email`],
+        ['dashboard', dashboard],
+      ] as const) {
+        for (const desktop of [false, true]) {
+          const results: Scores[] = [];
+          for (let i = 0; i < runs; i++) {
+            // Storage stays (the session), but every run starts with a cold HTTP cache.
+            await clearHttpCache();
+            results.push(await audit(url, debuggingPort, desktop));
+          }
+          const form = desktop ? 'desktop' : 'mobile ';
+          console.log(`  ${label.padEnd(11)} ${name.padEnd(12)} ${form} ${fmt(median(results))}`);
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+    await new Promise((resolve) => proxy.close(resolve));
+    if (child) await stop(child);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+  await benchLighthouse({ runs: Number(arg('runs') ?? 3), base: arg('url') });
+}

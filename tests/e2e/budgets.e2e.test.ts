@@ -1,0 +1,124 @@
+/**
+ * JS budgets (issue 6 §3), gzipped (-9, as the build precompresses), of every JS response the page loads
+ * until the network is idle: what the system Chromium really fetches, dynamic imports included.
+ */
+import { gzipSync } from 'node:zlib';
+import { expect, test } from '@playwright/test';
+import type { Page, Response } from 'playwright-core';
+import { baseUrlOf, launchBrowser, logIn } from './browser.ts';
+
+const baseUrl = baseUrlOf();
+const KB = 1024;
+const DASHBOARD = /\/t\/[^/]+\/$/;
+
+/** Pages that must load no framework JS: they have no island. Static content pages belong here. */
+const PAGES_WITHOUT_ISLANDS = ['/login', '/login/email'];
+
+type Loaded = { url: string; gz: number; body: string };
+
+/** Every JS file the page loads while `action` runs and until the network is idle. */
+async function loadedJs(page: Page, action: () => Promise<unknown>): Promise<Loaded[]> {
+  const pending: Promise<Loaded>[] = [];
+  const onResponse = (response: Response) => {
+    if (!(response.headers()['content-type'] ?? '').includes('javascript')) return;
+    pending.push(
+      response.body().then((body) => ({
+        url: new URL(response.url()).pathname,
+        gz: gzipSync(body, { level: 9 }).length,
+        body: body.toString('utf8'),
+      })),
+    );
+  };
+  page.on('response', onResponse);
+  try {
+    await action();
+    await page.waitForLoadState('networkidle');
+  } finally {
+    page.off('response', onResponse);
+  }
+  return Promise.all(pending);
+}
+
+const total = (files: Loaded[]) => files.reduce((n, f) => n + f.gz, 0);
+const report = (files: Loaded[]) =>
+  files
+    .sort((a, b) => b.gz - a.gz)
+    .map((f) => `${(f.gz / KB).toFixed(1).padStart(6)} KB ${f.url}`)
+    .join('\n');
+
+/** The island renderer and every module it imports statically: the framework. */
+async function frameworkFiles(page: Page, rendererUrl: string): Promise<Set<string>> {
+  const seen = new Set<string>();
+  const queue = [new URL(rendererUrl, baseUrl).toString()];
+  while (queue.length > 0) {
+    const url = queue.pop()!;
+    const path = new URL(url).pathname;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const source = await (await page.request.get(url)).text();
+    for (const match of source.matchAll(/(?:from|import)\s*["']([^"']+\.js)["']/g)) {
+      queue.push(new URL(match[1]!, url).toString());
+    }
+  }
+  return seen;
+}
+
+test.describe
+  .serial('JS budgets', () => {
+    let browser: Awaited<ReturnType<typeof launchBrowser>>;
+    let page: Page;
+
+    test.beforeAll(async () => {
+      browser = await launchBrowser({ width: 390, height: 844 });
+      page = await browser.context.newPage();
+    });
+    test.afterAll(async () => {
+      await browser?.close();
+    });
+
+    test('/login/email loads at most 100 KB of JS', async () => {
+      const files = await loadedJs(page, () => page.goto(`${baseUrl}/login/email`));
+      // The form runs a state machine: if nothing was recorded, the measurement is broken, not the page light.
+      await page.waitForSelector('form[data-ready]');
+      expect(total(files), report(files)).toBeGreaterThan(10 * KB);
+      expect(total(files), report(files)).toBeLessThanOrEqual(100 * KB);
+    });
+
+    test('/login loads at most 100 KB of JS', async () => {
+      const files = await loadedJs(page, () => page.goto(`${baseUrl}/login`));
+      expect(total(files), report(files)).toBeLessThanOrEqual(100 * KB);
+    });
+
+    test('pages without islands load no framework JS', async () => {
+      // Every app page has the shell island; its server HTML names the renderer, no login needed.
+      const shellHtml = await (await page.request.get(`${baseUrl}/t`)).text();
+      const renderer = /<astro-island[^>]*\brenderer-url="([^"]+)"/.exec(shellHtml)?.[1];
+      expect(renderer).toBeTruthy();
+      const framework = await frameworkFiles(page, renderer!);
+      expect(framework.size).toBeGreaterThan(0);
+      for (const path of PAGES_WITHOUT_ISLANDS) {
+        const fresh = await browser.context.newPage();
+        const files = await loadedJs(fresh, () => fresh.goto(`${baseUrl}${path}`));
+        const frameworkBytes = total(files.filter((f) => framework.has(f.url)));
+        expect(frameworkBytes, `${path}:\n${report(files)}`).toBe(0);
+        expect(await fresh.locator('astro-island').count(), `${path} has an island`).toBe(0);
+        await fresh.close();
+      }
+    });
+
+    test('the dashboard loads at most 160 KB of JS before the chart library', async () => {
+      await logIn(page, baseUrl, 'tenant@demo.test', 'Demo#Tenant2026');
+      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+      // A cold page with a warm session: what a returning tenant loads.
+      const cold = await browser.context.newPage();
+      const files = await loadedJs(cold, async () => {
+        await cold.goto(page.url());
+        await cold.locator('.apexcharts-svg').waitFor({ timeout: 30_000 });
+      });
+      const chart = files.filter((f) => /apexcharts|__apex_/i.test(f.body));
+      const rest = files.filter((f) => !chart.includes(f));
+      expect(chart.length, 'the chart library was not recognised').toBeGreaterThan(0);
+      expect(total(rest), report(rest)).toBeLessThanOrEqual(160 * KB);
+      await cold.close();
+    });
+  });
