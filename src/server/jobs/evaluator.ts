@@ -83,6 +83,12 @@ function periodTotals(period: AlarmPeriod, days: DayTotal[]): { total: number; a
   return { total, average: count > 0 ? total / count : 0 };
 }
 
+/** A period's total (or average) from its days, or null when a day is missing or incomplete. */
+export function periodValue(period: AlarmPeriod, days: DayTotal[], average: boolean): number | null {
+  const totals = periodTotals(period, days);
+  return totals === null ? null : average ? totals.average : totals.total;
+}
+
 /** True when some run of 24 consecutive known hours with use ends inside the period. */
 export function hasLeak(hours: (number | null)[]): boolean {
   let run = 0;

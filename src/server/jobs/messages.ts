@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import i18next, { type TFunction } from 'i18next';
 import { alarmPeriodText } from '../../lib/alarmPeriod.ts';
-import { formatNumber, formatQuantity } from '../../lib/format.ts';
+import { formatNumber, formatQuantity, unitSymbol } from '../../lib/format.ts';
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language, parseLanguage } from '../../lib/languages.ts';
 import { isQuantityId } from '../../lib/quantities.ts';
 
@@ -44,7 +44,11 @@ export interface NotificationText {
 function amount(value: string | number | null, quantity: string | null, lang: Language): string {
   if (value === null) return '–';
   const n = Number(value);
-  return quantity && isQuantityId(quantity) ? formatQuantity(n, quantity, lang) : formatNumber(n, lang);
+  if (!quantity || !isQuantityId(quantity)) return formatNumber(n, lang);
+  // Climate averages get one decimal: 22.5 against a maximum of 22.4 must not read "23 over 22".
+  if (quantity === 'indoor-temperature' || quantity === 'indoor-relative-humidity')
+    return `${formatNumber(n, lang, { maximumFractionDigits: 1 })} ${unitSymbol(quantity, n, lang)}`;
+  return formatQuantity(n, quantity, lang);
 }
 
 /** The period's label, e.g. "21 November 2026", "Week 47, 2026", "November 2026". */
