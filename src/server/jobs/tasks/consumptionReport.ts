@@ -21,17 +21,21 @@ export const consumptionReportTask = defineTask({
   async run({ tx, now, logger }, { tenancyId, month }) {
     const start = Temporal.PlainYearMonth.from(month).toPlainDate({ day: 1 });
     const end = start.add({ months: 1 });
-    const last = end.subtract({ days: 1 }).toString();
-    // The register (consumption) points of the tenancy's apartment, and whether each has the month's last day.
-    const points = await queryRows<{ id: number; complete: boolean }>(
+    // The register (consumption) points of the tenancy's apartment, with how many of the month's days (within
+    // the tenancy's dates) have data and how many should.
+    const points = await queryRows<{ id: number; days: number; expected: number }>(
       tx,
-      sql`SELECT mp.id, EXISTS (SELECT 1 FROM daily_rollups d
-                                WHERE d.measurement_point_id = mp.id AND d.day = ${last}::date) AS complete
+      sql`SELECT mp.id,
+            (SELECT count(*) FROM daily_rollups d WHERE d.measurement_point_id = mp.id
+               AND d.day >= greatest(${start.toString()}::date, t.start)
+               AND d.day < least(${end.toString()}::date, coalesce(t.end + 1, ${end.toString()}::date)))::int AS days,
+            (least(${end.toString()}::date, coalesce(t.end + 1, ${end.toString()}::date))
+               - greatest(${start.toString()}::date, t.start))::int AS expected
           FROM measurement_points mp JOIN tenancies t ON t.apartment_id = mp.apartment_id
           WHERE t.id = ${tenancyId} AND mp.reading_kind = 'register'`,
     );
     if (points.length === 0) return;
-    if (!points.every((p) => p.complete)) {
+    if (!points.every((p) => Number(p.days) >= Number(p.expected))) {
       const deadline = startInstant(end.toString()).getTime() + REPORT_GRACE_MS;
       if (now.getTime() < deadline)
         return { retryAt: new Date(Math.min(now.getTime() + 6 * 3_600_000, deadline)) };
