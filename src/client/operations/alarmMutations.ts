@@ -8,6 +8,7 @@ import {
   type Alarm,
   type AlarmFrequencyName,
   type AlarmTypeName,
+  alarmQueryOptions,
   alarmsQueryOptions,
 } from './alarmQueries.ts';
 
@@ -78,12 +79,19 @@ export function useToggleAlarm(tenancyId: string) {
   });
 }
 
-/** Deletes an alarm. */
+/**
+ * Deletes an alarm. The caller leaves the alarm's page first and then calls `forget`: refetching a deleted
+ * alarm would get the FORBIDDEN answer every unknown id gets, which ends the session (SPEC §8).
+ */
 export function useDeleteAlarm(tenancyId: string) {
-  return useMutation({
+  const mutation = useMutation({
     mutationFn: async (id: string) => {
       await authorizedRequest('tenant', deleteAlarmDocument, { tenancyId, id });
-      await invalidate(tenancyId);
     },
   });
+  const forget = (id: string) => {
+    queryClient.removeQueries({ queryKey: alarmQueryOptions(tenancyId, id).queryKey, exact: true });
+    return queryClient.invalidateQueries({ queryKey: alarmsQueryOptions(tenancyId).queryKey, exact: true });
+  };
+  return { ...mutation, forget };
 }

@@ -110,7 +110,7 @@ function Detail({ alarmId }: { alarmId: string }) {
                   remove.mutate(a.id, {
                     onSuccess: () => {
                       toast.success(t('detail.deleted'));
-                      void navigate(base);
+                      void navigate(base).then(() => remove.forget(a.id));
                     },
                     onError: fail,
                   })
