@@ -29,7 +29,7 @@ export async function requireTenancy(db: Db, userId: number, tenancyId: string) 
 }
 
 const lower = <T extends string>(x: T) => x.toLowerCase() as Lowercase<T>;
-const finite = z.number().finite().min(-1e9).max(1e9);
+const finite = z.number().min(-1e9).max(1e9);
 
 /** Checks an alarm input; one BAD_USER_INPUT listing every problem. Returns the row values. */
 export function parseAlarmInput(input: AlarmInput) {
