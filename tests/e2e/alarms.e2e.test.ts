@@ -245,4 +245,25 @@ describe('alarms and notifications', () => {
     await page.getByRole('button', { name: 'Mark all as read' }).click();
     await expect.poll(() => page.getByTestId('unread-count').textContent()).toBe('0 unread');
   });
+
+  it('fits a 390 px phone: the list, the wizard and the notifications do not scroll sideways', async () => {
+    const phone = await launchBrowser({ width: 390, height: 844 });
+    try {
+      const p = await phone.context.newPage();
+      await logIn(p, baseUrl, 'tenant@demo.test', PASSWORD);
+      await p.waitForURL(DASHBOARD, { timeout: 30_000 });
+      const overflow = () => p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      for (const [path, ready] of [
+        ['alarms', '.alarm-list'],
+        ['alarms/new-alarm?step=1', '.choice-list'],
+        ['notifications', '.notification-list, .alarm-empty'],
+      ] as const) {
+        await p.goto(`${baseUrl}/t/${tenancy}/${path}`);
+        await p.locator(ready).first().waitFor({ timeout: 30_000 });
+        expect(await overflow(), path).toBeLessThanOrEqual(0);
+      }
+    } finally {
+      await phone.close();
+    }
+  });
 });
