@@ -2,15 +2,17 @@
  * Alarms and notifications on the tenant backend: CRUD with access checks, and each rule at its boundaries
  * (equal to the threshold, one unit above, a missing day, a DST day) evaluated by the worker with a moved clock.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../src/server/auth/tokens.ts';
 import type { Database } from '../../src/server/db/client.ts';
 import {
   alarms as alarmTable,
+  hourlyConsumption,
   jobs,
   mailOutbox,
+  measurementPoints,
   notifications,
   tenancies,
 } from '../../src/server/db/schema.ts';
@@ -18,7 +20,7 @@ import { manualClock } from '../../src/server/jobs/clock.ts';
 import { createJobRunner } from '../../src/server/jobs/runner.ts';
 import { createTestApi, errorCode, gql, type TestApi } from './helpers/api.ts';
 import { freshDatabase } from './helpers/db.ts';
-import { type Fixture, seedFixture } from './helpers/fixtures.ts';
+import { type Fixture, hoursOf, seedFixture } from './helpers/fixtures.ts';
 
 const ALARM_FIELDS = `id tenancyId type quantity frequency threshold minimum maximum leakRule enabled status
   lastFired { periodStart state value reference reason } history { periodStart state value reference reason }`;
@@ -272,6 +274,73 @@ describe('evaluation by the worker', () => {
     expect(mails.find((m) => m.subject.startsWith('Indeklima'))!.body).toContain(
       'over dit maksimum på 22,4 °C',
     );
+  });
+  it('zero consumption and the leak rule on water: a dry day, a day with use in every hour, a day with dry hours at 00 and 12', async () => {
+    // Bob's apartment gets a cold-water meter: 20 March dry, 21 March 4 L every hour, 22 March the same but
+    // 00:00 and 12:00, so no run of 24 hours ends on the 22nd (a run from the 21st into the 22nd would).
+    const [point] = await database.db
+      .insert(measurementPoints)
+      .values({
+        propertyId: fx.propertyId,
+        apartmentId: fx.apartmentB,
+        quantity: 'cold-water-volume',
+        unit: 'cubic-meter',
+        name: 'Cold water',
+        readingKind: 'register',
+      })
+      .returning();
+    const rows = hoursOf('2025-03-20', '2025-03-23').map((h) => {
+      const local = h.toZonedDateTimeISO('Europe/Copenhagen');
+      const day = local.toPlainDate().toString();
+      const dry = day === '2025-03-20' || (day === '2025-03-22' && (local.hour === 0 || local.hour === 12));
+      return {
+        measurementPointId: point!.id,
+        hourStart: new Date(h.epochMilliseconds),
+        value: dry ? '0' : '0.004',
+      };
+    });
+    await database.db.insert(hourlyConsumption).values(rows);
+    await database.db.execute(sql`
+      INSERT INTO daily_rollups (measurement_point_id, day, sum, min, max, count)
+      SELECT measurement_point_id, (hour_start AT TIME ZONE 'Europe/Copenhagen')::date, sum(value), min(value), max(value), count(*)
+      FROM hourly_consumption WHERE measurement_point_id = ${point!.id} GROUP BY 1, 2`);
+    const leak = await create('bob', tenancyB, {
+      type: 'ZERO_CONSUMPTION',
+      quantity: 'cold-water-volume',
+      frequency: 'DAY',
+      leakRule: true,
+    });
+    const history = async () => (await get('bob', tenancyB, leak.id)).history;
+    clock.set(new Date('2025-03-21T06:00:00Z'));
+    await runner().tick();
+    expect((await history())[0]).toMatchObject({
+      periodStart: '2025-03-20',
+      state: 'FIRED',
+      value: 0,
+      reason: 'zero',
+    });
+    clock.set(new Date('2025-03-22T06:00:00Z'));
+    await runner().tick();
+    expect((await history())[0]).toMatchObject({ periodStart: '2025-03-21', state: 'FIRED', reason: 'leak' });
+    clock.set(new Date('2025-03-23T06:00:00Z'));
+    await runner().tick();
+    expect((await history())[0]).toMatchObject({ periodStart: '2025-03-22', state: 'OK' });
+    const list = await gql<{ notifications: { items: { alarmId: string; kind: string; reason: string }[] } }>(
+      api.tenant,
+      NOTIFICATIONS,
+      { t: tenancyB },
+      tokens.bob,
+    );
+    expect(
+      list.data!.notifications.items.filter((n) => n.alarmId === leak.id).map((n) => [n.kind, n.reason]),
+    ).toEqual([
+      ['HIGH_CONSUMPTION', 'leak'],
+      ['ZERO_CONSUMPTION', 'zero'],
+    ]);
+    await database.db
+      .update(alarmTable)
+      .set({ enabled: false })
+      .where(eq(alarmTable.id, Number(leak.id)));
   });
 });
 
