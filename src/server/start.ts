@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { addDemoAlarms } from './demo/alarms.ts';
 import { progressPrinter } from './demo/progress.ts';
 import {
   backfillDemo,
@@ -20,6 +21,7 @@ import {
   seedDemo,
 } from './demo/seed.ts';
 import { createAppServer } from './http.ts';
+import { startEmbeddedWorker } from './jobs/embedded.ts';
 import { getServices } from './runtime.ts';
 import { getApiServices } from './services.ts';
 
@@ -112,6 +114,7 @@ async function main(): Promise<void> {
       });
     }
     await catchUpDemo(database.db, { now: new Date(), onProgress: progressPrinter('catch-up') });
+    await addDemoAlarms(database.db, new Date());
     // Keep demo data current while the server runs; each run is idempotent.
     const timer = setInterval(
       () => {
@@ -123,6 +126,8 @@ async function main(): Promise<void> {
     );
     timer.unref();
   }
+
+  startEmbeddedWorker(services);
 
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   const { handler } = (await import(entry)) as { handler: Parameters<typeof createServer>[1] };

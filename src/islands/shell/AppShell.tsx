@@ -7,6 +7,7 @@ import { useEffect, useId, useState } from 'react';
 import toast, { Toaster, useToasterStore } from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
+import { useNotifications } from '../../client/operations/notificationQueries.ts';
 import { getSessionActor, type SessionSnapshot, tenancyIdFromPath } from '../../client/session.ts';
 import type { Language } from '../../lib/languages.ts';
 import { MAX_VISIBLE_TOASTS, toastDuration } from '../../lib/toastPolicy.ts';
@@ -61,7 +62,7 @@ function Shell({ pathname, crumbs }: Props) {
   return (
     <>
       {ready ? (
-        <Frame tenancyId={selectedId} crumbs={crumbs} />
+        <Frame tenancyId={selectedId} crumbs={crumbs} pathname={pathname} />
       ) : (
         <Spinner label={t('app.loading')} fullscreen />
       )}
@@ -90,7 +91,7 @@ function ShellToaster() {
   );
 }
 
-function Frame({ tenancyId, crumbs }: { tenancyId: string; crumbs: Crumb[] }) {
+function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Crumb[]; pathname: string }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const tenancies = useSession((s) => s.context.tenancies);
   const tenancy = tenancies.find((x) => x.id === tenancyId);
@@ -108,7 +109,12 @@ function Frame({ tenancyId, crumbs }: { tenancyId: string; crumbs: Crumb[] }) {
 
   return (
     <>
-      <SideMenu tenancyId={tenancyId} open={menuOpen} onClose={() => setMenuOpen(false)} />
+      <SideMenu
+        tenancyId={tenancyId}
+        pathname={pathname}
+        open={menuOpen}
+        onClose={() => setMenuOpen(false)}
+      />
       {menuOpen && (
         <button
           type="button"
@@ -129,22 +135,49 @@ function Frame({ tenancyId, crumbs }: { tenancyId: string; crumbs: Crumb[] }) {
   );
 }
 
-type Entry = { key: string; icon: IconName; href?: string; active?: boolean };
+type Entry = { key: string; icon: IconName; href?: string; active?: boolean; badge?: string };
 
-function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boolean; onClose: () => void }) {
-  const { t } = useTranslation('common');
+function SideMenu({
+  tenancyId,
+  pathname,
+  open,
+  onClose,
+}: {
+  tenancyId: string;
+  pathname: string;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation(['common', 'alarms']);
   const user = useSession((s) => s.context.user);
   const { unit } = useTenancyUnit(tenancyId);
   // SPEC §2: notifications are hidden when the property has any settings entries.
   const hideNotifications = (unit?.path[0]?.property.settings.length ?? 0) > 0;
   const base = `/t/${encodeURIComponent(tenancyId)}/`;
+  const unread = useNotifications(hideNotifications ? null : tenancyId).data?.unreadCount ?? 0;
+  const under = (path: string) => pathname.startsWith(`${base}${path}`);
 
   const entries: Entry[] = [
-    { key: 'nav.consumption', icon: 'consumption', href: base, active: true },
+    {
+      key: 'nav.consumption',
+      icon: 'consumption',
+      href: base,
+      active: pathname === base || pathname === base.slice(0, -1) || under('consumption'),
+    },
     ...(user?.accountHasStatements ? [{ key: 'nav.statements', icon: 'statements' as const }] : []),
-    { key: 'nav.alarms', icon: 'alarms' },
+    { key: 'nav.alarms', icon: 'alarms', href: `${base}alarms`, active: under('alarms') },
     { key: 'nav.tenancy_info', icon: 'tenancy' },
-    ...(hideNotifications ? [] : [{ key: 'nav.notifications', icon: 'notifications' as const }]),
+    ...(hideNotifications
+      ? []
+      : [
+          {
+            key: 'nav.notifications',
+            icon: 'notifications' as const,
+            href: `${base}notifications`,
+            active: under('notifications'),
+            badge: unread > 0 ? t('alarms:notifications.badge', { count: unread }) : undefined,
+          },
+        ]),
     { key: 'nav.help', icon: 'help' },
     { key: 'nav.profile', icon: 'profile' },
   ];
@@ -178,6 +211,11 @@ function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boole
                 >
                   <Icon name={entry.icon} />
                   <span>{t(entry.key)}</span>
+                  {entry.badge && (
+                    <span className="badge" data-testid="notification-badge">
+                      {entry.badge}
+                    </span>
+                  )}
                 </a>
               ) : (
                 // Not built yet: shown, but not a link, so nothing leads to a dead page.

@@ -21,11 +21,47 @@ export type Query = {
   tenantUnits: Array<TenantUnit>;
   /** Consumption per time bucket for the given objects and quantities. */
   tenantGraph: Graph;
+  /** The caller's alarms on a tenancy, newest first. */
+  alarms: Array<Alarm>;
+  alarm: Alarm;
+  /** Values of the latest complete periods, oldest first: the wizard's hint and the detail graph. */
+  alarmValues: Array<AlarmPeriodValue>;
+  notifications: NotificationList;
+  notification: Notification;
 };
 
 
 export type QueryTenantGraphArgs = {
   graph: TenantGraphInput;
+};
+
+
+export type QueryAlarmsArgs = {
+  tenancyId: Scalars['ID']['input'];
+};
+
+
+export type QueryAlarmArgs = {
+  tenancyId: Scalars['ID']['input'];
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryAlarmValuesArgs = {
+  input: AlarmValuesInput;
+};
+
+
+export type QueryNotificationsArgs = {
+  tenancyId: Scalars['ID']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryNotificationArgs = {
+  tenancyId: Scalars['ID']['input'];
+  id: Scalars['ID']['input'];
 };
 
 export type Mutation = {
@@ -34,6 +70,12 @@ export type Mutation = {
   loginWithEmailAndPassword: LoginResult;
   /** Rotates the refresh token; a spent token revokes its family. */
   refreshToken: RefreshResult;
+  createAlarm: Alarm;
+  updateAlarm: Alarm;
+  deleteAlarm: DeleteAlarmResult;
+  /** Marks one notification read (or unread with read: false). */
+  markNotificationRead: Notification;
+  markAllNotificationsRead: MarkAllNotificationsReadResult;
 };
 
 
@@ -44,6 +86,37 @@ export type MutationLoginWithEmailAndPasswordArgs = {
 
 export type MutationRefreshTokenArgs = {
   refreshToken: Scalars['String']['input'];
+};
+
+
+export type MutationCreateAlarmArgs = {
+  tenancyId: Scalars['ID']['input'];
+  alarm: AlarmInput;
+};
+
+
+export type MutationUpdateAlarmArgs = {
+  tenancyId: Scalars['ID']['input'];
+  id: Scalars['ID']['input'];
+  alarm: AlarmInput;
+};
+
+
+export type MutationDeleteAlarmArgs = {
+  tenancyId: Scalars['ID']['input'];
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationMarkNotificationReadArgs = {
+  tenancyId: Scalars['ID']['input'];
+  id: Scalars['ID']['input'];
+  read?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationMarkAllNotificationsReadArgs = {
+  tenancyId: Scalars['ID']['input'];
 };
 
 export type CredentialsInput = {
@@ -246,6 +319,154 @@ export type Graph = {
   graphs: Array<GraphSeries>;
 };
 
+export type AlarmType =
+  | 'THRESHOLD'
+  | 'COMPARISON'
+  | 'ZERO_CONSUMPTION'
+  | 'INDOOR_CLIMATE';
+
+export type AlarmFrequency =
+  | 'DAY'
+  | 'WEEK'
+  | 'MONTH'
+  | 'YEAR';
+
+/** OK, TRIGGERED (its latest evaluated period fired) or OFF (disabled). */
+export type AlarmStatus =
+  | 'OK'
+  | 'TRIGGERED'
+  | 'OFF';
+
+export type AlarmEvaluationState =
+  | 'OK'
+  | 'FIRED'
+  /** Some day of the period had no data: not judged. */
+  | 'UNKNOWN';
+
+export type NotificationKind =
+  | 'HIGH_CONSUMPTION'
+  | 'ZERO_CONSUMPTION'
+  | 'INDOOR_CLIMATE'
+  | 'CONSUMPTION_REPORT';
+
+/** One evaluated period of an alarm. */
+export type AlarmEvaluation = {
+  __typename?: 'AlarmEvaluation';
+  /** First day of the period, YYYY-MM-DD (Europe/Copenhagen). */
+  periodStart: Scalars['String']['output'];
+  /** Day after the period's last day. */
+  periodEnd: Scalars['String']['output'];
+  state: AlarmEvaluationState;
+  /** Period total, or average for indoor climate. */
+  value?: Maybe<Scalars['Float']['output']>;
+  /** Threshold, previous period's total, minimum or maximum. */
+  reference?: Maybe<Scalars['Float']['output']>;
+  /** above_threshold, increase, zero, leak, below_minimum, above_maximum or missing_data. */
+  reason?: Maybe<Scalars['String']['output']>;
+  evaluatedAt: Scalars['String']['output'];
+};
+
+export type Alarm = {
+  __typename?: 'Alarm';
+  id: Scalars['ID']['output'];
+  tenancyId: Scalars['ID']['output'];
+  type: AlarmType;
+  /** A quantity identifier of SPEC §3. */
+  quantity: Scalars['String']['output'];
+  frequency: AlarmFrequency;
+  /** Amount in the quantity's unit (THRESHOLD), percent (COMPARISON), always 0 (ZERO_CONSUMPTION). */
+  threshold?: Maybe<Scalars['Float']['output']>;
+  /** INDOOR_CLIMATE: alarm when the period's average is below this. */
+  minimum?: Maybe<Scalars['Float']['output']>;
+  /** INDOOR_CLIMATE: alarm when the period's average is above this. */
+  maximum?: Maybe<Scalars['Float']['output']>;
+  /** ZERO_CONSUMPTION on water: also alarm when water ran in every hour for 24 hours (a leak). */
+  leakRule: Scalars['Boolean']['output'];
+  enabled: Scalars['Boolean']['output'];
+  status: AlarmStatus;
+  /** When it last fired, and for which period. */
+  lastFired?: Maybe<AlarmEvaluation>;
+  /** The latest evaluated periods, newest first (at most 20). */
+  history: Array<AlarmEvaluation>;
+  createdAt: Scalars['String']['output'];
+};
+
+/** A quantity's value over one complete period: total, or average for indoor climate; null when a day is missing. */
+export type AlarmPeriodValue = {
+  __typename?: 'AlarmPeriodValue';
+  periodStart: Scalars['String']['output'];
+  periodEnd: Scalars['String']['output'];
+  value?: Maybe<Scalars['Float']['output']>;
+};
+
+export type AlarmInput = {
+  type: AlarmType;
+  quantity: Scalars['String']['input'];
+  frequency: AlarmFrequency;
+  threshold?: InputMaybe<Scalars['Float']['input']>;
+  minimum?: InputMaybe<Scalars['Float']['input']>;
+  maximum?: InputMaybe<Scalars['Float']['input']>;
+  leakRule?: InputMaybe<Scalars['Boolean']['input']>;
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+export type AlarmValuesInput = {
+  tenancyId: Scalars['ID']['input'];
+  type: AlarmType;
+  quantity: Scalars['String']['input'];
+  frequency: AlarmFrequency;
+  /** How many of the latest complete periods; 1 to 24, default 1. */
+  count?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type QuantityTotal = {
+  __typename?: 'QuantityTotal';
+  quantity: Scalars['String']['output'];
+  value: Scalars['Float']['output'];
+};
+
+export type Notification = {
+  __typename?: 'Notification';
+  id: Scalars['ID']['output'];
+  tenancyId: Scalars['ID']['output'];
+  kind: NotificationKind;
+  /** The alarm that fired; null for consumption reports and deleted alarms. */
+  alarmId?: Maybe<Scalars['ID']['output']>;
+  quantity?: Maybe<Scalars['String']['output']>;
+  frequency: AlarmFrequency;
+  periodStart: Scalars['String']['output'];
+  periodEnd: Scalars['String']['output'];
+  value?: Maybe<Scalars['Float']['output']>;
+  reference?: Maybe<Scalars['Float']['output']>;
+  reason?: Maybe<Scalars['String']['output']>;
+  /** COMPARISON alarms: the percent it was set to. */
+  percent?: Maybe<Scalars['Float']['output']>;
+  /** CONSUMPTION_REPORT: the month's totals per quantity. */
+  totals: Array<QuantityTotal>;
+  createdAt: Scalars['String']['output'];
+  read: Scalars['Boolean']['output'];
+};
+
+export type NotificationList = {
+  __typename?: 'NotificationList';
+  /** Newest first. */
+  items: Array<Notification>;
+  totalCount: Scalars['Int']['output'];
+  unreadCount: Scalars['Int']['output'];
+};
+
+export type DeleteAlarmResult = {
+  __typename?: 'DeleteAlarmResult';
+  ok: Scalars['Boolean']['output'];
+};
+
+export type MarkAllNotificationsReadResult = {
+  __typename?: 'MarkAllNotificationsReadResult';
+  ok: Scalars['Boolean']['output'];
+  /** How many were unread. */
+  count: Scalars['Int']['output'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -320,22 +541,23 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CredentialsInput: CredentialsInput;
   TokenPair: ResolverTypeWrapper<TokenPair>;
   LoginResult: ResolverTypeWrapper<LoginResult>;
   RefreshResult: ResolverTypeWrapper<RefreshResult>;
   Permission: ResolverTypeWrapper<Permission>;
   Account: ResolverTypeWrapper<Account>;
-  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Me: ResolverTypeWrapper<Me>;
   ObjectKind: ObjectKind;
   GraphType: GraphType;
   Resolution: Resolution;
   ObjectInput: ObjectInput;
   TenantGraphInput: TenantGraphInput;
-  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   PropertyDetails: ResolverTypeWrapper<PropertyDetails>;
   UnitDetails: ResolverTypeWrapper<UnitDetails>;
   MeterDetails: ResolverTypeWrapper<MeterDetails>;
@@ -353,24 +575,40 @@ export type ResolversTypes = {
   Consumption: ResolverTypeWrapper<Consumption>;
   GraphSeries: ResolverTypeWrapper<GraphSeries>;
   Graph: ResolverTypeWrapper<Graph>;
+  AlarmType: AlarmType;
+  AlarmFrequency: AlarmFrequency;
+  AlarmStatus: AlarmStatus;
+  AlarmEvaluationState: AlarmEvaluationState;
+  NotificationKind: NotificationKind;
+  AlarmEvaluation: ResolverTypeWrapper<AlarmEvaluation>;
+  Alarm: ResolverTypeWrapper<Alarm>;
+  AlarmPeriodValue: ResolverTypeWrapper<AlarmPeriodValue>;
+  AlarmInput: AlarmInput;
+  AlarmValuesInput: AlarmValuesInput;
+  QuantityTotal: ResolverTypeWrapper<QuantityTotal>;
+  Notification: ResolverTypeWrapper<Notification>;
+  NotificationList: ResolverTypeWrapper<NotificationList>;
+  DeleteAlarmResult: ResolverTypeWrapper<DeleteAlarmResult>;
+  MarkAllNotificationsReadResult: ResolverTypeWrapper<MarkAllNotificationsReadResult>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
+  ID: Scalars['ID']['output'];
+  Int: Scalars['Int']['output'];
   Mutation: Record<PropertyKey, never>;
   String: Scalars['String']['output'];
+  Boolean: Scalars['Boolean']['output'];
   CredentialsInput: CredentialsInput;
   TokenPair: TokenPair;
   LoginResult: LoginResult;
   RefreshResult: RefreshResult;
   Permission: Permission;
   Account: Account;
-  ID: Scalars['ID']['output'];
   Me: Me;
   ObjectInput: ObjectInput;
   TenantGraphInput: TenantGraphInput;
-  Boolean: Scalars['Boolean']['output'];
   PropertyDetails: PropertyDetails;
   UnitDetails: UnitDetails;
   MeterDetails: MeterDetails;
@@ -388,17 +626,37 @@ export type ResolversParentTypes = {
   Consumption: Consumption;
   GraphSeries: GraphSeries;
   Graph: Graph;
+  AlarmEvaluation: AlarmEvaluation;
+  Alarm: Alarm;
+  AlarmPeriodValue: AlarmPeriodValue;
+  AlarmInput: AlarmInput;
+  AlarmValuesInput: AlarmValuesInput;
+  QuantityTotal: QuantityTotal;
+  Notification: Notification;
+  NotificationList: NotificationList;
+  DeleteAlarmResult: DeleteAlarmResult;
+  MarkAllNotificationsReadResult: MarkAllNotificationsReadResult;
 };
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   me?: Resolver<Maybe<ResolversTypes['Me']>, ParentType, ContextType>;
   tenantUnits?: Resolver<Array<ResolversTypes['TenantUnit']>, ParentType, ContextType>;
   tenantGraph?: Resolver<ResolversTypes['Graph'], ParentType, ContextType, RequireFields<QueryTenantGraphArgs, 'graph'>>;
+  alarms?: Resolver<Array<ResolversTypes['Alarm']>, ParentType, ContextType, RequireFields<QueryAlarmsArgs, 'tenancyId'>>;
+  alarm?: Resolver<ResolversTypes['Alarm'], ParentType, ContextType, RequireFields<QueryAlarmArgs, 'tenancyId' | 'id'>>;
+  alarmValues?: Resolver<Array<ResolversTypes['AlarmPeriodValue']>, ParentType, ContextType, RequireFields<QueryAlarmValuesArgs, 'input'>>;
+  notifications?: Resolver<ResolversTypes['NotificationList'], ParentType, ContextType, RequireFields<QueryNotificationsArgs, 'tenancyId'>>;
+  notification?: Resolver<ResolversTypes['Notification'], ParentType, ContextType, RequireFields<QueryNotificationArgs, 'tenancyId' | 'id'>>;
 };
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   loginWithEmailAndPassword?: Resolver<ResolversTypes['LoginResult'], ParentType, ContextType, RequireFields<MutationLoginWithEmailAndPasswordArgs, 'credentials'>>;
   refreshToken?: Resolver<ResolversTypes['RefreshResult'], ParentType, ContextType, RequireFields<MutationRefreshTokenArgs, 'refreshToken'>>;
+  createAlarm?: Resolver<ResolversTypes['Alarm'], ParentType, ContextType, RequireFields<MutationCreateAlarmArgs, 'tenancyId' | 'alarm'>>;
+  updateAlarm?: Resolver<ResolversTypes['Alarm'], ParentType, ContextType, RequireFields<MutationUpdateAlarmArgs, 'tenancyId' | 'id' | 'alarm'>>;
+  deleteAlarm?: Resolver<ResolversTypes['DeleteAlarmResult'], ParentType, ContextType, RequireFields<MutationDeleteAlarmArgs, 'tenancyId' | 'id'>>;
+  markNotificationRead?: Resolver<ResolversTypes['Notification'], ParentType, ContextType, RequireFields<MutationMarkNotificationReadArgs, 'tenancyId' | 'id'>>;
+  markAllNotificationsRead?: Resolver<ResolversTypes['MarkAllNotificationsReadResult'], ParentType, ContextType, RequireFields<MutationMarkAllNotificationsReadArgs, 'tenancyId'>>;
 };
 
 export type TokenPairResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TokenPair'] = ResolversParentTypes['TokenPair']> = {
@@ -531,6 +789,77 @@ export type GraphResolvers<ContextType = GraphQLContext, ParentType extends Reso
   graphs?: Resolver<Array<ResolversTypes['GraphSeries']>, ParentType, ContextType>;
 };
 
+export type AlarmEvaluationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AlarmEvaluation'] = ResolversParentTypes['AlarmEvaluation']> = {
+  periodStart?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  periodEnd?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['AlarmEvaluationState'], ParentType, ContextType>;
+  value?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  reference?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  evaluatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type AlarmResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Alarm'] = ResolversParentTypes['Alarm']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  tenancyId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['AlarmType'], ParentType, ContextType>;
+  quantity?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  frequency?: Resolver<ResolversTypes['AlarmFrequency'], ParentType, ContextType>;
+  threshold?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  minimum?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  maximum?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  leakRule?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['AlarmStatus'], ParentType, ContextType>;
+  lastFired?: Resolver<Maybe<ResolversTypes['AlarmEvaluation']>, ParentType, ContextType>;
+  history?: Resolver<Array<ResolversTypes['AlarmEvaluation']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type AlarmPeriodValueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AlarmPeriodValue'] = ResolversParentTypes['AlarmPeriodValue']> = {
+  periodStart?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  periodEnd?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type QuantityTotalResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['QuantityTotal'] = ResolversParentTypes['QuantityTotal']> = {
+  quantity?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type NotificationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Notification'] = ResolversParentTypes['Notification']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  tenancyId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['NotificationKind'], ParentType, ContextType>;
+  alarmId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  quantity?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  frequency?: Resolver<ResolversTypes['AlarmFrequency'], ParentType, ContextType>;
+  periodStart?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  periodEnd?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  reference?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  percent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  totals?: Resolver<Array<ResolversTypes['QuantityTotal']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  read?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type NotificationListResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['NotificationList'] = ResolversParentTypes['NotificationList']> = {
+  items?: Resolver<Array<ResolversTypes['Notification']>, ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  unreadCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type DeleteAlarmResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteAlarmResult'] = ResolversParentTypes['DeleteAlarmResult']> = {
+  ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type MarkAllNotificationsReadResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MarkAllNotificationsReadResult'] = ResolversParentTypes['MarkAllNotificationsReadResult']> = {
+  ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = GraphQLContext> = {
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
@@ -556,8 +885,16 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Consumption?: ConsumptionResolvers<ContextType>;
   GraphSeries?: GraphSeriesResolvers<ContextType>;
   Graph?: GraphResolvers<ContextType>;
+  AlarmEvaluation?: AlarmEvaluationResolvers<ContextType>;
+  Alarm?: AlarmResolvers<ContextType>;
+  AlarmPeriodValue?: AlarmPeriodValueResolvers<ContextType>;
+  QuantityTotal?: QuantityTotalResolvers<ContextType>;
+  Notification?: NotificationResolvers<ContextType>;
+  NotificationList?: NotificationListResolvers<ContextType>;
+  DeleteAlarmResult?: DeleteAlarmResultResolvers<ContextType>;
+  MarkAllNotificationsReadResult?: MarkAllNotificationsReadResultResolvers<ContextType>;
 };
 
 
 /** This backend's schema.graphql and schema/*.graphql. */
-export const typeDefs = "# Tenant data backend (SPEC \"Backend A\", with the nucleolus data queries), mounted at /api/tenant/graphql.\n\ntype Query {\n  \"The signed-in user (short shape of SPEC §3).\"\n  me: Me\n  \"The units (apartments) of the signed-in user's tenancies, with their path to the property.\"\n  tenantUnits: [TenantUnit!]!\n  \"Consumption per time bucket for the given objects and quantities.\"\n  tenantGraph(graph: TenantGraphInput!): Graph!\n}\n\ntype Mutation {\n  \"Error 'Please enter valid credentials' (code INVALID_CREDENTIALS) on any mismatch.\"\n  loginWithEmailAndPassword(credentials: CredentialsInput!): LoginResult!\n  \"Rotates the refresh token; a spent token revokes its family.\"\n  refreshToken(refreshToken: String!): RefreshResult!\n}\n\ninput CredentialsInput {\n  email: String!\n  password: String!\n  \"The resource the token is for; only 'tenant' is accepted.\"\n  targetResource: String!\n}\n\ntype TokenPair {\n  token: String!\n  refreshToken: String!\n}\n\ntype LoginResult {\n  ok: TokenPair\n}\n\ntype RefreshResult {\n  ok: TokenPair\n}\n\ntype Permission {\n  name: String!\n  description: String!\n}\n\ntype Account {\n  id: ID!\n}\n\ntype Me {\n  id: ID!\n  name: String!\n  email: String!\n  language: String!\n  permissions: [Permission!]!\n  accounts: [Account!]!\n}\n\nenum ObjectKind {\n  PROPERTY\n  UNIT\n  SOURCE\n  MPOINT\n}\n\nenum GraphType {\n  HOURLY_VALUES\n  COST\n  CO2\n}\n\nenum Resolution {\n  HOUR\n  DAY\n  WEEK\n  MONTH\n  YEAR\n}\n\ninput ObjectInput {\n  kind: ObjectKind!\n  id: ID!\n}\n\ninput TenantGraphInput {\n  graphType: GraphType!\n  resolution: Resolution!\n  \"Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, inclusive.\"\n  periodBegin: String!\n  \"Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, exclusive.\"\n  periodEnd: String!\n  objects: [ObjectInput!]!\n  \"Quantity identifiers of SPEC §3, e.g. heat-energy.\"\n  quantities: [String!]!\n  \"Per m² of the unit's area.\"\n  normalized: Boolean\n}\n\ntype PropertyDetails {\n  id: ID!\n  number: String!\n  address: String!\n  city: String!\n  zipcode: String!\n}\n\ntype UnitDetails {\n  id: ID!\n  unitUniqueId: String!\n  name: String!\n  tenantName: String!\n}\n\ntype MeterDetails {\n  id: ID!\n  number: String!\n  roomName: String\n}\n\ntype GroupDetails {\n  id: ID!\n  quantity: String!\n  operational: Boolean!\n  meter: MeterDetails\n}\n\ntype MeasurementPointDetails {\n  id: ID!\n  legacyMeterId: String\n  name: String!\n  room: String\n  quantity: String!\n}\n\ntype ObjectDetails {\n  id: ID!\n  kind: ObjectKind!\n  property: PropertyDetails\n  unit: UnitDetails\n  group: GroupDetails\n  measurementPoint: MeasurementPointDetails\n}\n\ntype PropertySetting {\n  kind: String!\n}\n\ntype Co2Factor {\n  quantity: String!\n  gramPerQuantityUnit: Float!\n}\n\ntype PathProperty {\n  id: ID!\n  number: String!\n  settings: [PropertySetting!]!\n  co2Factors: [Co2Factor!]!\n}\n\ntype PathEntry {\n  property: PathProperty!\n}\n\ntype TenantUnit {\n  unit: UnitDetails!\n  object: ObjectDetails!\n  \"The unit's path up to its property; path[0] is the property.\"\n  path: [PathEntry!]!\n}\n\ntype QuantityDescriptor {\n  quantity: String!\n  normalized: Boolean!\n  \"Only co2 is used.\"\n  expressedAs: String\n}\n\ntype RelatedValues {\n  type: String!\n  values: [Float]!\n}\n\ntype Consumption {\n  quantityDescriptor: QuantityDescriptor!\n  \"One value per timestamp; null where there is no data.\"\n  values: [Float]!\n  relatedValues: [RelatedValues!]!\n}\n\ntype GraphSeries {\n  type: GraphType!\n  object: ObjectDetails!\n  consumption: [Consumption!]!\n}\n\ntype Graph {\n  \"Bucket starts, ISO 8601 with the Europe/Copenhagen offset, e.g. 2025-03-30T03:00:00+02:00.\"\n  timestamps: [String!]!\n  graphs: [GraphSeries!]!\n}\n";
+export const typeDefs = "# Tenant data backend (SPEC \"Backend A\", with the nucleolus data queries), mounted at /api/tenant/graphql.\n\ntype Query {\n  \"The signed-in user (short shape of SPEC §3).\"\n  me: Me\n  \"The units (apartments) of the signed-in user's tenancies, with their path to the property.\"\n  tenantUnits: [TenantUnit!]!\n  \"Consumption per time bucket for the given objects and quantities.\"\n  tenantGraph(graph: TenantGraphInput!): Graph!\n}\n\ntype Mutation {\n  \"Error 'Please enter valid credentials' (code INVALID_CREDENTIALS) on any mismatch.\"\n  loginWithEmailAndPassword(credentials: CredentialsInput!): LoginResult!\n  \"Rotates the refresh token; a spent token revokes its family.\"\n  refreshToken(refreshToken: String!): RefreshResult!\n}\n\ninput CredentialsInput {\n  email: String!\n  password: String!\n  \"The resource the token is for; only 'tenant' is accepted.\"\n  targetResource: String!\n}\n\ntype TokenPair {\n  token: String!\n  refreshToken: String!\n}\n\ntype LoginResult {\n  ok: TokenPair\n}\n\ntype RefreshResult {\n  ok: TokenPair\n}\n\ntype Permission {\n  name: String!\n  description: String!\n}\n\ntype Account {\n  id: ID!\n}\n\ntype Me {\n  id: ID!\n  name: String!\n  email: String!\n  language: String!\n  permissions: [Permission!]!\n  accounts: [Account!]!\n}\n\nenum ObjectKind {\n  PROPERTY\n  UNIT\n  SOURCE\n  MPOINT\n}\n\nenum GraphType {\n  HOURLY_VALUES\n  COST\n  CO2\n}\n\nenum Resolution {\n  HOUR\n  DAY\n  WEEK\n  MONTH\n  YEAR\n}\n\ninput ObjectInput {\n  kind: ObjectKind!\n  id: ID!\n}\n\ninput TenantGraphInput {\n  graphType: GraphType!\n  resolution: Resolution!\n  \"Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, inclusive.\"\n  periodBegin: String!\n  \"Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, exclusive.\"\n  periodEnd: String!\n  objects: [ObjectInput!]!\n  \"Quantity identifiers of SPEC §3, e.g. heat-energy.\"\n  quantities: [String!]!\n  \"Per m² of the unit's area.\"\n  normalized: Boolean\n}\n\ntype PropertyDetails {\n  id: ID!\n  number: String!\n  address: String!\n  city: String!\n  zipcode: String!\n}\n\ntype UnitDetails {\n  id: ID!\n  unitUniqueId: String!\n  name: String!\n  tenantName: String!\n}\n\ntype MeterDetails {\n  id: ID!\n  number: String!\n  roomName: String\n}\n\ntype GroupDetails {\n  id: ID!\n  quantity: String!\n  operational: Boolean!\n  meter: MeterDetails\n}\n\ntype MeasurementPointDetails {\n  id: ID!\n  legacyMeterId: String\n  name: String!\n  room: String\n  quantity: String!\n}\n\ntype ObjectDetails {\n  id: ID!\n  kind: ObjectKind!\n  property: PropertyDetails\n  unit: UnitDetails\n  group: GroupDetails\n  measurementPoint: MeasurementPointDetails\n}\n\ntype PropertySetting {\n  kind: String!\n}\n\ntype Co2Factor {\n  quantity: String!\n  gramPerQuantityUnit: Float!\n}\n\ntype PathProperty {\n  id: ID!\n  number: String!\n  settings: [PropertySetting!]!\n  co2Factors: [Co2Factor!]!\n}\n\ntype PathEntry {\n  property: PathProperty!\n}\n\ntype TenantUnit {\n  unit: UnitDetails!\n  object: ObjectDetails!\n  \"The unit's path up to its property; path[0] is the property.\"\n  path: [PathEntry!]!\n}\n\ntype QuantityDescriptor {\n  quantity: String!\n  normalized: Boolean!\n  \"Only co2 is used.\"\n  expressedAs: String\n}\n\ntype RelatedValues {\n  type: String!\n  values: [Float]!\n}\n\ntype Consumption {\n  quantityDescriptor: QuantityDescriptor!\n  \"One value per timestamp; null where there is no data.\"\n  values: [Float]!\n  relatedValues: [RelatedValues!]!\n}\n\ntype GraphSeries {\n  type: GraphType!\n  object: ObjectDetails!\n  consumption: [Consumption!]!\n}\n\ntype Graph {\n  \"Bucket starts, ISO 8601 with the Europe/Copenhagen offset, e.g. 2025-03-30T03:00:00+02:00.\"\n  timestamps: [String!]!\n  graphs: [GraphSeries!]!\n}\n\n# Alarms and notifications (SPEC §2 alarm and notification routes, §3 alarm types, frequencies and\n# notification kinds). Every operation names the tenancy (the {tenantId} of the route, a tenancy id); the caller\n# must be a member of it, and sees only their own alarms and notifications. Other ids get FORBIDDEN.\n\nenum AlarmType {\n  THRESHOLD\n  COMPARISON\n  ZERO_CONSUMPTION\n  INDOOR_CLIMATE\n}\n\nenum AlarmFrequency {\n  DAY\n  WEEK\n  MONTH\n  YEAR\n}\n\n\"OK, TRIGGERED (its latest evaluated period fired) or OFF (disabled).\"\nenum AlarmStatus {\n  OK\n  TRIGGERED\n  OFF\n}\n\nenum AlarmEvaluationState {\n  OK\n  FIRED\n  \"Some day of the period had no data: not judged.\"\n  UNKNOWN\n}\n\nenum NotificationKind {\n  HIGH_CONSUMPTION\n  ZERO_CONSUMPTION\n  INDOOR_CLIMATE\n  CONSUMPTION_REPORT\n}\n\n\"One evaluated period of an alarm.\"\ntype AlarmEvaluation {\n  \"First day of the period, YYYY-MM-DD (Europe/Copenhagen).\"\n  periodStart: String!\n  \"Day after the period's last day.\"\n  periodEnd: String!\n  state: AlarmEvaluationState!\n  \"Period total, or average for indoor climate.\"\n  value: Float\n  \"Threshold, previous period's total, minimum or maximum.\"\n  reference: Float\n  \"above_threshold, increase, zero, leak, below_minimum, above_maximum or missing_data.\"\n  reason: String\n  evaluatedAt: String!\n}\n\ntype Alarm {\n  id: ID!\n  tenancyId: ID!\n  type: AlarmType!\n  \"A quantity identifier of SPEC §3.\"\n  quantity: String!\n  frequency: AlarmFrequency!\n  \"Amount in the quantity's unit (THRESHOLD), percent (COMPARISON), always 0 (ZERO_CONSUMPTION).\"\n  threshold: Float\n  \"INDOOR_CLIMATE: alarm when the period's average is below this.\"\n  minimum: Float\n  \"INDOOR_CLIMATE: alarm when the period's average is above this.\"\n  maximum: Float\n  \"ZERO_CONSUMPTION on water: also alarm when water ran in every hour for 24 hours (a leak).\"\n  leakRule: Boolean!\n  enabled: Boolean!\n  status: AlarmStatus!\n  \"When it last fired, and for which period.\"\n  lastFired: AlarmEvaluation\n  \"The latest evaluated periods, newest first (at most 20).\"\n  history: [AlarmEvaluation!]!\n  createdAt: String!\n}\n\n\"A quantity's value over one complete period: total, or average for indoor climate; null when a day is missing.\"\ntype AlarmPeriodValue {\n  periodStart: String!\n  periodEnd: String!\n  value: Float\n}\n\ninput AlarmInput {\n  type: AlarmType!\n  quantity: String!\n  frequency: AlarmFrequency!\n  threshold: Float\n  minimum: Float\n  maximum: Float\n  leakRule: Boolean\n  enabled: Boolean\n}\n\ninput AlarmValuesInput {\n  tenancyId: ID!\n  type: AlarmType!\n  quantity: String!\n  frequency: AlarmFrequency!\n  \"How many of the latest complete periods; 1 to 24, default 1.\"\n  count: Int\n}\n\ntype QuantityTotal {\n  quantity: String!\n  value: Float!\n}\n\ntype Notification {\n  id: ID!\n  tenancyId: ID!\n  kind: NotificationKind!\n  \"The alarm that fired; null for consumption reports and deleted alarms.\"\n  alarmId: ID\n  quantity: String\n  frequency: AlarmFrequency!\n  periodStart: String!\n  periodEnd: String!\n  value: Float\n  reference: Float\n  reason: String\n  \"COMPARISON alarms: the percent it was set to.\"\n  percent: Float\n  \"CONSUMPTION_REPORT: the month's totals per quantity.\"\n  totals: [QuantityTotal!]!\n  createdAt: String!\n  read: Boolean!\n}\n\ntype NotificationList {\n  \"Newest first.\"\n  items: [Notification!]!\n  totalCount: Int!\n  unreadCount: Int!\n}\n\ntype DeleteAlarmResult {\n  ok: Boolean!\n}\n\ntype MarkAllNotificationsReadResult {\n  ok: Boolean!\n  \"How many were unread.\"\n  count: Int!\n}\n\nextend type Query {\n  \"The caller's alarms on a tenancy, newest first.\"\n  alarms(tenancyId: ID!): [Alarm!]!\n  alarm(tenancyId: ID!, id: ID!): Alarm!\n  \"Values of the latest complete periods, oldest first: the wizard's hint and the detail graph.\"\n  alarmValues(input: AlarmValuesInput!): [AlarmPeriodValue!]!\n  notifications(tenancyId: ID!, limit: Int, offset: Int): NotificationList!\n  notification(tenancyId: ID!, id: ID!): Notification!\n}\n\nextend type Mutation {\n  createAlarm(tenancyId: ID!, alarm: AlarmInput!): Alarm!\n  updateAlarm(tenancyId: ID!, id: ID!, alarm: AlarmInput!): Alarm!\n  deleteAlarm(tenancyId: ID!, id: ID!): DeleteAlarmResult!\n  \"Marks one notification read (or unread with read: false).\"\n  markNotificationRead(tenancyId: ID!, id: ID!, read: Boolean): Notification!\n  markAllNotificationsRead(tenancyId: ID!): MarkAllNotificationsReadResult!\n}\n";

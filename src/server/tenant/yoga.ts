@@ -1,8 +1,18 @@
 /** The tenant data backend (SPEC "Backend A", with the nucleolus data queries) at /api/tenant/graphql. */
 import { type BackendYoga, createBackendYoga } from '../graphql/yoga.ts';
 import type { ApiServices } from '../services.ts';
+import { alarm } from './resolvers/alarm.ts';
+import { createAlarm } from './resolvers/alarmCreate.ts';
+import { deleteAlarm } from './resolvers/alarmDelete.ts';
+import { alarms } from './resolvers/alarms.ts';
+import { updateAlarm } from './resolvers/alarmUpdate.ts';
+import { alarmValues } from './resolvers/alarmValues.ts';
 import { loginWithEmailAndPassword } from './resolvers/loginWithEmailAndPassword.ts';
 import { me } from './resolvers/me.ts';
+import { notification } from './resolvers/notification.ts';
+import { markAllNotificationsRead } from './resolvers/notificationMarkAllRead.ts';
+import { markNotificationRead } from './resolvers/notificationMarkRead.ts';
+import { notifications } from './resolvers/notifications.ts';
 import { refreshToken } from './resolvers/refreshToken.ts';
 import { tenantGraph } from './resolvers/tenantGraph.ts';
 import { tenantUnits } from './resolvers/tenantUnits.ts';
@@ -12,8 +22,25 @@ import { type Resolvers, typeDefs } from './types.generated.ts';
 export const TENANT_GRAPHQL_ENDPOINT = '/api/tenant/graphql';
 
 const resolvers: Resolvers = {
-  Query: { me, tenantUnits, tenantGraph },
-  Mutation: { loginWithEmailAndPassword, refreshToken },
+  Query: {
+    me,
+    tenantUnits,
+    tenantGraph,
+    alarms,
+    alarm,
+    alarmValues,
+    notifications,
+    notification,
+  },
+  Mutation: {
+    loginWithEmailAndPassword,
+    refreshToken,
+    createAlarm,
+    updateAlarm,
+    deleteAlarm,
+    markNotificationRead,
+    markAllNotificationsRead,
+  },
 };
 
 /** Creates the tenant backend's Yoga server. */

@@ -1,0 +1,78 @@
+/** Notification queries (tenant backend): the list with the unread count (the menu badge), and one notification. */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { gql } from 'graphql-request';
+import { authorizedRequest } from '../graphql.ts';
+
+export type NotificationKindName =
+  | 'HIGH_CONSUMPTION'
+  | 'ZERO_CONSUMPTION'
+  | 'INDOOR_CLIMATE'
+  | 'CONSUMPTION_REPORT';
+
+/** A notification as the pages use it. */
+export type Notification = {
+  id: string;
+  tenancyId: string;
+  kind: NotificationKindName;
+  alarmId: string | null;
+  quantity: string | null;
+  frequency: 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
+  periodStart: string;
+  periodEnd: string;
+  value: number | null;
+  reference: number | null;
+  reason: string | null;
+  percent: number | null;
+  totals: { quantity: string; value: number }[];
+  createdAt: string;
+  read: boolean;
+};
+
+export const NOTIFICATION_FIELDS = `id tenancyId kind alarmId quantity frequency periodStart periodEnd value reference
+  reason percent totals { quantity value } createdAt read`;
+
+export const notificationsDocument = gql`
+  query Notifications($tenancyId: ID!) {
+    notifications(tenancyId: $tenancyId, limit: 100) { totalCount unreadCount items { ${NOTIFICATION_FIELDS} } }
+  }
+`;
+export const notificationDocument = gql`
+  query Notification($tenancyId: ID!, $id: ID!) {
+    notification(tenancyId: $tenancyId, id: $id) { ${NOTIFICATION_FIELDS} }
+  }
+`;
+
+export type NotificationList = { totalCount: number; unreadCount: number; items: Notification[] };
+
+/** The caller's notifications on a tenancy, newest first. */
+export function notificationsQueryOptions(tenancyId: string) {
+  return queryOptions({
+    queryKey: ['notifications', tenancyId],
+    queryFn: async () =>
+      (
+        await authorizedRequest<{ notifications: NotificationList }>('tenant', notificationsDocument, {
+          tenancyId,
+        })
+      ).notifications,
+  });
+}
+
+/** The notification list; no fetch without a tenancy. */
+export function useNotifications(tenancyId: string | null) {
+  return useQuery({ ...notificationsQueryOptions(tenancyId ?? ''), enabled: tenancyId !== null });
+}
+
+/** One notification. */
+export function useNotification(tenancyId: string | null, id: string | null) {
+  return useQuery({
+    queryKey: ['notifications', tenancyId, id],
+    queryFn: async () =>
+      (
+        await authorizedRequest<{ notification: Notification }>('tenant', notificationDocument, {
+          tenancyId,
+          id,
+        })
+      ).notification,
+    enabled: tenancyId !== null && id !== null,
+  });
+}

@@ -1,0 +1,172 @@
+/** The alarm detail (SPEC §2 alarms/{alarmId}): its rule and state, values against the limit, firing history. */
+import { navigate } from 'astro:transitions/client';
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import { useTranslation } from 'react-i18next';
+import { useDeleteAlarm, useToggleAlarm } from '../../client/operations/alarmMutations.ts';
+import { type Alarm, useAlarm, useAlarmValues } from '../../client/operations/alarmQueries.ts';
+import { errorMessageKey, serverErrorCode } from '../../lib/errors.ts';
+import { type Language, parseLanguage } from '../../lib/languages.ts';
+import { Providers } from '../shared/Providers.tsx';
+import { Spinner } from '../shared/Spinner.tsx';
+import { AlarmChart } from './AlarmChart.tsx';
+import { amount, graphHref, periodLabel, ruleText, useTenancyInView } from './shared.ts';
+import './alarms.css';
+
+const COUNTS = { DAY: 14, WEEK: 12, MONTH: 12, YEAR: 5 } as const;
+
+/** The island. */
+export default function AlarmDetail({ lang, alarmId }: { lang: Language; alarmId: string }) {
+  return (
+    <Providers lang={lang}>
+      <Detail alarmId={alarmId} />
+    </Providers>
+  );
+}
+
+function limitsOf(alarm: Alarm): number[] {
+  if (alarm.type === 'INDOOR_CLIMATE')
+    return [alarm.minimum, alarm.maximum].filter((x): x is number => x !== null);
+  if (alarm.type === 'THRESHOLD') return alarm.threshold === null ? [] : [alarm.threshold];
+  if (alarm.type === 'ZERO_CONSUMPTION') return [];
+  return [];
+}
+
+function Detail({ alarmId }: { alarmId: string }) {
+  const { t, i18n } = useTranslation(['alarms', 'domain']);
+  const lang = parseLanguage(i18n.language) ?? 'en';
+  const tenancyId = useTenancyInView();
+  const alarm = useAlarm(tenancyId, alarmId);
+  const a = alarm.data;
+  const values = useAlarmValues(
+    a && tenancyId
+      ? { tenancyId, type: a.type, quantity: a.quantity, frequency: a.frequency, count: COUNTS[a.frequency] }
+      : null,
+  );
+  const remove = useDeleteAlarm(tenancyId ?? '');
+  const toggle = useToggleAlarm(tenancyId ?? '');
+  const [confirming, setConfirming] = useState(false);
+
+  if (!tenancyId) return null;
+  const base = `/t/${encodeURIComponent(tenancyId)}/alarms`;
+  if (alarm.isPending) return <Spinner label={t('list.loading')} />;
+  if (alarm.isError || !a)
+    return (
+      <div className="state-box" role="alert">
+        <p>{t('detail.not_found')}</p>
+        <a href={base}>{t('detail.back')}</a>
+      </div>
+    );
+
+  const fail = (err: unknown) =>
+    toast.error(`${t('detail.failed')} ${t(`domain:${errorMessageKey(serverErrorCode(err))}`)}`);
+  const quantityLabel = t(`domain:quantities.${a.quantity}`);
+  const fired = a.history.filter((h) => h.state === 'FIRED');
+
+  return (
+    <>
+      <section className="card" aria-labelledby="alarm-title">
+        <header className="card-header">
+          <div>
+            <h2 id="alarm-title">
+              {quantityLabel} · {t(`domain:alarms.frequency.${a.frequency.toLowerCase()}`)}
+            </h2>
+            <p className="card-subtitle">
+              {t(`domain:alarms.type.${a.type.toLowerCase()}`)}: {ruleText(a, lang, t)}
+            </p>
+          </div>
+          <span className={`alarm-status status-${a.status.toLowerCase()}`} data-testid="alarm-status">
+            {t(`status.${a.status}`)}
+            {a.status === 'TRIGGERED' && a.lastFired && (
+              <span className="alarm-when">
+                {' '}
+                {t('list.triggered_for', {
+                  period: periodLabel(a.lastFired.periodStart, a.frequency, lang, t),
+                })}
+              </span>
+            )}
+          </span>
+        </header>
+        <div className="alarm-toolbar">
+          <a className="button secondary" href={`${base}/${a.id}/edit?step=1`}>
+            {t('detail.edit')}
+          </a>
+          <button
+            type="button"
+            className="button secondary"
+            disabled={toggle.isPending}
+            onClick={() => toggle.mutate(a, { onSuccess: () => void alarm.refetch(), onError: fail })}
+          >
+            {a.enabled ? t('detail.turn_off') : t('detail.turn_on')}
+          </button>
+          {confirming ? (
+            <fieldset className="inline-confirm">
+              <legend>{t('detail.delete_confirm')}</legend>
+              <button
+                type="button"
+                className="button danger"
+                disabled={remove.isPending}
+                onClick={() =>
+                  remove.mutate(a.id, {
+                    onSuccess: () => {
+                      toast.success(t('detail.deleted'));
+                      void navigate(base).then(() => remove.forget(a.id));
+                    },
+                    onError: fail,
+                  })
+                }
+              >
+                {t('detail.delete_yes')}
+              </button>{' '}
+              <button type="button" className="button ghost" onClick={() => setConfirming(false)}>
+                {t('wizard.cancel')}
+              </button>
+            </fieldset>
+          ) : (
+            <button type="button" className="button ghost" onClick={() => setConfirming(true)}>
+              {t('detail.delete')}
+            </button>
+          )}
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby="alarm-graph-title">
+        <h2 id="alarm-graph-title">{t('detail.graph_title')}</h2>
+        {values.isPending ? (
+          <Spinner label={t('list.loading')} />
+        ) : values.data?.some((v) => v.value !== null) ? (
+          <AlarmChart
+            values={values.data}
+            limits={limitsOf(a)}
+            label={t('detail.graph_label', { quantity: quantityLabel })}
+            periodText={(v) => periodLabel(v.periodStart, a.frequency, lang, t)}
+            valueText={(v) => (v === null ? t('detail.missing') : amount(v, a.quantity, lang))}
+          />
+        ) : (
+          <p>{t('domain:errors.no_data')}</p>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="alarm-history-title">
+        <h2 id="alarm-history-title">{t('detail.history')}</h2>
+        {fired.length === 0 ? (
+          <p>{t('detail.history_empty')}</p>
+        ) : (
+          <ul className="history-list">
+            {fired.map((h) => (
+              <li key={h.periodStart}>
+                <a href={graphHref(tenancyId, a.quantity, h.periodStart, h.periodEnd)}>
+                  {periodLabel(h.periodStart, a.frequency, lang, t)}
+                </a>
+                : {amount(h.value, a.quantity, lang)} · {t(`reason.${h.reason ?? 'above_threshold'}`)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <p>
+        <a href={base}>{t('detail.back')}</a>
+      </p>
+    </>
+  );
+}

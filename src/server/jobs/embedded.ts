@@ -1,0 +1,19 @@
+/** The worker inside the `npm start` process (embedded PGlite, or PostgreSQL when no separate worker runs). */
+import type { Services } from '../runtime.ts';
+import { mailTransportFromEnv } from './mail.ts';
+import { createJobRunner } from './runner.ts';
+
+/** Starts the embedded worker (unless WORKER=off, for deployments that run `npm run worker`); returns stop(). */
+export function startEmbeddedWorker(services: Services): () => Promise<void> {
+  if (process.env.WORKER === 'off') return async () => {};
+  const runner = createJobRunner({
+    db: services.database.db,
+    logger: services.logger,
+    mail: mailTransportFromEnv(),
+    pollMs: 15_000,
+  });
+  const stop = runner.start();
+  // A job cut off by the exit rolls back and runs again on the next start; stopping first just saves that work.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.prependOnceListener(signal, () => void stop());
+  return stop;
+}

@@ -1,0 +1,116 @@
+/** Notification and mail texts in the user's language, from locales/<lang>/alarms.json and domain.json. */
+import { readFileSync } from 'node:fs';
+import i18next, { type TFunction } from 'i18next';
+import { alarmPeriodText } from '../../lib/alarmPeriod.ts';
+import { formatNumber, formatQuantity, unitSymbol } from '../../lib/format.ts';
+import { FALLBACK_LANGUAGE, LANGUAGES, type Language, parseLanguage } from '../../lib/languages.ts';
+import { isQuantityId } from '../../lib/quantities.ts';
+
+const localesDir = new URL('../../../locales/', import.meta.url);
+const read = (lang: string, ns: string) =>
+  JSON.parse(readFileSync(new URL(`${lang}/${ns}.json`, localesDir), 'utf8')) as Record<string, unknown>;
+
+const instance = i18next.createInstance();
+void instance.init({
+  lng: FALLBACK_LANGUAGE,
+  fallbackLng: FALLBACK_LANGUAGE,
+  ns: ['alarms', 'domain'],
+  defaultNS: 'alarms',
+  resources: Object.fromEntries(
+    LANGUAGES.map((l) => [l, { alarms: read(l, 'alarms'), domain: read(l, 'domain') }]),
+  ),
+  initAsync: false,
+  interpolation: { escapeValue: false },
+});
+
+/** A translate function for a language (unknown languages fall back to en). */
+export function mailT(lang: unknown): { t: TFunction; lang: Language } {
+  const language = parseLanguage(lang) ?? FALLBACK_LANGUAGE;
+  return { t: instance.getFixedT(language), lang: language };
+}
+
+/** The fields of a notification that its text needs. */
+export interface NotificationText {
+  kind: 'high_consumption' | 'zero_consumption' | 'indoor_climate' | 'consumption_report';
+  quantity: string | null;
+  periodStart: string;
+  frequency: string;
+  value: string | number | null;
+  reference: string | number | null;
+  reason: string | null;
+  details: unknown;
+}
+
+function amount(value: string | number | null, quantity: string | null, lang: Language): string {
+  if (value === null) return '–';
+  const n = Number(value);
+  if (!quantity || !isQuantityId(quantity)) return formatNumber(n, lang);
+  // Climate averages get one decimal: 22.5 against a maximum of 22.4 must not read "23 over 22".
+  if (quantity === 'indoor-temperature' || quantity === 'indoor-relative-humidity')
+    return `${formatNumber(n, lang, { maximumFractionDigits: 1 })} ${unitSymbol(quantity, n, lang)}`;
+  return formatQuantity(n, quantity, lang);
+}
+
+/** The period's label, e.g. "21 November 2026", "Week 47, 2026", "November 2026". */
+export function periodText(n: Pick<NotificationText, 'periodStart' | 'frequency'>, lang: Language): string {
+  const { t } = mailT(lang);
+  return alarmPeriodText(n.periodStart, n.frequency, lang, (week, year) =>
+    t('domain:periods.week_number', { week, year }),
+  );
+}
+
+/** The one-paragraph text of a notification, and the mail subject for it alone. */
+export function notificationText(n: NotificationText, lang: Language): { subject: string; text: string } {
+  const { t } = mailT(lang);
+  const quantity = n.quantity ? t(`domain:quantities.${n.quantity}`) : '';
+  const period = periodText(n, lang);
+  const percent = (n.details as { percent?: number } | null)?.percent;
+  const subject = t(`mail.subject.${n.kind}`, { quantity, period });
+  if (n.kind === 'consumption_report') {
+    const totals = (
+      (n.details as { totals?: { quantity: string; value: string }[] } | null)?.totals ?? []
+    ).map((x) => `  ${t(`domain:quantities.${x.quantity}`)}: ${amount(x.value, x.quantity, lang)}`);
+    return { subject, text: [t('notification.reason.report', { period }), ...totals].join('\n') };
+  }
+  const text = t(`notification.reason.${n.reason ?? 'above_threshold'}`, {
+    quantity,
+    period,
+    value: amount(n.value, n.quantity, lang),
+    reference: amount(n.reference, n.quantity, lang),
+    percent: percent === undefined ? '' : formatNumber(percent, lang),
+  });
+  return { subject, text };
+}
+
+/** One mail for one or more notifications: a single one is told in full, several become one summary. */
+export function notificationMail(
+  user: { name: string; language: string },
+  items: NotificationText[],
+  appUrl: string | undefined,
+): { subject: string; text: string } {
+  const { t, lang } = mailT(user.language);
+  const texts = items.map((n) => notificationText(n, lang));
+  const greeting = user.name ? t('mail.greeting', { name: user.name }) : t('mail.greeting_anonymous');
+  const link = appUrl ? [t('mail.open_app', { url: appUrl })] : [];
+  if (texts.length === 1) {
+    const only = texts[0]!;
+    return {
+      subject: only.subject,
+      text: [greeting, '', only.text, '', ...link, t('mail.footer')].join('\n'),
+    };
+  }
+  const lines = texts.map((x) => `- ${x.subject}\n  ${x.text.replace(/\n/g, '\n  ')}`);
+  return {
+    subject: t('mail.subject.summary', { count: texts.length }),
+    text: [
+      greeting,
+      '',
+      t('mail.summary_intro', { count: texts.length }),
+      '',
+      ...lines,
+      '',
+      ...link,
+      t('mail.footer'),
+    ].join('\n'),
+  };
+}

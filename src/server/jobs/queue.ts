@@ -1,0 +1,119 @@
+/**
+ * The job queue on one table (`jobs`): enqueue by dedupe key, claim with FOR UPDATE SKIP LOCKED, and run the
+ * task inside the claiming transaction. A crash mid-job rolls everything back and the row stays pending, so
+ * nothing is lost and nothing is written twice; several workers never run the same job.
+ */
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Db } from '../db/client.ts';
+import { jobs } from '../db/schema.ts';
+import { queryRows } from '../db/sql.ts';
+import type { MailTransport } from './mail.ts';
+import { jobKey, type Task } from './task.ts';
+
+/** Retry delay after the n-th failed attempt: 30 s, 1 min, 2 min, … capped at 6 h. */
+export function backoffMs(attempts: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 6 * 3_600_000);
+}
+
+/** Enqueues a job unless one with its key exists; true when it was new. */
+export async function enqueue<S extends z.ZodType>(
+  db: Db,
+  task: Task<S>,
+  payload: z.input<S>,
+  runAt: Date,
+): Promise<boolean> {
+  const parsed = task.payload.parse(payload) as z.output<S>;
+  const rows = await db
+    .insert(jobs)
+    .values({ task: task.name, key: jobKey(task, parsed), payload: parsed, runAt })
+    .onConflictDoNothing({ target: jobs.key })
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
+/** What one claim did. */
+export type RunResult =
+  | { ran: false }
+  | { ran: true; key: string; status: 'done' | 'postponed' | 'retry' | 'failed' };
+
+class Postponed extends Error {
+  constructor(readonly retryAt: Date) {
+    super('postponed');
+  }
+}
+
+interface JobRow extends Record<string, unknown> {
+  id: number;
+  task: string;
+  key: string;
+  payload: unknown;
+  attempts: number;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  tasks: ReadonlyMap<string, Task>;
+  now: Date;
+  logger: Logger;
+  mail: MailTransport;
+}
+
+/** Claims the next due job and runs it in the claiming transaction; `{ ran: false }` when none is due. */
+export async function runNextJob(db: Db, opts: RunOptions): Promise<RunResult> {
+  const { now } = opts;
+  const iso = now.toISOString();
+  return db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    const [job] = await queryRows<JobRow>(
+      tx,
+      sql`SELECT id, task, key, payload, attempts FROM jobs
+          WHERE status = 'pending' AND run_at <= ${iso}::timestamptz
+          ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    );
+    if (!job) return { ran: false } as const;
+    const attempt = Number(job.attempts) + 1;
+    const logger = opts.logger.child({ job: job.key, attempt });
+    const task = opts.tasks.get(job.task);
+    try {
+      if (!task) throw new Error(`unknown task ${job.task}`);
+      const payload = task.payload.parse(job.payload);
+      // A savepoint, so a failure or postponement undoes the work but keeps the claim to record it.
+      await tx.transaction(async (sp) => {
+        const outcome = await task.run({ tx: sp as unknown as Db, now, logger, mail: opts.mail }, payload);
+        if (outcome?.retryAt) throw new Postponed(outcome.retryAt);
+      });
+      await tx.execute(
+        sql`UPDATE jobs SET status = 'done', finished_at = ${iso}::timestamptz, last_error = NULL WHERE id = ${job.id}`,
+      );
+      logger.info('job done');
+      return { ran: true, key: job.key, status: 'done' } as const;
+    } catch (err) {
+      if (err instanceof Postponed) {
+        await tx.execute(
+          sql`UPDATE jobs SET run_at = ${err.retryAt.toISOString()}::timestamptz WHERE id = ${job.id}`,
+        );
+        logger.info({ retryAt: err.retryAt.toISOString() }, 'job postponed: data not complete yet');
+        return { ran: true, key: job.key, status: 'postponed' } as const;
+      }
+      const message = err instanceof Error ? err.message : String(err);
+      const max = task?.maxAttempts ?? 8;
+      if (!task || attempt >= max) {
+        await tx.execute(
+          sql`UPDATE jobs SET status = 'failed', attempts = ${attempt}, last_error = ${message},
+              finished_at = ${iso}::timestamptz WHERE id = ${job.id}`,
+        );
+        logger.error({ err }, 'job failed for good');
+        return { ran: true, key: job.key, status: 'failed' } as const;
+      }
+      const retryAt = new Date(now.getTime() + backoffMs(attempt));
+      await tx.execute(
+        sql`UPDATE jobs SET attempts = ${attempt}, last_error = ${message},
+            run_at = ${retryAt.toISOString()}::timestamptz WHERE id = ${job.id}`,
+      );
+      logger.warn({ err, retryAt: retryAt.toISOString() }, 'job failed, will retry');
+      return { ran: true, key: job.key, status: 'retry' } as const;
+    }
+  });
+}

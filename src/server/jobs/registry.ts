@@ -1,0 +1,14 @@
+/** Every task the worker knows, by name. */
+import type { Task } from './task.ts';
+import { consumptionReportTask } from './tasks/consumptionReport.ts';
+import { evaluateAlarmTask } from './tasks/evaluateAlarm.ts';
+import { notificationMailTask } from './tasks/notificationMail.ts';
+import { sendMailTask } from './tasks/sendMail.ts';
+
+/** The app's tasks. */
+export const ALL_TASKS: readonly Task[] = [
+  evaluateAlarmTask,
+  consumptionReportTask,
+  notificationMailTask,
+  sendMailTask,
+] as unknown as readonly Task[];

@@ -1,0 +1,90 @@
+/** Runs the queue: the schedule every minute, due jobs as they come; embedded in `npm start` or in `npm run worker`. */
+import type { Logger } from 'pino';
+import type { Db } from '../db/client.ts';
+import { type Clock, systemClock } from './clock.ts';
+import { logTransport, type MailTransport } from './mail.ts';
+import { runNextJob } from './queue.ts';
+import { ALL_TASKS } from './registry.ts';
+import { scheduleDueJobs } from './schedule.ts';
+import type { Task } from './task.ts';
+
+export interface JobRunnerOptions {
+  db: Db;
+  logger: Logger;
+  clock?: Clock;
+  mail?: MailTransport;
+  tasks?: readonly Task[];
+  /** Pause between polls when the queue is empty; default 5 s. */
+  pollMs?: number;
+  /** Pause between schedule runs; default 60 s. */
+  scheduleEveryMs?: number;
+}
+
+/** A job runner over one database. */
+export interface JobRunner {
+  /** Runs due jobs until none is left (or `max`); returns how many ran. */
+  drain(max?: number): Promise<number>;
+  /** Queues what is due now, then drains. */
+  tick(): Promise<number>;
+  /** Runs in the background until the returned stop() resolves (it lets the job in flight finish). */
+  start(): () => Promise<void>;
+}
+
+/** Creates a runner; nothing runs until tick(), drain() or start(). */
+export function createJobRunner(opts: JobRunnerOptions): JobRunner {
+  const clock = opts.clock ?? systemClock;
+  const tasks = new Map((opts.tasks ?? ALL_TASKS).map((t) => [t.name, t]));
+  const mail = opts.mail ?? logTransport;
+  const logger = opts.logger.child({ component: 'worker' });
+
+  async function drain(max = Number.POSITIVE_INFINITY): Promise<number> {
+    let n = 0;
+    while (n < max) {
+      const result = await runNextJob(opts.db, { tasks, now: clock.now(), logger, mail });
+      if (!result.ran) break;
+      n++;
+      // Let the HTTP server answer between jobs when it shares the process (embedded PGlite).
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return n;
+  }
+
+  async function tick(): Promise<number> {
+    await scheduleDueJobs(opts.db, clock.now());
+    return drain();
+  }
+
+  function start(): () => Promise<void> {
+    let stopped = false;
+    let lastSchedule = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let wake: (() => void) | undefined;
+    const loop = (async () => {
+      while (!stopped) {
+        try {
+          if (Date.now() - lastSchedule >= (opts.scheduleEveryMs ?? 60_000)) {
+            lastSchedule = Date.now();
+            await scheduleDueJobs(opts.db, clock.now());
+          }
+          await drain();
+        } catch (err) {
+          logger.error({ err }, 'worker loop failed; trying again');
+        }
+        if (stopped) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, opts.pollMs ?? 5_000);
+          timer.unref?.();
+        });
+      }
+    })();
+    return async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      wake?.();
+      await loop;
+    };
+  }
+
+  return { drain, tick, start };
+}

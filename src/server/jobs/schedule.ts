@@ -1,0 +1,48 @@
+/**
+ * The schedule: which jobs are due at `now`. Only the latest complete period of each alarm and the latest
+ * complete month are queued, so after downtime the worker catches up with one evaluation per alarm and one
+ * report per tenancy, not one per missed period. Queuing is idempotent (dedupe keys), so any number of
+ * workers may run it.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { queryRows } from '../db/sql.ts';
+import { type AlarmFrequency, latestCompletePeriod, localDate } from './alarmPeriods.ts';
+
+const FREQUENCIES: AlarmFrequency[] = ['day', 'week', 'month', 'year'];
+
+/** Queues the due alarm evaluations and monthly reports; returns how many jobs were new. */
+export async function scheduleDueJobs(db: Db, now: Date): Promise<{ alarms: number; reports: number }> {
+  const iso = now.toISOString();
+  let alarmJobs = 0;
+  for (const frequency of FREQUENCIES) {
+    const { start } = latestCompletePeriod(now, frequency);
+    const rows = await queryRows(
+      db,
+      sql`INSERT INTO jobs (task, key, payload, run_at)
+          SELECT 'evaluate-alarm', 'evaluate-alarm:alarm:' || a.id || ':' || ${start}::text,
+                 jsonb_build_object('alarmId', a.id, 'periodStart', ${start}::text), ${iso}::timestamptz
+          FROM alarms a
+          JOIN tenancy_members m ON m.tenancy_id = a.tenancy_id AND m.user_id = a.user_id
+          WHERE a.enabled AND a.frequency = ${frequency}
+          ON CONFLICT (key) DO NOTHING
+          RETURNING id`,
+    );
+    alarmJobs += rows.length;
+  }
+  const monthStart = localDate(now).with({ day: 1 }).subtract({ months: 1 });
+  const month = monthStart.toString().slice(0, 7);
+  const monthEnd = monthStart.add({ months: 1 }).toString();
+  const reports = await queryRows(
+    db,
+    sql`INSERT INTO jobs (task, key, payload, run_at)
+        SELECT 'consumption-report', 'consumption-report:tenancy:' || t.id || ':' || ${month}::text,
+               jsonb_build_object('tenancyId', t.id, 'month', ${month}::text), ${iso}::timestamptz
+        FROM tenancies t
+        WHERE EXISTS (SELECT 1 FROM tenancy_members m WHERE m.tenancy_id = t.id)
+          AND t.start < ${monthEnd}::date AND (t.end IS NULL OR t.end >= ${monthStart.toString()}::date)
+        ON CONFLICT (key) DO NOTHING
+        RETURNING id`,
+  );
+  return { alarms: alarmJobs, reports: reports.length };
+}

@@ -1,0 +1,106 @@
+/** Evaluates one alarm for one complete period; writes its evaluation and, when it fires, a notification. */
+import { and, eq } from 'drizzle-orm';
+import { Temporal } from 'temporal-polyfill';
+import { z } from 'zod';
+import { alarmEvaluations, alarms, notifications, tenancyMembers } from '../../db/schema.ts';
+import { isPeriodStart, periodContaining, previousPeriod, startInstant } from '../alarmPeriods.ts';
+import { type AlarmRule, evaluateAlarm, isWaterQuantity, notificationKindOf } from '../evaluator.ts';
+import { defineTask } from '../task.ts';
+import { alarmPoints, dailyTotals, leakHours } from '../values.ts';
+import { queueNotificationMail } from './notificationMail.ts';
+
+/** How long after a period's end missing data is waited for before the period is recorded as unknown. */
+export const DATA_GRACE_MS = 3 * 86_400_000;
+/** How often a period with missing data is looked at again within the grace time. */
+export const RECHECK_MS = 6 * 3_600_000;
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/** An alarm row as the evaluator's rule. */
+export function ruleOf(a: typeof alarms.$inferSelect): AlarmRule {
+  const num = (x: string | null) => (x === null ? null : Number(x));
+  return {
+    type: a.type,
+    quantity: a.quantity,
+    frequency: a.frequency,
+    threshold: num(a.threshold),
+    minimum: num(a.minimum),
+    maximum: num(a.maximum),
+    leakRule: a.leakRule,
+  };
+}
+
+export const evaluateAlarmTask = defineTask({
+  name: 'evaluate-alarm',
+  payload: z.object({ alarmId: z.number().int().positive(), periodStart: isoDate }),
+  key: (p) => ({ subject: `alarm:${p.alarmId}`, period: p.periodStart }),
+  async run({ tx, now, logger }, { alarmId, periodStart }) {
+    const [row] = await tx
+      .select({ alarm: alarms })
+      .from(alarms)
+      .innerJoin(
+        tenancyMembers,
+        and(eq(tenancyMembers.tenancyId, alarms.tenancyId), eq(tenancyMembers.userId, alarms.userId)),
+      )
+      .where(eq(alarms.id, alarmId));
+    // Deleted, switched off, its owner left the tenancy, or its frequency changed since it was queued.
+    if (!row?.alarm.enabled || !isPeriodStart(periodStart, row.alarm.frequency)) return;
+    const alarm = row.alarm;
+    const rule = ruleOf(alarm);
+    const period = periodContaining(Temporal.PlainDate.from(periodStart), rule.frequency);
+    const points = await alarmPoints(tx, alarm.tenancyId, alarm.quantity);
+    const days = await dailyTotals(tx, points, period);
+    const before = previousPeriod(period, rule.frequency);
+    const previous =
+      rule.type === 'comparison'
+        ? { period: before, days: await dailyTotals(tx, points, before) }
+        : undefined;
+    const hours =
+      rule.type === 'zero_consumption' && rule.leakRule && isWaterQuantity(rule.quantity)
+        ? await leakHours(tx, points, period)
+        : undefined;
+    const result = evaluateAlarm(rule, { period, days, previous, hours }, now);
+    const endMs = startInstant(period.end).getTime();
+    if (result.state === 'pending') return { retryAt: new Date(endMs) };
+    if (result.state === 'unknown' && now.getTime() < endMs + DATA_GRACE_MS)
+      return { retryAt: new Date(Math.min(now.getTime() + RECHECK_MS, endMs + DATA_GRACE_MS)) };
+
+    const str = (x: number | null) => (x === null ? null : String(x));
+    const written = await tx
+      .insert(alarmEvaluations)
+      .values({
+        alarmId,
+        periodStart: period.start,
+        periodEnd: period.end,
+        state: result.state,
+        value: str(result.value),
+        reference: str(result.reference),
+        reason: result.reason,
+        evaluatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ alarmId: alarmEvaluations.alarmId });
+    logger.info({ state: result.state, value: result.value, reason: result.reason }, 'alarm evaluated');
+    if (written.length === 0 || result.state !== 'fired') return;
+    await tx
+      .insert(notifications)
+      .values({
+        userId: alarm.userId,
+        tenancyId: alarm.tenancyId,
+        kind: notificationKindOf(rule.type, result.reason),
+        alarmId,
+        quantity: alarm.quantity,
+        periodStart: period.start,
+        periodEnd: period.end,
+        frequency: alarm.frequency,
+        value: str(result.value),
+        reference: str(result.reference),
+        reason: result.reason,
+        details: rule.type === 'comparison' ? { percent: rule.threshold } : null,
+        key: `alarm:${alarmId}:${period.start}`,
+        createdAt: now,
+      })
+      .onConflictDoNothing();
+    await queueNotificationMail(tx, alarm.userId, now);
+  },
+});

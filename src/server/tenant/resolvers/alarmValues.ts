@@ -1,0 +1,27 @@
+/** `alarmValues`: a quantity's totals (or averages) over the latest complete periods, from the daily rollups. */
+import { z } from 'zod';
+import { requireUserId } from '../../graphql/context.ts';
+import { parseInput } from '../../graphql/errors.ts';
+import { type AlarmFrequency, recentPeriods } from '../../jobs/alarmPeriods.ts';
+import { periodValue } from '../../jobs/evaluator.ts';
+import { alarmPoints, dailyTotals } from '../../jobs/values.ts';
+import type { QueryResolvers } from '../types.generated.ts';
+import { requireTenancy } from './alarmShared.ts';
+
+export const alarmValues: NonNullable<QueryResolvers['alarmValues']> = async (_parent, args, ctx) => {
+  const userId = requireUserId(ctx);
+  const tenancy = await requireTenancy(ctx.db, userId, args.input.tenancyId);
+  const { count } = parseInput(z.object({ count: z.number().int().min(1).max(24).nullish() }), {
+    count: args.input.count,
+  });
+  const frequency = args.input.frequency.toLowerCase() as AlarmFrequency;
+  const periods = recentPeriods(new Date(), frequency, count ?? 1);
+  const points = await alarmPoints(ctx.db, tenancy.id, args.input.quantity);
+  const days = await dailyTotals(ctx.db, points, { start: periods[0]!.start, end: periods.at(-1)!.end });
+  const average = args.input.type === 'INDOOR_CLIMATE';
+  return periods.map((p) => ({
+    periodStart: p.start,
+    periodEnd: p.end,
+    value: points.length ? periodValue(p, days, average) : null,
+  }));
+};

@@ -1,0 +1,32 @@
+/**
+ * `npm run worker`: the job worker on its own, for PostgreSQL deployments. Run as many as you like; they
+ * share the queue through FOR UPDATE SKIP LOCKED and never run the same job twice.
+ */
+import { hostname } from 'node:os';
+import { mailTransportFromEnv } from './jobs/mail.ts';
+import { createJobRunner } from './jobs/runner.ts';
+import { getServices } from './runtime.ts';
+
+async function main(): Promise<void> {
+  const { database, logger } = await getServices();
+  if (database.engine !== 'postgres')
+    logger.warn(
+      'no DATABASE_URL: the worker runs on the embedded database; stop `npm start` first (one process only)',
+    );
+  const runner = createJobRunner({ db: database.db, logger, mail: mailTransportFromEnv(), pollMs: 2_000 });
+  const stop = runner.start();
+  logger.info({ worker: `${hostname()}:${process.pid}` }, 'worker started');
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'worker stopping after the job in flight');
+    stop()
+      .then(() => database.close())
+      .finally(() => process.exit(0));
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
