@@ -227,7 +227,7 @@ test.describe
             await page.locator('.notification-list, .alarm-empty').first().waitFor({ timeout: 15_000 });
             return (await heat.count()) > 0;
           },
-          { timeout: 100_000, interval: 5_000 },
+          { timeout: 100_000, intervals: [5_000] },
         )
         .toBe(true);
       expect(await seriousA11yViolations(page)).toEqual([]);

@@ -48,6 +48,131 @@ export type TenantGraphInput = {
   normalized?: boolean | null | undefined;
 };
 
+export type AlarmType =
+  | 'THRESHOLD'
+  | 'COMPARISON'
+  | 'ZERO_CONSUMPTION'
+  | 'INDOOR_CLIMATE';
+
+export type AlarmFrequency =
+  | 'DAY'
+  | 'WEEK'
+  | 'MONTH'
+  | 'YEAR';
+
+/** OK, TRIGGERED (its latest evaluated period fired) or OFF (disabled). */
+export type AlarmStatus =
+  | 'OK'
+  | 'TRIGGERED'
+  | 'OFF';
+
+export type AlarmEvaluationState =
+  | 'OK'
+  | 'FIRED'
+  /** Some day of the period had no data: not judged. */
+  | 'UNKNOWN';
+
+export type NotificationKind =
+  | 'HIGH_CONSUMPTION'
+  | 'ZERO_CONSUMPTION'
+  | 'INDOOR_CLIMATE'
+  | 'CONSUMPTION_REPORT';
+
+export type AlarmInput = {
+  type: AlarmType;
+  quantity: string;
+  frequency: AlarmFrequency;
+  threshold?: number | null | undefined;
+  minimum?: number | null | undefined;
+  maximum?: number | null | undefined;
+  leakRule?: boolean | null | undefined;
+  enabled?: boolean | null | undefined;
+};
+
+export type AlarmValuesInput = {
+  tenancyId: string | number;
+  type: AlarmType;
+  quantity: string;
+  frequency: AlarmFrequency;
+  /** How many of the latest complete periods; 1 to 24, default 1. */
+  count?: number | null | undefined;
+};
+
+export type AlarmQueryVariables = Exact<{
+  tenancyId: string | number;
+  id: string | number;
+}>;
+
+
+export type AlarmQuery = { alarm: { id: string, tenancyId: string, type: AlarmType, quantity: string, frequency: AlarmFrequency, threshold: number | null, minimum: number | null, maximum: number | null, leakRule: boolean, enabled: boolean, status: AlarmStatus, createdAt: string, lastFired: { periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string } | null, history: Array<{ periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string }> } };
+
+export type AlarmEvaluationFieldsFragment = { periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string };
+
+export type AlarmFieldsFragment = { id: string, tenancyId: string, type: AlarmType, quantity: string, frequency: AlarmFrequency, threshold: number | null, minimum: number | null, maximum: number | null, leakRule: boolean, enabled: boolean, status: AlarmStatus, createdAt: string, lastFired: { periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string } | null, history: Array<{ periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string }> };
+
+export type NotificationFieldsFragment = { id: string, tenancyId: string, kind: NotificationKind, alarmId: string | null, quantity: string | null, frequency: AlarmFrequency, periodStart: string, periodEnd: string, value: number | null, reference: number | null, reason: string | null, percent: number | null, createdAt: string, read: boolean, totals: Array<{ quantity: string, value: number }> };
+
+export type AlarmValuesQueryVariables = Exact<{
+  input: AlarmValuesInput;
+}>;
+
+
+export type AlarmValuesQuery = { alarmValues: Array<{ periodStart: string, periodEnd: string, value: number | null }> };
+
+export type AlarmsQueryVariables = Exact<{
+  tenancyId: string | number;
+}>;
+
+
+export type AlarmsQuery = { alarms: Array<{ id: string, tenancyId: string, type: AlarmType, quantity: string, frequency: AlarmFrequency, threshold: number | null, minimum: number | null, maximum: number | null, leakRule: boolean, enabled: boolean, status: AlarmStatus, createdAt: string, lastFired: { periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string } | null, history: Array<{ periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string }> }> };
+
+export type CreateAlarmMutationVariables = Exact<{
+  tenancyId: string | number;
+  alarm: AlarmInput;
+}>;
+
+
+export type CreateAlarmMutation = { createAlarm: { id: string, tenancyId: string, type: AlarmType, quantity: string, frequency: AlarmFrequency, threshold: number | null, minimum: number | null, maximum: number | null, leakRule: boolean, enabled: boolean, status: AlarmStatus, createdAt: string, lastFired: { periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string } | null, history: Array<{ periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string }> } };
+
+export type DeleteAlarmMutationVariables = Exact<{
+  tenancyId: string | number;
+  id: string | number;
+}>;
+
+
+export type DeleteAlarmMutation = { deleteAlarm: { ok: boolean } };
+
+export type MarkAllNotificationsReadMutationVariables = Exact<{
+  tenancyId: string | number;
+}>;
+
+
+export type MarkAllNotificationsReadMutation = { markAllNotificationsRead: { ok: boolean, count: number } };
+
+export type MarkNotificationReadMutationVariables = Exact<{
+  tenancyId: string | number;
+  id: string | number;
+  read?: boolean | null | undefined;
+}>;
+
+
+export type MarkNotificationReadMutation = { markNotificationRead: { id: string, read: boolean } };
+
+export type NotificationQueryVariables = Exact<{
+  tenancyId: string | number;
+  id: string | number;
+}>;
+
+
+export type NotificationQuery = { notification: { id: string, tenancyId: string, kind: NotificationKind, alarmId: string | null, quantity: string | null, frequency: AlarmFrequency, periodStart: string, periodEnd: string, value: number | null, reference: number | null, reason: string | null, percent: number | null, createdAt: string, read: boolean, totals: Array<{ quantity: string, value: number }> } };
+
+export type NotificationsQueryVariables = Exact<{
+  tenancyId: string | number;
+}>;
+
+
+export type NotificationsQuery = { notifications: { totalCount: number, unreadCount: number, items: Array<{ id: string, tenancyId: string, kind: NotificationKind, alarmId: string | null, quantity: string | null, frequency: AlarmFrequency, periodStart: string, periodEnd: string, value: number | null, reference: number | null, reason: string | null, percent: number | null, createdAt: string, read: boolean, totals: Array<{ quantity: string, value: number }> }> } };
+
 export type TenantGraphQueryVariables = Exact<{
   graph: TenantGraphInput;
 }>;
@@ -74,6 +199,15 @@ export type TenantUnitsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type TenantUnitsQuery = { tenantUnits: Array<{ unit: { id: string, unitUniqueId: string, name: string, tenantName: string }, path: Array<{ property: { id: string, number: string, settings: Array<{ kind: string }>, co2Factors: Array<{ quantity: string, gramPerQuantityUnit: number }> } }> }> };
 
+export type UpdateAlarmMutationVariables = Exact<{
+  tenancyId: string | number;
+  id: string | number;
+  alarm: AlarmInput;
+}>;
+
+
+export type UpdateAlarmMutation = { updateAlarm: { id: string, tenancyId: string, type: AlarmType, quantity: string, frequency: AlarmFrequency, threshold: number | null, minimum: number | null, maximum: number | null, leakRule: boolean, enabled: boolean, status: AlarmStatus, createdAt: string, lastFired: { periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string } | null, history: Array<{ periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string }> } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -92,7 +226,262 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-
+export const AlarmEvaluationFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AlarmEvaluationFields on AlarmEvaluation {
+  periodStart
+  periodEnd
+  state
+  value
+  reference
+  reason
+  evaluatedAt
+}
+    `, {"fragmentName":"AlarmEvaluationFields"}) as unknown as TypedDocumentString<AlarmEvaluationFieldsFragment, unknown>;
+export const AlarmFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AlarmFields on Alarm {
+  id
+  tenancyId
+  type
+  quantity
+  frequency
+  threshold
+  minimum
+  maximum
+  leakRule
+  enabled
+  status
+  createdAt
+  lastFired {
+    ...AlarmEvaluationFields
+  }
+  history {
+    ...AlarmEvaluationFields
+  }
+}
+    fragment AlarmEvaluationFields on AlarmEvaluation {
+  periodStart
+  periodEnd
+  state
+  value
+  reference
+  reason
+  evaluatedAt
+}`, {"fragmentName":"AlarmFields"}) as unknown as TypedDocumentString<AlarmFieldsFragment, unknown>;
+export const NotificationFieldsFragmentDoc = new TypedDocumentString(`
+    fragment NotificationFields on Notification {
+  id
+  tenancyId
+  kind
+  alarmId
+  quantity
+  frequency
+  periodStart
+  periodEnd
+  value
+  reference
+  reason
+  percent
+  totals {
+    quantity
+    value
+  }
+  createdAt
+  read
+}
+    `, {"fragmentName":"NotificationFields"}) as unknown as TypedDocumentString<NotificationFieldsFragment, unknown>;
+export const AlarmDocument = new TypedDocumentString(`
+    query Alarm($tenancyId: ID!, $id: ID!) {
+  alarm(tenancyId: $tenancyId, id: $id) {
+    ...AlarmFields
+  }
+}
+    fragment AlarmEvaluationFields on AlarmEvaluation {
+  periodStart
+  periodEnd
+  state
+  value
+  reference
+  reason
+  evaluatedAt
+}
+fragment AlarmFields on Alarm {
+  id
+  tenancyId
+  type
+  quantity
+  frequency
+  threshold
+  minimum
+  maximum
+  leakRule
+  enabled
+  status
+  createdAt
+  lastFired {
+    ...AlarmEvaluationFields
+  }
+  history {
+    ...AlarmEvaluationFields
+  }
+}`) as unknown as TypedDocumentString<AlarmQuery, AlarmQueryVariables>;
+export const AlarmValuesDocument = new TypedDocumentString(`
+    query AlarmValues($input: AlarmValuesInput!) {
+  alarmValues(input: $input) {
+    periodStart
+    periodEnd
+    value
+  }
+}
+    `) as unknown as TypedDocumentString<AlarmValuesQuery, AlarmValuesQueryVariables>;
+export const AlarmsDocument = new TypedDocumentString(`
+    query Alarms($tenancyId: ID!) {
+  alarms(tenancyId: $tenancyId) {
+    ...AlarmFields
+  }
+}
+    fragment AlarmEvaluationFields on AlarmEvaluation {
+  periodStart
+  periodEnd
+  state
+  value
+  reference
+  reason
+  evaluatedAt
+}
+fragment AlarmFields on Alarm {
+  id
+  tenancyId
+  type
+  quantity
+  frequency
+  threshold
+  minimum
+  maximum
+  leakRule
+  enabled
+  status
+  createdAt
+  lastFired {
+    ...AlarmEvaluationFields
+  }
+  history {
+    ...AlarmEvaluationFields
+  }
+}`) as unknown as TypedDocumentString<AlarmsQuery, AlarmsQueryVariables>;
+export const CreateAlarmDocument = new TypedDocumentString(`
+    mutation CreateAlarm($tenancyId: ID!, $alarm: AlarmInput!) {
+  createAlarm(tenancyId: $tenancyId, alarm: $alarm) {
+    ...AlarmFields
+  }
+}
+    fragment AlarmEvaluationFields on AlarmEvaluation {
+  periodStart
+  periodEnd
+  state
+  value
+  reference
+  reason
+  evaluatedAt
+}
+fragment AlarmFields on Alarm {
+  id
+  tenancyId
+  type
+  quantity
+  frequency
+  threshold
+  minimum
+  maximum
+  leakRule
+  enabled
+  status
+  createdAt
+  lastFired {
+    ...AlarmEvaluationFields
+  }
+  history {
+    ...AlarmEvaluationFields
+  }
+}`) as unknown as TypedDocumentString<CreateAlarmMutation, CreateAlarmMutationVariables>;
+export const DeleteAlarmDocument = new TypedDocumentString(`
+    mutation DeleteAlarm($tenancyId: ID!, $id: ID!) {
+  deleteAlarm(tenancyId: $tenancyId, id: $id) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteAlarmMutation, DeleteAlarmMutationVariables>;
+export const MarkAllNotificationsReadDocument = new TypedDocumentString(`
+    mutation MarkAllNotificationsRead($tenancyId: ID!) {
+  markAllNotificationsRead(tenancyId: $tenancyId) {
+    ok
+    count
+  }
+}
+    `) as unknown as TypedDocumentString<MarkAllNotificationsReadMutation, MarkAllNotificationsReadMutationVariables>;
+export const MarkNotificationReadDocument = new TypedDocumentString(`
+    mutation MarkNotificationRead($tenancyId: ID!, $id: ID!, $read: Boolean) {
+  markNotificationRead(tenancyId: $tenancyId, id: $id, read: $read) {
+    id
+    read
+  }
+}
+    `) as unknown as TypedDocumentString<MarkNotificationReadMutation, MarkNotificationReadMutationVariables>;
+export const NotificationDocument = new TypedDocumentString(`
+    query Notification($tenancyId: ID!, $id: ID!) {
+  notification(tenancyId: $tenancyId, id: $id) {
+    ...NotificationFields
+  }
+}
+    fragment NotificationFields on Notification {
+  id
+  tenancyId
+  kind
+  alarmId
+  quantity
+  frequency
+  periodStart
+  periodEnd
+  value
+  reference
+  reason
+  percent
+  totals {
+    quantity
+    value
+  }
+  createdAt
+  read
+}`) as unknown as TypedDocumentString<NotificationQuery, NotificationQueryVariables>;
+export const NotificationsDocument = new TypedDocumentString(`
+    query Notifications($tenancyId: ID!) {
+  notifications(tenancyId: $tenancyId, limit: 100) {
+    totalCount
+    unreadCount
+    items {
+      ...NotificationFields
+    }
+  }
+}
+    fragment NotificationFields on Notification {
+  id
+  tenancyId
+  kind
+  alarmId
+  quantity
+  frequency
+  periodStart
+  periodEnd
+  value
+  reference
+  reason
+  percent
+  totals {
+    quantity
+    value
+  }
+  createdAt
+  read
+}`) as unknown as TypedDocumentString<NotificationsQuery, NotificationsQueryVariables>;
 export const TenantGraphDocument = new TypedDocumentString(`
     query TenantGraph($graph: TenantGraphInput!) {
   tenantGraph(graph: $graph) {
@@ -156,3 +545,38 @@ export const TenantUnitsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TenantUnitsQuery, TenantUnitsQueryVariables>;
+export const UpdateAlarmDocument = new TypedDocumentString(`
+    mutation UpdateAlarm($tenancyId: ID!, $id: ID!, $alarm: AlarmInput!) {
+  updateAlarm(tenancyId: $tenancyId, id: $id, alarm: $alarm) {
+    ...AlarmFields
+  }
+}
+    fragment AlarmEvaluationFields on AlarmEvaluation {
+  periodStart
+  periodEnd
+  state
+  value
+  reference
+  reason
+  evaluatedAt
+}
+fragment AlarmFields on Alarm {
+  id
+  tenancyId
+  type
+  quantity
+  frequency
+  threshold
+  minimum
+  maximum
+  leakRule
+  enabled
+  status
+  createdAt
+  lastFired {
+    ...AlarmEvaluationFields
+  }
+  history {
+    ...AlarmEvaluationFields
+  }
+}`) as unknown as TypedDocumentString<UpdateAlarmMutation, UpdateAlarmMutationVariables>;

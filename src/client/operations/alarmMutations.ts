@@ -1,10 +1,14 @@
 /** Alarm mutations (tenant backend): create, update, delete; each invalidates the tenancy's alarm queries. */
+
 import { useMutation } from '@tanstack/react-query';
-import { gql } from 'graphql-request';
+import {
+  CreateAlarmDocument as createAlarmDocument,
+  DeleteAlarmDocument as deleteAlarmDocument,
+  UpdateAlarmDocument as updateAlarmDocument,
+} from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
 import { queryClient } from '../queryClient.ts';
 import {
-  ALARM_FIELDS,
   type Alarm,
   type AlarmFrequencyName,
   type AlarmTypeName,
@@ -23,22 +27,6 @@ export type AlarmInput = {
   enabled?: boolean;
 };
 
-export const createAlarmDocument = gql`
-  mutation CreateAlarm($tenancyId: ID!, $alarm: AlarmInput!) {
-    createAlarm(tenancyId: $tenancyId, alarm: $alarm) { ${ALARM_FIELDS} }
-  }
-`;
-export const updateAlarmDocument = gql`
-  mutation UpdateAlarm($tenancyId: ID!, $id: ID!, $alarm: AlarmInput!) {
-    updateAlarm(tenancyId: $tenancyId, id: $id, alarm: $alarm) { ${ALARM_FIELDS} }
-  }
-`;
-export const deleteAlarmDocument = gql`
-  mutation DeleteAlarm($tenancyId: ID!, $id: ID!) {
-    deleteAlarm(tenancyId: $tenancyId, id: $id) { ok }
-  }
-`;
-
 const invalidate = (tenancyId: string) =>
   queryClient.invalidateQueries({ queryKey: alarmsQueryOptions(tenancyId).queryKey });
 
@@ -46,14 +34,13 @@ const invalidate = (tenancyId: string) =>
 export async function saveAlarm(tenancyId: string, alarm: AlarmInput, id?: string): Promise<Alarm> {
   const saved = id
     ? (
-        await authorizedRequest<{ updateAlarm: Alarm }>('tenant', updateAlarmDocument, {
+        await authorizedRequest('tenant', updateAlarmDocument, {
           tenancyId,
           id,
           alarm,
         })
       ).updateAlarm
-    : (await authorizedRequest<{ createAlarm: Alarm }>('tenant', createAlarmDocument, { tenancyId, alarm }))
-        .createAlarm;
+    : (await authorizedRequest('tenant', createAlarmDocument, { tenancyId, alarm })).createAlarm;
   await invalidate(tenancyId);
   return saved;
 }
@@ -95,3 +82,5 @@ export function useDeleteAlarm(tenancyId: string) {
   };
   return { ...mutation, forget };
 }
+
+export { createAlarmDocument, deleteAlarmDocument, updateAlarmDocument };

@@ -1,6 +1,11 @@
 /** Alarm queries (tenant backend): the list, one alarm, and the values of recent periods (hints and graphs). */
+
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { gql } from 'graphql-request';
+import {
+  AlarmDocument as alarmDocument,
+  AlarmsDocument as alarmsDocument,
+  AlarmValuesDocument as alarmValuesDocument,
+} from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
 
 export type AlarmTypeName = 'THRESHOLD' | 'COMPARISON' | 'ZERO_CONSUMPTION' | 'INDOOR_CLIMATE';
@@ -35,37 +40,11 @@ export type Alarm = {
   createdAt: string;
 };
 
-const EVALUATION = 'periodStart periodEnd state value reference reason evaluatedAt';
-const FIELDS = `id tenancyId type quantity frequency threshold minimum maximum leakRule enabled status createdAt
-  lastFired { ${EVALUATION} } history { ${EVALUATION} }`;
-
-export const alarmsDocument = gql`
-  query Alarms($tenancyId: ID!) {
-    alarms(tenancyId: $tenancyId) { ${FIELDS} }
-  }
-`;
-
-export const alarmDocument = gql`
-  query Alarm($tenancyId: ID!, $id: ID!) {
-    alarm(tenancyId: $tenancyId, id: $id) { ${FIELDS} }
-  }
-`;
-
-export const alarmValuesDocument = gql`
-  query AlarmValues($input: AlarmValuesInput!) {
-    alarmValues(input: $input) { periodStart periodEnd value }
-  }
-`;
-
-/** The alarm fields the mutations return too. */
-export const ALARM_FIELDS = FIELDS;
-
 /** The caller's alarms on a tenancy. */
 export function alarmsQueryOptions(tenancyId: string) {
   return queryOptions({
     queryKey: ['alarms', tenancyId],
-    queryFn: async () =>
-      (await authorizedRequest<{ alarms: Alarm[] }>('tenant', alarmsDocument, { tenancyId })).alarms,
+    queryFn: async () => (await authorizedRequest('tenant', alarmsDocument, { tenancyId })).alarms,
   });
 }
 
@@ -78,8 +57,7 @@ export function useAlarms(tenancyId: string | null) {
 export function alarmQueryOptions(tenancyId: string, id: string) {
   return queryOptions({
     queryKey: ['alarms', tenancyId, id],
-    queryFn: async () =>
-      (await authorizedRequest<{ alarm: Alarm }>('tenant', alarmDocument, { tenancyId, id })).alarm,
+    queryFn: async () => (await authorizedRequest('tenant', alarmDocument, { tenancyId, id })).alarm,
   });
 }
 
@@ -105,9 +83,7 @@ export type AlarmPeriodValue = { periodStart: string; periodEnd: string; value: 
 export function alarmValuesQueryOptions(input: AlarmValuesInput) {
   return queryOptions({
     queryKey: ['alarmValues', input],
-    queryFn: async () =>
-      (await authorizedRequest<{ alarmValues: AlarmPeriodValue[] }>('tenant', alarmValuesDocument, { input }))
-        .alarmValues,
+    queryFn: async () => (await authorizedRequest('tenant', alarmValuesDocument, { input })).alarmValues,
   });
 }
 
@@ -118,3 +94,5 @@ export function useAlarmValues(input: AlarmValuesInput | null) {
     enabled: input !== null,
   });
 }
+
+export { alarmDocument, alarmsDocument, alarmValuesDocument };

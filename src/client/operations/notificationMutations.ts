@@ -1,20 +1,13 @@
 /** Notification mutations (tenant backend): mark one read or unread, mark all read. */
+
 import { useMutation } from '@tanstack/react-query';
-import { gql } from 'graphql-request';
+import {
+  MarkAllNotificationsReadDocument as markAllNotificationsReadDocument,
+  MarkNotificationReadDocument as markNotificationReadDocument,
+} from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
 import { queryClient } from '../queryClient.ts';
 import { notificationsQueryOptions } from './notificationQueries.ts';
-
-export const markNotificationReadDocument = gql`
-  mutation MarkNotificationRead($tenancyId: ID!, $id: ID!, $read: Boolean) {
-    markNotificationRead(tenancyId: $tenancyId, id: $id, read: $read) { id read }
-  }
-`;
-export const markAllNotificationsReadDocument = gql`
-  mutation MarkAllNotificationsRead($tenancyId: ID!) {
-    markAllNotificationsRead(tenancyId: $tenancyId) { ok count }
-  }
-`;
 
 const invalidate = (tenancyId: string) =>
   queryClient.invalidateQueries({ queryKey: notificationsQueryOptions(tenancyId).queryKey });
@@ -38,3 +31,5 @@ export function useMarkAllNotificationsRead(tenancyId: string) {
     },
   });
 }
+
+export { markAllNotificationsReadDocument, markNotificationReadDocument };

@@ -1,6 +1,10 @@
 /** Notification queries (tenant backend): the list with the unread count (the menu badge), and one notification. */
+
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { gql } from 'graphql-request';
+import {
+  NotificationDocument as notificationDocument,
+  NotificationsDocument as notificationsDocument,
+} from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
 
 export type NotificationKindName =
@@ -28,20 +32,6 @@ export type Notification = {
   read: boolean;
 };
 
-export const NOTIFICATION_FIELDS = `id tenancyId kind alarmId quantity frequency periodStart periodEnd value reference
-  reason percent totals { quantity value } createdAt read`;
-
-export const notificationsDocument = gql`
-  query Notifications($tenancyId: ID!) {
-    notifications(tenancyId: $tenancyId, limit: 100) { totalCount unreadCount items { ${NOTIFICATION_FIELDS} } }
-  }
-`;
-export const notificationDocument = gql`
-  query Notification($tenancyId: ID!, $id: ID!) {
-    notification(tenancyId: $tenancyId, id: $id) { ${NOTIFICATION_FIELDS} }
-  }
-`;
-
 export type NotificationList = { totalCount: number; unreadCount: number; items: Notification[] };
 
 /** The caller's notifications on a tenancy, newest first. */
@@ -50,7 +40,7 @@ export function notificationsQueryOptions(tenancyId: string) {
     queryKey: ['notifications', tenancyId],
     queryFn: async () =>
       (
-        await authorizedRequest<{ notifications: NotificationList }>('tenant', notificationsDocument, {
+        await authorizedRequest('tenant', notificationsDocument, {
           tenancyId,
         })
       ).notifications,
@@ -68,11 +58,14 @@ export function useNotification(tenancyId: string | null, id: string | null) {
     queryKey: ['notifications', tenancyId, id],
     queryFn: async () =>
       (
-        await authorizedRequest<{ notification: Notification }>('tenant', notificationDocument, {
-          tenancyId,
-          id,
+        // Runs only when both are known (enabled below).
+        await authorizedRequest('tenant', notificationDocument, {
+          tenancyId: tenancyId ?? '',
+          id: id ?? '',
         })
       ).notification,
     enabled: tenancyId !== null && id !== null,
   });
 }
+
+export { notificationDocument, notificationsDocument };
