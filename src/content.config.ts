@@ -1,5 +1,5 @@
 /**
- * Content collections: help, data policy and cookie policy, one Markdown file per language
+ * Content collections: help, data policy, cookie policy and the report's advice texts, one Markdown file per language
  * (src/content/<collection>/<lang>.md). An editor changes a text by editing that one file.
  */
 import { defineCollection } from 'astro:content';
@@ -23,4 +23,6 @@ export const collections = {
   help: defineCollection({ loader: markdownIn('help'), schema: page }),
   dataPolicy: defineCollection({ loader: markdownIn('data-policy'), schema: page }),
   cookiePolicy: defineCollection({ loader: markdownIn('cookie-policy'), schema: page }),
+  /** The monthly report's energy advice and complaint texts, set per deployment. */
+  reportTexts: defineCollection({ loader: markdownIn('report-texts'), schema: page }),
 };
