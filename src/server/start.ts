@@ -19,6 +19,7 @@ import {
   isDatabaseEmpty,
   seedDemo,
 } from './demo/seed.ts';
+import { afterDemoSeed } from './demo/statements.ts';
 import { getServices } from './runtime.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
       });
     }
     await catchUpDemo(database.db, { now: new Date(), onProgress: progressPrinter('catch-up') });
+    await afterDemoSeed(database.db, new Date());
     // Keep demo data current while the server runs; each run is idempotent.
     const timer = setInterval(
       () => {
@@ -143,7 +145,9 @@ async function main(): Promise<void> {
     // Older history loads one day per transaction while the app serves; a restart resumes it.
     const started = performance.now();
     backfill = backfillDemo(database.db, { shouldStop: () => stopping, onProgress: backfillPrinter() })
-      .then(({ hours }) => {
+      .then(async ({ hours }) => {
+        // Reports compare with last year, which the backfill has only now loaded.
+        if (hours > 0) await afterDemoSeed(database.db, new Date());
         if (hours > 0)
           logger.info(
             { hours, seconds: Math.round((performance.now() - started) / 1000) },

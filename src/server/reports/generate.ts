@@ -127,9 +127,11 @@ export async function readReportInput(
   const propertyPerM2: ReportInput['propertyPerM2'] = {};
   const propertyHeat: ReportInput['propertyHeat'] = {};
   for (const r of propertyRows) {
-    (propertyPerM2[r.quantity] ??= {})[r.month] = Number(r.per_m2);
+    propertyPerM2[r.quantity] ??= {};
+    propertyPerM2[r.quantity]![r.month] = Number(r.per_m2);
     if (r.quantity === 'heat-energy' || r.quantity === 'hca') {
-      const entry = (propertyHeat[r.month] ??= { heatKwh: 0, hcaUnits: 0 });
+      propertyHeat[r.month] ??= { heatKwh: 0, hcaUnits: 0 };
+      const entry = propertyHeat[r.month]!;
       if (r.quantity === 'heat-energy') entry.heatKwh = Number(r.total);
       else entry.hcaUnits = Number(r.total);
     }
