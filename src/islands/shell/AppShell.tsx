@@ -141,11 +141,13 @@ function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boole
 
   const entries: Entry[] = [
     { key: 'nav.consumption', icon: 'consumption', href: base, active: true },
-    ...(user?.accountHasStatements ? [{ key: 'nav.statements', icon: 'statements' as const }] : []),
+    ...(user?.accountHasStatements
+      ? [{ key: 'nav.statements', icon: 'statements' as const, href: `${base}statements` }]
+      : []),
     { key: 'nav.alarms', icon: 'alarms' },
     { key: 'nav.tenancy_info', icon: 'tenancy' },
     ...(hideNotifications ? [] : [{ key: 'nav.notifications', icon: 'notifications' as const }]),
-    { key: 'nav.help', icon: 'help' },
+    { key: 'nav.help', icon: 'help', href: `${base}help` },
     { key: 'nav.profile', icon: 'profile' },
   ];
 
