@@ -3,12 +3,14 @@
  * tenancy and language pickers, and the page's toaster. Persisted across soft navigation.
  */
 import { navigate } from 'astro:transitions/client';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import toast, { Toaster, useToasterStore } from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
 import { getSessionActor, type SessionSnapshot, tenancyIdFromPath } from '../../client/session.ts';
-import type { Language } from '../../lib/languages.ts';
+import { brandOf } from '../../lib/brands.ts';
+import { type Language, parseLanguage } from '../../lib/languages.ts';
+import { debugPress } from '../../lib/shellRules.ts';
 import { MAX_VISIBLE_TOASTS, toastDuration } from '../../lib/toastPolicy.ts';
 import type { Tenancy } from '../../machines/session.machine.ts';
 import { LanguagePicker } from '../shared/LanguagePicker.tsx';
@@ -17,6 +19,7 @@ import { Spinner } from '../shared/Spinner.tsx';
 import { useSession } from '../shared/useSession.ts';
 import { useTenancyUnit } from '../shared/useTenancyUnit.ts';
 import { Icon, type IconName } from './Icons.tsx';
+import './menu.css';
 
 /** One breadcrumb: a common-namespace key and, except for the current page, a link. */
 export type Crumb = { key: string; href?: string };
@@ -57,17 +60,40 @@ function Shell({ pathname, crumbs }: Props) {
     }
   }, [status, selectedId, urlId]);
 
+  useDebugDump(pathname);
+
   const ready = status === 'ready' && !!selectedId && urlId === selectedId;
   return (
     <>
       {ready ? (
-        <Frame tenancyId={selectedId} crumbs={crumbs} />
+        <Frame tenancyId={selectedId} crumbs={crumbs} pathname={pathname} />
       ) : (
         <Spinner label={t('app.loading')} fullscreen />
       )}
       <ShellToaster />
     </>
   );
+}
+
+/** SPEC §2 debug: Ctrl+S three times within 2 s logs the session state (tokens left out) to the console. */
+function useDebugDump(pathname: string) {
+  const presses = useRef<number[]>([]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 's') return;
+      event.preventDefault();
+      const next = debugPress(presses.current, performance.now());
+      presses.current = next.presses;
+      if (!next.dump) return;
+      const snapshot = getSessionActor().getSnapshot();
+      const { tokens: _tokens, ...context } = snapshot.context as typeof snapshot.context & {
+        tokens?: unknown;
+      };
+      console.log('[debug] app state', { state: snapshot.value, pathname, context });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [pathname]);
 }
 
 function ShellToaster() {
@@ -90,8 +116,9 @@ function ShellToaster() {
   );
 }
 
-function Frame({ tenancyId, crumbs }: { tenancyId: string; crumbs: Crumb[] }) {
+function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Crumb[]; pathname: string }) {
   const [menuOpen, setMenuOpen] = useState(false);
+  const opener = useRef<HTMLElement | null>(null);
   const tenancies = useSession((s) => s.context.tenancies);
   const tenancy = tenancies.find((x) => x.id === tenancyId);
 
@@ -106,9 +133,25 @@ function Frame({ tenancyId, crumbs }: { tenancyId: string; crumbs: Crumb[] }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [menuOpen]);
 
+  // Focus moves into the drawer when it opens, and back to the button that opened it when it closes.
+  useEffect(() => {
+    if (menuOpen) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      document.querySelector<HTMLElement>('#app-menu .drawer-close')?.focus();
+    } else if (opener.current) {
+      opener.current.focus();
+      opener.current = null;
+    }
+  }, [menuOpen]);
+
   return (
     <>
-      <SideMenu tenancyId={tenancyId} open={menuOpen} onClose={() => setMenuOpen(false)} />
+      <SideMenu
+        tenancyId={tenancyId}
+        open={menuOpen}
+        onClose={() => setMenuOpen(false)}
+        pathname={pathname}
+      />
       {menuOpen && (
         <button
           type="button"
@@ -129,25 +172,51 @@ function Frame({ tenancyId, crumbs }: { tenancyId: string; crumbs: Crumb[] }) {
   );
 }
 
-type Entry = { key: string; icon: IconName; href?: string; active?: boolean };
+type Entry = { key: string; icon: IconName; href?: string; active?: boolean; pending?: boolean };
 
-function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boolean; onClose: () => void }) {
-  const { t } = useTranslation('common');
+function SideMenu({
+  tenancyId,
+  open,
+  onClose,
+  pathname,
+}: {
+  tenancyId: string;
+  open: boolean;
+  onClose: () => void;
+  pathname: string;
+}) {
+  const { t, i18n } = useTranslation('common');
   const user = useSession((s) => s.context.user);
   const { unit } = useTenancyUnit(tenancyId);
-  // SPEC §2: notifications are hidden when the property has any settings entries.
+  // SPEC §2: notifications are hidden when the property has any settings entries. Until the unit is known
+  // the entry keeps its place invisibly, so it neither flashes in and out nor shifts the entries below.
+  const settingsKnown = unit !== undefined;
   const hideNotifications = (unit?.path[0]?.property.settings.length ?? 0) > 0;
   const base = `/t/${encodeURIComponent(tenancyId)}/`;
 
   const entries: Entry[] = [
-    { key: 'nav.consumption', icon: 'consumption', href: base, active: true },
+    {
+      key: 'nav.consumption',
+      icon: 'consumption',
+      href: base,
+      active: pathname === base || pathname.startsWith(`${base}consumption`),
+    },
     ...(user?.accountHasStatements
-      ? [{ key: 'nav.statements', icon: 'statements' as const, href: `${base}statements` }]
+      ? [
+          {
+            key: 'nav.statements',
+            icon: 'statements' as const,
+            href: `${base}statements`,
+            active: pathname.startsWith(`${base}statements`),
+          },
+        ]
       : []),
     { key: 'nav.alarms', icon: 'alarms' },
     { key: 'nav.tenancy_info', icon: 'tenancy' },
-    ...(hideNotifications ? [] : [{ key: 'nav.notifications', icon: 'notifications' as const }]),
-    { key: 'nav.help', icon: 'help', href: `${base}help` },
+    ...(hideNotifications
+      ? []
+      : [{ key: 'nav.notifications', icon: 'notifications' as const, pending: !settingsKnown }]),
+    { key: 'nav.help', icon: 'help', href: `${base}help`, active: pathname.startsWith(`${base}help`) },
     { key: 'nav.profile', icon: 'profile' },
   ];
 
@@ -155,8 +224,8 @@ function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boole
     <div id="app-menu" className={open ? 'sidebar open' : 'sidebar'}>
       <div className="sidebar-top">
         <a className="brand" href={base} onClick={onClose}>
-          <img src="/brand/logo.svg" alt="" width="32" height="32" />
-          <span>{config.title}</span>
+          <img src={brandOf(config.brand).logo} alt="" width="32" height="32" />
+          <span>{brandOf(config.brand).appName[parseLanguage(i18n.language) ?? 'en']}</span>
         </a>
         <button
           type="button"
@@ -170,7 +239,11 @@ function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boole
       <nav aria-label={t('nav.label')}>
         <ul className="nav-list">
           {entries.map((entry) => (
-            <li key={entry.key}>
+            <li
+              key={entry.key}
+              className={entry.pending ? 'nav-pending' : undefined}
+              aria-hidden={entry.pending || undefined}
+            >
               {entry.href ? (
                 <a
                   className={entry.active ? 'nav-link active' : 'nav-link'}

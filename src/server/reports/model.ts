@@ -138,6 +138,8 @@ export function buildMonthlyReport(input: ReportInput): MonthlyReport {
     for (const m of costMonths) {
       const used = at(m);
       const price = priceOn(input.prices, quantity, m);
+      // Allocator units share out the same heat that a heat meter measures: never charge both.
+      if (quantity === 'hca' && input.apartment['heat-energy']?.months[m] !== undefined) continue;
       if (used === undefined || !price) continue;
       currency ??= price.currency;
       if (price.currency !== currency) continue;
