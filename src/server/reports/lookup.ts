@@ -12,7 +12,7 @@ import type { MonthlyReport } from './model.ts';
 export const REPORT_CODE = /^[A-Za-z0-9_-]{43}$/;
 
 /** Lookups per address per window, and the cost of a miss (an unknown or expired code). */
-export const LOOKUP_POINTS = 30;
+export const LOOKUP_POINTS = 60;
 export const LOOKUP_WINDOW_SECONDS = 600;
 export const MISS_COST = 5;
 
