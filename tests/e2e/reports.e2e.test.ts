@@ -110,7 +110,7 @@ describe('public pages and the consent banner', () => {
       'Energy advice',
       'Complaints',
     ])
-      await expect.poll(() => page.getByRole('heading', { name: heading }).count(), heading).toBe(1);
+      expect(await page.getByRole('heading', { name: heading }).count(), heading).toBe(1);
     const pdf = await page.pdf({ format: 'A4', printBackground: true });
     const doc = await getDocumentProxy(new Uint8Array(pdf));
     const first = await doc.getPage(1);

@@ -95,7 +95,8 @@ export async function readReportInput(
     t.billingStart && t.billingStart.slice(0, 7) <= month.slice(0, 7)
       ? `${t.billingStart.slice(0, 7)}-01`
       : `${month.slice(0, 4)}-01-01`;
-  const from = costFrom < lastYear ? costFrom : lastYear;
+  // ISO dates sort as text: the earlier of the two.
+  const from = [costFrom, lastYear].sort()[0]!;
   const to = lastDayOf(month);
 
   // The apartment's consumption per quantity and month, only within the tenancy's dates.
