@@ -137,6 +137,11 @@ describe('public pages and the consent banner', () => {
         await expect
           .poll(() => banner.getByRole('link', { name: 'Read more.' }).getAttribute('href'))
           .toBe('/cookie-policy');
+        // On a phone the page scrolls its last content above the banner: nothing stays hidden under it.
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        const last = await page.locator('.store-links').boundingBox();
+        const bannerBox = await banner.locator('.cookie-consent-inner').boundingBox();
+        expect(last!.y + last!.height).toBeLessThanOrEqual(bannerBox!.y);
         const before = Date.now() / 1000;
         await banner.getByRole('button', { name: answer === 'accept' ? 'Accept' : 'Reject' }).click();
         await expect.poll(() => banner.isVisible()).toBe(false);
@@ -254,6 +259,8 @@ describe('allocation statements', () => {
       .locator('span')
       .first();
     expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    // One line: the word is whole, not broken into "Alarmindstill" + "inger".
+    expect(await label.evaluate((el) => el.getClientRects().length)).toBe(1);
     await page.keyboard.press('Escape');
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
