@@ -142,15 +142,13 @@ describe(`monthly reports (${testEngine})`, () => {
     await daily(database, outdoor!.id, '2024-10', 9 * 24);
     await propertyDaily(database, property!.id, 'heat-energy', '2025-10', 100);
     await propertyDaily(database, property!.id, 'hca', '2025-10', 40);
-    await db
-      .insert(prices)
-      .values({
-        propertyId: property!.id,
-        quantity: 'heat-energy',
-        price: '0.8',
-        currency: 'DKK',
-        validFrom: '2025-01-01',
-      });
+    await db.insert(prices).values({
+      propertyId: property!.id,
+      quantity: 'heat-energy',
+      price: '0.8',
+      currency: 'DKK',
+      validFrom: '2025-01-01',
+    });
     await db
       .insert(propertyCo2Factors)
       .values({ propertyId: property!.id, quantity: 'heat-energy', gramPerQuantityUnit: '62' });
