@@ -104,7 +104,16 @@ export default defineConfig({
   integrations: [
     react(),
     // Sentry stays off unless a DSN is configured: nothing is faked.
-    ...(sentryDsn ? [sentry({ dsn: sentryDsn, sourceMapsUploadOptions: { enabled: false } })] : []),
+    ...(sentryDsn
+      ? [
+          sentry({
+            sourceMapsUploadOptions: { enabled: false },
+            // Our init files: SPEC §9 sample rates, sendDefaultPii off, events scrubbed (src/lib/privacyScrub.ts).
+            clientInitPath: 'src/client/sentry.client.config.ts',
+            serverInitPath: 'src/server/sentry.server.config.ts',
+          }),
+        ]
+      : []),
     precompress(),
   ],
   server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 4321) },

@@ -100,3 +100,15 @@ export async function authorizedRequest<T, V extends Variables = Variables>(
     throw failure;
   }
 }
+
+/** A GET with the session's bearer token (e.g. a statement PDF); an expired token is refreshed once. */
+export async function authorizedGet(backend: Backend, path: string): Promise<Response> {
+  if (!hooks) throw new Error('authorizedGet before the session is configured');
+  const auth = hooks;
+  const attempt = async (forceRefresh: boolean) =>
+    fetch(path, {
+      headers: { authorization: `Bearer ${await auth.accessToken(backend, { forceRefresh })}` },
+    });
+  const first = await attempt(false);
+  return first.status === 401 ? attempt(true) : first;
+}

@@ -8,9 +8,12 @@
 import { existsSync } from 'node:fs';
 import { progressPrinter } from './demo/progress.ts';
 import { catchUpDemo, DEMO_PASSWORD, DEMO_USERS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
+import { afterDemoSeed } from './demo/statements.ts';
 import { importReadingsCsv } from './ingest/csv.ts';
 import { IngestError } from './ingest/ingest.ts';
+import { CliInputError, REPORTS_HELP, runReportsCommand } from './reports/cli.ts';
 import { getServices } from './runtime.ts';
+import { runStatementsCommand, STATEMENTS_HELP } from './statements/cli.ts';
 
 const HELP = `Usage: npm run cli -- <command>
 
@@ -19,6 +22,8 @@ Commands:
                       Timestamps are ISO 8601 with an offset or Z. A bad row rejects the whole file.
   demo:seed           Load the demo dataset, if the database is empty (DEMO_DAYS, DEMO_APARTMENTS).
   demo:catch-up       Generate demo readings from the last generated hour up to now.
+${REPORTS_HELP}
+${STATEMENTS_HELP}
   help                Show this text.
 
 The database is PGlite under DATA_DIR (default ./data), or PostgreSQL when DATABASE_URL is set.`;
@@ -81,6 +86,7 @@ async function run(args: string[]): Promise<void> {
           apartments,
           onProgress: progressPrinter('seed'),
         });
+        await afterDemoSeed(database.db, new Date());
         console.log(
           `Seeded ${days} days × ${apartments} apartments in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
         );
@@ -101,13 +107,25 @@ async function run(args: string[]): Promise<void> {
     }
     return;
   }
+  const services = { open: null as Awaited<ReturnType<typeof getServices>> | null };
+  const open = async () => {
+    services.open ??= await getServices();
+    return services.open.database.db;
+  };
+  try {
+    if (await runReportsCommand(command, rest, open)) return;
+    if (await runStatementsCommand(command, rest, open)) return;
+  } finally {
+    await services.open?.database.close();
+  }
   throw new UsageError(`Unknown command "${command}".\n\n${HELP}`);
 }
 
 run(process.argv.slice(2)).then(
   () => process.exit(0),
   (err: unknown) => {
-    if (err instanceof IngestError || err instanceof UsageError) console.error(err.message);
+    if (err instanceof IngestError || err instanceof UsageError || err instanceof CliInputError)
+      console.error(err.message);
     else console.error(err instanceof Error ? (err.stack ?? err.message) : err);
     process.exit(1);
   },

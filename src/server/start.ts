@@ -20,6 +20,7 @@ import {
   isDatabaseEmpty,
   seedDemo,
 } from './demo/seed.ts';
+import { afterDemoSeed } from './demo/statements.ts';
 import { createAppServer } from './http.ts';
 import { startEmbeddedWorker } from './jobs/embedded.ts';
 import { getServices } from './runtime.ts';
@@ -115,6 +116,7 @@ async function main(): Promise<void> {
     }
     await catchUpDemo(database.db, { now: new Date(), onProgress: progressPrinter('catch-up') });
     await addDemoAlarms(database.db, new Date());
+    await afterDemoSeed(database.db, new Date());
     // Keep demo data current while the server runs; each run is idempotent.
     const timer = setInterval(
       () => {
@@ -155,7 +157,9 @@ async function main(): Promise<void> {
     // Older history loads one day per transaction while the app serves; a restart resumes it.
     const started = performance.now();
     backfill = backfillDemo(database.db, { shouldStop: () => stopping, onProgress: backfillPrinter() })
-      .then(({ hours }) => {
+      .then(async ({ hours }) => {
+        // Reports compare with last year, which the backfill has only now loaded.
+        if (hours > 0) await afterDemoSeed(database.db, new Date());
         if (hours > 0)
           logger.info(
             { hours, seconds: Math.round((performance.now() - started) / 1000) },

@@ -12,6 +12,13 @@ export type RefreshTokenMutationVariables = Exact<{
 
 export type RefreshTokenMutation = { refreshToken: { payload: unknown, refreshExpiresIn: number, token: string, refreshToken: string } };
 
+export type AllocationStatementsQueryVariables = Exact<{
+  tenancyId: string | number;
+}>;
+
+
+export type AllocationStatementsQuery = { allocationStatements: Array<{ id: string, periodStartDate: string, periodEndDate: string, expenseTypes: Array<string>, currency: string, balance: string, objectionDeadline: string, fileName: string, url: string }> };
+
 export type RevokeTokenMutationVariables = Exact<{
   refreshToken: string;
 }>;
@@ -61,6 +68,21 @@ export const RefreshTokenDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RefreshTokenMutation, RefreshTokenMutationVariables>;
+export const AllocationStatementsDocument = new TypedDocumentString(`
+    query AllocationStatements($tenancyId: ID!) {
+  allocationStatements(tenancyId: $tenancyId) {
+    id
+    periodStartDate
+    periodEndDate
+    expenseTypes
+    currency
+    balance
+    objectionDeadline
+    fileName
+    url
+  }
+}
+    `) as unknown as TypedDocumentString<AllocationStatementsQuery, AllocationStatementsQueryVariables>;
 export const RevokeTokenDocument = new TypedDocumentString(`
     mutation RevokeToken($refreshToken: String!) {
   revokeToken(refreshToken: $refreshToken) {

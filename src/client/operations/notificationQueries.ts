@@ -57,8 +57,8 @@ export function useNotification(tenancyId: string | null, id: string | null) {
   return useQuery({
     queryKey: ['notifications', tenancyId, id],
     queryFn: async () =>
+      // Runs only when both are known (enabled below).
       (
-        // Runs only when both are known (enabled below).
         await authorizedRequest('tenant', notificationDocument, {
           tenancyId: tenancyId ?? '',
           id: id ?? '',

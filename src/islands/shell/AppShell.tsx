@@ -3,13 +3,15 @@
  * tenancy and language pickers, and the page's toaster. Persisted across soft navigation.
  */
 import { navigate } from 'astro:transitions/client';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import toast, { Toaster, useToasterStore } from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
 import { useNotifications } from '../../client/operations/notificationQueries.ts';
 import { getSessionActor, type SessionSnapshot, tenancyIdFromPath } from '../../client/session.ts';
-import type { Language } from '../../lib/languages.ts';
+import { brandOf } from '../../lib/brands.ts';
+import { type Language, parseLanguage } from '../../lib/languages.ts';
+import { debugPress } from '../../lib/shellRules.ts';
 import { MAX_VISIBLE_TOASTS, toastDuration } from '../../lib/toastPolicy.ts';
 import type { Tenancy } from '../../machines/session.machine.ts';
 import { LanguagePicker } from '../shared/LanguagePicker.tsx';
@@ -18,6 +20,7 @@ import { Spinner } from '../shared/Spinner.tsx';
 import { useSession } from '../shared/useSession.ts';
 import { useTenancyUnit } from '../shared/useTenancyUnit.ts';
 import { Icon, type IconName } from './Icons.tsx';
+import './menu.css';
 
 /** One breadcrumb: a common-namespace key and, except for the current page, a link. */
 export type Crumb = { key: string; href?: string };
@@ -58,6 +61,8 @@ function Shell({ pathname, crumbs }: Props) {
     }
   }, [status, selectedId, urlId]);
 
+  useDebugDump(pathname);
+
   const ready = status === 'ready' && !!selectedId && urlId === selectedId;
   return (
     <>
@@ -69,6 +74,27 @@ function Shell({ pathname, crumbs }: Props) {
       <ShellToaster />
     </>
   );
+}
+
+/** SPEC §2 debug: Ctrl+S three times within 2 s logs the session state (tokens left out) to the console. */
+function useDebugDump(pathname: string) {
+  const presses = useRef<number[]>([]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 's') return;
+      event.preventDefault();
+      const next = debugPress(presses.current, performance.now());
+      presses.current = next.presses;
+      if (!next.dump) return;
+      const snapshot = getSessionActor().getSnapshot();
+      const { tokens: _tokens, ...context } = snapshot.context as typeof snapshot.context & {
+        tokens?: unknown;
+      };
+      console.log('[debug] app state', { state: snapshot.value, pathname, context });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [pathname]);
 }
 
 function ShellToaster() {
@@ -93,6 +119,7 @@ function ShellToaster() {
 
 function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Crumb[]; pathname: string }) {
   const [menuOpen, setMenuOpen] = useState(false);
+  const opener = useRef<HTMLElement | null>(null);
   const tenancies = useSession((s) => s.context.tenancies);
   const tenancy = tenancies.find((x) => x.id === tenancyId);
 
@@ -105,6 +132,17 @@ function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Cru
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+
+  // Focus moves into the drawer when it opens, and back to the button that opened it when it closes.
+  useEffect(() => {
+    if (menuOpen) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      document.querySelector<HTMLElement>('#app-menu .drawer-close')?.focus();
+    } else if (opener.current) {
+      opener.current.focus();
+      opener.current = null;
+    }
   }, [menuOpen]);
 
   return (
@@ -135,7 +173,14 @@ function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Cru
   );
 }
 
-type Entry = { key: string; icon: IconName; href?: string; active?: boolean; badge?: string };
+type Entry = {
+  key: string;
+  icon: IconName;
+  href?: string;
+  active?: boolean;
+  badge?: string;
+  pending?: boolean;
+};
 
 function SideMenu({
   tenancyId,
@@ -148,10 +193,12 @@ function SideMenu({
   open: boolean;
   onClose: () => void;
 }) {
-  const { t } = useTranslation(['common', 'alarms']);
+  const { t, i18n } = useTranslation(['common', 'alarms']);
   const user = useSession((s) => s.context.user);
   const { unit } = useTenancyUnit(tenancyId);
-  // SPEC §2: notifications are hidden when the property has any settings entries.
+  // SPEC §2: notifications are hidden when the property has any settings entries. Until the unit is known
+  // the entry keeps its place invisibly, so it neither flashes in and out nor shifts the entries below.
+  const settingsKnown = unit !== undefined;
   const hideNotifications = (unit?.path[0]?.property.settings.length ?? 0) > 0;
   const base = `/t/${encodeURIComponent(tenancyId)}/`;
   const unread = useNotifications(hideNotifications ? null : tenancyId).data?.unreadCount ?? 0;
@@ -164,7 +211,16 @@ function SideMenu({
       href: base,
       active: pathname === base || pathname === base.slice(0, -1) || under('consumption'),
     },
-    ...(user?.accountHasStatements ? [{ key: 'nav.statements', icon: 'statements' as const }] : []),
+    ...(user?.accountHasStatements
+      ? [
+          {
+            key: 'nav.statements',
+            icon: 'statements' as const,
+            href: `${base}statements`,
+            active: under('statements'),
+          },
+        ]
+      : []),
     { key: 'nav.alarms', icon: 'alarms', href: `${base}alarms`, active: under('alarms') },
     { key: 'nav.tenancy_info', icon: 'tenancy' },
     ...(hideNotifications
@@ -176,9 +232,10 @@ function SideMenu({
             href: `${base}notifications`,
             active: under('notifications'),
             badge: unread > 0 ? t('alarms:notifications.badge', { count: unread }) : undefined,
+            pending: !settingsKnown,
           },
         ]),
-    { key: 'nav.help', icon: 'help' },
+    { key: 'nav.help', icon: 'help', href: `${base}help`, active: under('help') },
     { key: 'nav.profile', icon: 'profile' },
   ];
 
@@ -186,8 +243,8 @@ function SideMenu({
     <div id="app-menu" className={open ? 'sidebar open' : 'sidebar'}>
       <div className="sidebar-top">
         <a className="brand" href={base} onClick={onClose}>
-          <img src="/brand/logo.svg" alt="" width="32" height="32" />
-          <span>{config.title}</span>
+          <img src={brandOf(config.brand).logo} alt="" width="32" height="32" />
+          <span>{brandOf(config.brand).appName[parseLanguage(i18n.language) ?? 'en']}</span>
         </a>
         <button
           type="button"
@@ -201,7 +258,11 @@ function SideMenu({
       <nav aria-label={t('nav.label')}>
         <ul className="nav-list">
           {entries.map((entry) => (
-            <li key={entry.key}>
+            <li
+              key={entry.key}
+              className={entry.pending ? 'nav-pending' : undefined}
+              aria-hidden={entry.pending || undefined}
+            >
               {entry.href ? (
                 <a
                   className={entry.active ? 'nav-link active' : 'nav-link'}

@@ -20,6 +20,20 @@ export type Query = {
   me?: Maybe<User>;
   /** Every tenancy the signed-in user is a member of. */
   allTenanciesForCurrentUser: Array<Tenancy>;
+  /** A tenancy's allocation statements, newest period first. FORBIDDEN unless the caller is a member. */
+  allocationStatements: Array<AllocationStatementSummary>;
+  /** A tenancy's monthly reports that have not expired, newest month first. FORBIDDEN unless a member. */
+  monthlyReports: Array<MonthlyReportLink>;
+};
+
+
+export type QueryAllocationStatementsArgs = {
+  tenancyId: Scalars['ID']['input'];
+};
+
+
+export type QueryMonthlyReportsArgs = {
+  tenancyId: Scalars['ID']['input'];
 };
 
 export type Mutation = {
@@ -147,6 +161,36 @@ export type Tenancy = {
   isAdmin: Scalars['Boolean']['output'];
 };
 
+/** One allocation statement in a tenancy's list (SPEC §2 statements). */
+export type AllocationStatementSummary = {
+  __typename?: 'AllocationStatementSummary';
+  id: Scalars['ID']['output'];
+  /** ISO dates (YYYY-MM-DD). */
+  periodStartDate: Scalars['String']['output'];
+  periodEndDate: Scalars['String']['output'];
+  /** Expense type ids, e.g. heating, hot-water, meter-rental. */
+  expenseTypes: Array<Scalars['String']['output']>;
+  /** ISO 4217 currency code. */
+  currency: Scalars['String']['output'];
+  /** The tenant's shares minus advance payments, two decimals: positive is to pay, negative is a refund. */
+  balance: Scalars['String']['output'];
+  /** Last day to object to the statement. */
+  objectionDeadline: Scalars['String']['output'];
+  fileName: Scalars['String']['output'];
+  /** Download path of the PDF; it needs this backend's bearer token (never a public file URL). */
+  url: Scalars['String']['output'];
+};
+
+/** A public monthly consumption report (SPEC §2 report/:code) that has not expired. */
+export type MonthlyReportLink = {
+  __typename?: 'MonthlyReportLink';
+  /** First day of the reported month. */
+  month: Scalars['String']['output'];
+  /** Path of the public report page, /report/<code>. */
+  url: Scalars['String']['output'];
+  expiresAt: Scalars['String']['output'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -222,6 +266,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 export type ResolversTypes = {
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   ObtainJSONWebToken: ResolverTypeWrapper<ObtainJsonWebToken>;
@@ -229,7 +274,6 @@ export type ResolversTypes = {
   Refresh: ResolverTypeWrapper<Refresh>;
   Revoke: ResolverTypeWrapper<Revoke>;
   User: ResolverTypeWrapper<User>;
-  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   DateRange: ResolverTypeWrapper<DateRange>;
   ApartmentInfo: ResolverTypeWrapper<ApartmentInfo>;
@@ -237,12 +281,15 @@ export type ResolversTypes = {
   AllocationStatement: ResolverTypeWrapper<AllocationStatement>;
   MeterUnit: ResolverTypeWrapper<MeterUnit>;
   Tenancy: ResolverTypeWrapper<Tenancy>;
+  AllocationStatementSummary: ResolverTypeWrapper<AllocationStatementSummary>;
+  MonthlyReportLink: ResolverTypeWrapper<MonthlyReportLink>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   JSON: Scalars['JSON']['output'];
   Query: Record<PropertyKey, never>;
+  ID: Scalars['ID']['output'];
   Mutation: Record<PropertyKey, never>;
   String: Scalars['String']['output'];
   ObtainJSONWebToken: ObtainJsonWebToken;
@@ -250,7 +297,6 @@ export type ResolversParentTypes = {
   Refresh: Refresh;
   Revoke: Revoke;
   User: User;
-  ID: Scalars['ID']['output'];
   Boolean: Scalars['Boolean']['output'];
   DateRange: DateRange;
   ApartmentInfo: ApartmentInfo;
@@ -258,6 +304,8 @@ export type ResolversParentTypes = {
   AllocationStatement: AllocationStatement;
   MeterUnit: MeterUnit;
   Tenancy: Tenancy;
+  AllocationStatementSummary: AllocationStatementSummary;
+  MonthlyReportLink: MonthlyReportLink;
 };
 
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
@@ -267,6 +315,8 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   me?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
   allTenanciesForCurrentUser?: Resolver<Array<ResolversTypes['Tenancy']>, ParentType, ContextType>;
+  allocationStatements?: Resolver<Array<ResolversTypes['AllocationStatementSummary']>, ParentType, ContextType, RequireFields<QueryAllocationStatementsArgs, 'tenancyId'>>;
+  monthlyReports?: Resolver<Array<ResolversTypes['MonthlyReportLink']>, ParentType, ContextType, RequireFields<QueryMonthlyReportsArgs, 'tenancyId'>>;
 };
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
@@ -352,6 +402,24 @@ export type TenancyResolvers<ContextType = GraphQLContext, ParentType extends Re
   isAdmin?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
+export type AllocationStatementSummaryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AllocationStatementSummary'] = ResolversParentTypes['AllocationStatementSummary']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  periodStartDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  periodEndDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expenseTypes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  balance?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  objectionDeadline?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fileName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type MonthlyReportLinkResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MonthlyReportLink'] = ResolversParentTypes['MonthlyReportLink']> = {
+  month?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = GraphQLContext> = {
   JSON?: GraphQLScalarType;
   Query?: QueryResolvers<ContextType>;
@@ -366,8 +434,10 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AllocationStatement?: AllocationStatementResolvers<ContextType>;
   MeterUnit?: MeterUnitResolvers<ContextType>;
   Tenancy?: TenancyResolvers<ContextType>;
+  AllocationStatementSummary?: AllocationStatementSummaryResolvers<ContextType>;
+  MonthlyReportLink?: MonthlyReportLinkResolvers<ContextType>;
 };
 
 
 /** This backend's schema.graphql and schema/*.graphql. */
-export const typeDefs = "# Account backend (SPEC \"Backend B\"), mounted at /api/account/graphql.\n# Tokens issued here are refused by the tenant backend, and the other way round.\n\nscalar JSON\n\ntype Query {\n  \"The signed-in user (full shape of SPEC §3). Null without a valid access token.\"\n  me: User\n  \"Every tenancy the signed-in user is a member of.\"\n  allTenanciesForCurrentUser: [Tenancy!]!\n}\n\ntype Mutation {\n  \"Email and password login. Error 'Please enter valid credentials' (code INVALID_CREDENTIALS) on any mismatch.\"\n  tokenAuth(email: String!, password: String!): ObtainJSONWebToken!\n  \"Rotates the refresh token: the old one is spent; presenting a spent one revokes its whole family.\"\n  refreshToken(refreshToken: String!, authType: String): Refresh!\n  \"Revokes a refresh token (and its family). Revoking an unknown token is an error.\"\n  revokeToken(refreshToken: String!): Revoke!\n}\n\ntype ObtainJSONWebToken {\n  \"The access token's claims.\"\n  payload: JSON!\n  \"Unix time (s) at which the refresh token expires.\"\n  refreshExpiresIn: Int!\n  token: String!\n  refreshToken: String!\n}\n\ntype Refresh {\n  payload: JSON!\n  refreshExpiresIn: Int!\n  token: String!\n  \"The rotated refresh token; the one sent is spent.\"\n  refreshToken: String!\n}\n\ntype Revoke {\n  \"Unix time (s) of revocation.\"\n  revoked: Int!\n}\n\ntype User {\n  id: ID!\n  email: String!\n  name: String!\n  language: String!\n  isSuperuser: Boolean!\n  isActive: Boolean!\n  isAdmin: Boolean!\n  \"Auth type: email, apple, google or facebook.\"\n  userType: String!\n  emailNotifications: Boolean!\n  accountHasStatements: Boolean!\n}\n\ntype DateRange {\n  \"ISO date (YYYY-MM-DD), Europe/Copenhagen.\"\n  start: String\n  end: String\n}\n\ntype ApartmentInfo {\n  city: String!\n  zipcode: String!\n}\n\ntype Apartment {\n  apartmentInfo: ApartmentInfo!\n  uniqueId: String!\n  apartment: String!\n  address: String!\n}\n\ntype AllocationStatement {\n  fileName: String!\n  url: String!\n  periodStartDate: String!\n  periodEndDate: String!\n  expenseTypes: [String!]!\n}\n\ntype MeterUnit {\n  \"Legacy meter-kind name, e.g. energy, radiator, coldwater.\"\n  kind: String!\n  \"Unit identifier, e.g. kilo-watt-hour.\"\n  unit: String!\n}\n\ntype Tenancy {\n  id: ID!\n  propertyNumber: String!\n  tenancyId: String!\n  tenant: String!\n  start: String!\n  end: String\n  useNewBackend: Boolean!\n  \"First and last day with consumption data for this tenancy's apartment (within the tenancy).\"\n  dataAvailability: DateRange!\n  billingPeriod: DateRange!\n  apartment: Apartment!\n  \"Null until allocation statements exist.\"\n  latestAllocationStatement: AllocationStatement\n  meterUnits: [MeterUnit!]!\n  \"Whether the signed-in user is an admin of this tenancy.\"\n  isAdmin: Boolean!\n}\n";
+export const typeDefs = "# Account backend (SPEC \"Backend B\"), mounted at /api/account/graphql.\n# Tokens issued here are refused by the tenant backend, and the other way round.\n\nscalar JSON\n\ntype Query {\n  \"The signed-in user (full shape of SPEC §3). Null without a valid access token.\"\n  me: User\n  \"Every tenancy the signed-in user is a member of.\"\n  allTenanciesForCurrentUser: [Tenancy!]!\n}\n\ntype Mutation {\n  \"Email and password login. Error 'Please enter valid credentials' (code INVALID_CREDENTIALS) on any mismatch.\"\n  tokenAuth(email: String!, password: String!): ObtainJSONWebToken!\n  \"Rotates the refresh token: the old one is spent; presenting a spent one revokes its whole family.\"\n  refreshToken(refreshToken: String!, authType: String): Refresh!\n  \"Revokes a refresh token (and its family). Revoking an unknown token is an error.\"\n  revokeToken(refreshToken: String!): Revoke!\n}\n\ntype ObtainJSONWebToken {\n  \"The access token's claims.\"\n  payload: JSON!\n  \"Unix time (s) at which the refresh token expires.\"\n  refreshExpiresIn: Int!\n  token: String!\n  refreshToken: String!\n}\n\ntype Refresh {\n  payload: JSON!\n  refreshExpiresIn: Int!\n  token: String!\n  \"The rotated refresh token; the one sent is spent.\"\n  refreshToken: String!\n}\n\ntype Revoke {\n  \"Unix time (s) of revocation.\"\n  revoked: Int!\n}\n\ntype User {\n  id: ID!\n  email: String!\n  name: String!\n  language: String!\n  isSuperuser: Boolean!\n  isActive: Boolean!\n  isAdmin: Boolean!\n  \"Auth type: email, apple, google or facebook.\"\n  userType: String!\n  emailNotifications: Boolean!\n  accountHasStatements: Boolean!\n}\n\ntype DateRange {\n  \"ISO date (YYYY-MM-DD), Europe/Copenhagen.\"\n  start: String\n  end: String\n}\n\ntype ApartmentInfo {\n  city: String!\n  zipcode: String!\n}\n\ntype Apartment {\n  apartmentInfo: ApartmentInfo!\n  uniqueId: String!\n  apartment: String!\n  address: String!\n}\n\ntype AllocationStatement {\n  fileName: String!\n  url: String!\n  periodStartDate: String!\n  periodEndDate: String!\n  expenseTypes: [String!]!\n}\n\ntype MeterUnit {\n  \"Legacy meter-kind name, e.g. energy, radiator, coldwater.\"\n  kind: String!\n  \"Unit identifier, e.g. kilo-watt-hour.\"\n  unit: String!\n}\n\ntype Tenancy {\n  id: ID!\n  propertyNumber: String!\n  tenancyId: String!\n  tenant: String!\n  start: String!\n  end: String\n  useNewBackend: Boolean!\n  \"First and last day with consumption data for this tenancy's apartment (within the tenancy).\"\n  dataAvailability: DateRange!\n  billingPeriod: DateRange!\n  apartment: Apartment!\n  \"Null until allocation statements exist.\"\n  latestAllocationStatement: AllocationStatement\n  meterUnits: [MeterUnit!]!\n  \"Whether the signed-in user is an admin of this tenancy.\"\n  isAdmin: Boolean!\n}\n\n# Allocation statements and monthly report links of a tenancy (issue 10).\n\n\"One allocation statement in a tenancy's list (SPEC §2 statements).\"\ntype AllocationStatementSummary {\n  id: ID!\n  \"ISO dates (YYYY-MM-DD).\"\n  periodStartDate: String!\n  periodEndDate: String!\n  \"Expense type ids, e.g. heating, hot-water, meter-rental.\"\n  expenseTypes: [String!]!\n  \"ISO 4217 currency code.\"\n  currency: String!\n  \"The tenant's shares minus advance payments, two decimals: positive is to pay, negative is a refund.\"\n  balance: String!\n  \"Last day to object to the statement.\"\n  objectionDeadline: String!\n  fileName: String!\n  \"Download path of the PDF; it needs this backend's bearer token (never a public file URL).\"\n  url: String!\n}\n\n\"A public monthly consumption report (SPEC §2 report/:code) that has not expired.\"\ntype MonthlyReportLink {\n  \"First day of the reported month.\"\n  month: String!\n  \"Path of the public report page, /report/<code>.\"\n  url: String!\n  expiresAt: String!\n}\n\nextend type Query {\n  \"A tenancy's allocation statements, newest period first. FORBIDDEN unless the caller is a member.\"\n  allocationStatements(tenancyId: ID!): [AllocationStatementSummary!]!\n  \"A tenancy's monthly reports that have not expired, newest month first. FORBIDDEN unless a member.\"\n  monthlyReports(tenancyId: ID!): [MonthlyReportLink!]!\n}\n";

@@ -518,3 +518,77 @@ export const notifications = pgTable(
     index('notifications_user_idx').on(t.userId, t.createdAt),
   ],
 );
+
+// ---- reports ----
+
+/**
+ * The public monthly report (SPEC §2 report/:code): one per tenancy per complete month, a snapshot of its
+ * figures taken when generated, so the page reads this one row by its code and nothing else.
+ * Unique (tenancy, month) makes generation idempotent: the job key is (monthly-report, tenancy, month).
+ */
+export const monthlyReports = pgTable(
+  'monthly_reports',
+  {
+    id: serial('id').primaryKey(),
+    /** 43 characters of base64url from 32 random bytes: the only key to the page. */
+    code: text('code').notNull(),
+    tenancyId: integer('tenancy_id')
+      .notNull()
+      .references(() => tenancies.id, { onDelete: 'cascade' }),
+    /** First day of the reported month (Europe/Copenhagen). */
+    month: date('month', { mode: 'string' }).notNull(),
+    /** The tenancy's language when generated; the page offers the others. */
+    language: text('language').notNull(),
+    /** The report's figures (src/server/reports/model.ts `MonthlyReport`). */
+    content: jsonb('content').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('monthly_reports_code_uq').on(t.code),
+    uniqueIndex('monthly_reports_tenancy_month_uq').on(t.tenancyId, t.month),
+  ],
+);
+
+/** rate-limiter-flexible's Drizzle store: report-code lookups per client address. */
+export const reportLookupLimits = pgTable('report_lookup_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull(),
+  expire: timestamp('expire', { withTimezone: true }),
+});
+
+// ---- statements ----
+
+/**
+ * An annual heat allocation statement for one tenancy, as imported by the operator
+ * (`npm run cli -- import-statement`). Money is numeric; the PDF is rendered from these rows on request.
+ */
+export const allocationStatements = pgTable(
+  'allocation_statements',
+  {
+    id: serial('id').primaryKey(),
+    tenancyId: integer('tenancy_id')
+      .notNull()
+      .references(() => tenancies.id, { onDelete: 'cascade' }),
+    periodStart: date('period_start', { mode: 'string' }).notNull(),
+    periodEnd: date('period_end', { mode: 'string' }).notNull(),
+    currency: text('currency').notNull(),
+    /** Share of the heating costs split by floor area, in percent; the rest is split by consumption. */
+    fixedSharePercent: numeric('fixed_share_percent').notNull(),
+    variableSharePercent: numeric('variable_share_percent').notNull(),
+    /** The tenant's fixed (by area) and variable (by consumption) shares, summed over the expense types. */
+    fixedAmount: numeric('fixed_amount').notNull(),
+    variableAmount: numeric('variable_amount').notNull(),
+    advancePayments: numeric('advance_payments').notNull(),
+    /** Shares minus advance payments: positive means the tenant pays more, negative means a refund. */
+    balance: numeric('balance').notNull(),
+    objectionDeadline: date('objection_deadline', { mode: 'string' }).notNull(),
+    /** Expense lines, area and consumption bases, degree days (src/server/statements/model.ts). */
+    details: jsonb('details').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('allocation_statements_period_uq').on(t.tenancyId, t.periodStart, t.periodEnd),
+    check('allocation_statements_period_order', sql`${t.periodStart} <= ${t.periodEnd}`),
+  ],
+);

@@ -1,0 +1,27 @@
+/** Query.monthlyReports: links to a tenancy's public monthly reports that have not expired (members only). */
+import { and, desc, eq, gt } from 'drizzle-orm';
+import { monthlyReports as reports, tenancyMembers } from '../../db/schema.ts';
+import { requireUserId } from '../../graphql/context.ts';
+import { forbidden } from '../../graphql/errors.ts';
+import type { QueryResolvers } from '../types.generated.ts';
+
+export const monthlyReports: NonNullable<QueryResolvers['monthlyReports']> = async (_parent, args, ctx) => {
+  const userId = requireUserId(ctx);
+  const tenancyId = /^\d{1,9}$/.test(args.tenancyId) ? Number(args.tenancyId) : null;
+  if (tenancyId === null) throw forbidden();
+  const [member] = await ctx.db
+    .select({ id: tenancyMembers.tenancyId })
+    .from(tenancyMembers)
+    .where(and(eq(tenancyMembers.tenancyId, tenancyId), eq(tenancyMembers.userId, userId)));
+  if (!member) throw forbidden();
+  const rows = await ctx.db
+    .select({ month: reports.month, code: reports.code, expiresAt: reports.expiresAt })
+    .from(reports)
+    .where(and(eq(reports.tenancyId, tenancyId), gt(reports.expiresAt, new Date())))
+    .orderBy(desc(reports.month));
+  return rows.map((r) => ({
+    month: r.month,
+    url: `/report/${r.code}`,
+    expiresAt: r.expiresAt.toISOString(),
+  }));
+};

@@ -1,0 +1,149 @@
+/**
+ * Demo extras, run once after the demo data is seeded (and again after the history backfill, harmlessly):
+ * two heating years of allocation statements for every demo tenancy that spans them, and the public monthly
+ * reports of the last two complete months. Both are idempotent.
+ */
+import { sql } from 'drizzle-orm';
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import type { Db } from '../db/client.ts';
+import { allocationStatements } from '../db/schema.ts';
+import { queryRows } from '../db/sql.ts';
+import { degreeDays } from '../reports/degreeDays.ts';
+import { reportSettings } from '../reports/deployment.ts';
+import { generateMonthlyReports } from '../reports/generate.ts';
+import { addMonths, lastCompleteMonth } from '../reports/months.ts';
+import { type StatementFileEntry, statementInputSchema, statementRow } from '../statements/model.ts';
+import { DEMO_SEED, HOUR_MS, outdoorTemperature, PROPERTY_NUMBER } from './model.ts';
+
+/** A Danish normal year has about 2,906 degree days (base 17 °C). */
+const NORMAL_YEAR_DEGREE_DAYS = 2906;
+const FIXED_PERCENT = 40;
+
+/** The heating years (1 June – 31 May) that ended before `now`, newest last; `count` of them. */
+export function heatingYears(now: Date, count: number): { start: string; end: string }[] {
+  const month = lastCompleteMonth(now);
+  let endYear = Number(month.slice(0, 4));
+  if (month.slice(5, 7) < '05') endYear -= 1;
+  return Array.from({ length: count }, (_, i) => {
+    const y = endYear - (count - 1 - i);
+    return { start: `${y - 1}-06-01`, end: `${y}-05-31` };
+  });
+}
+
+/** Degree days of a period from the demo property's outdoor rollups, else from the demo weather model. */
+async function periodDegreeDays(db: Db, start: string, end: string): Promise<number> {
+  const rows = await queryRows<{ day: string; mean: string }>(
+    db,
+    sql`SELECT d.day::text AS day, (sum(d.sum) / NULLIF(sum(d.count), 0))::text AS mean
+          FROM daily_rollups d JOIN measurement_points mp ON mp.id = d.measurement_point_id
+          JOIN properties p ON p.id = mp.property_id
+         WHERE p.number = ${PROPERTY_NUMBER} AND mp.quantity = 'outdoor-temperature'
+           AND d.day BETWEEN ${start}::date AND ${end}::date
+         GROUP BY d.day`,
+  );
+  const means = rows.filter((r) => r.mean !== null).map((r) => ({ day: r.day, meanC: Number(r.mean) }));
+  if (means.length >= 360) return Math.round(degreeDays(means) ?? 0);
+  const days: { day: string; meanC: number }[] = [];
+  for (let ms = Date.parse(`${start}T00:00:00Z`); ms <= Date.parse(`${end}T00:00:00Z`); ms += 24 * HOUR_MS) {
+    let sum = 0;
+    for (let h = 0; h < 24; h++) sum += outdoorTemperature(DEMO_SEED, ms + h * HOUR_MS);
+    days.push({ day: new Date(ms).toISOString().slice(0, 10), meanC: sum / 24 });
+  }
+  return Math.round(degreeDays(days) ?? 0);
+}
+
+/** Builds the demo statements of one heating year for the tenancies given (pure apart from the rng). */
+export function demoStatementsFor(
+  year: { start: string; end: string },
+  tenancyRows: { ref: string; area: number }[],
+  degreeDaysOfPeriod: number,
+  yearIndex: number,
+): StatementFileEntry[] {
+  const rng = xoroshiro128plus(DEMO_SEED + 77 + yearIndex);
+  const propertyArea = tenancyRows.reduce((s, t) => s + t.area, 0);
+  const units = tenancyRows.map((t) => Math.round(t.area * (16 + uniformFloat64(rng) * 12)));
+  const propertyUnits = units.reduce((s, u) => s + u, 0);
+  const scale = tenancyRows.length / 24;
+  const inflation = 1 + 0.04 * yearIndex;
+  const totals = [
+    { type: 'heating' as const, minor: Math.round(1_240_000 * scale * inflation) * 100 },
+    { type: 'meter-rental' as const, minor: Math.round(21_600 * scale) * 100 },
+    { type: 'administration' as const, minor: Math.round(9_800 * scale) * 100 },
+  ];
+  const deadline = `${year.end.slice(0, 4)}-10-15`;
+  return tenancyRows.map((t, i) => {
+    const expenses = totals.map((e) => ({
+      type: e.type,
+      propertyTotal: (e.minor / 100).toFixed(2),
+      tenantFixed: (Math.round((e.minor * FIXED_PERCENT * t.area) / (100 * propertyArea)) / 100).toFixed(2),
+      tenantVariable: (
+        Math.round((e.minor * (100 - FIXED_PERCENT) * units[i]!) / (100 * propertyUnits)) / 100
+      ).toFixed(2),
+    }));
+    const share = expenses.reduce((s, e) => s + Number(e.tenantFixed) + Number(e.tenantVariable), 0);
+    // Advance payments: twelve equal monthly amounts in whole kroner, set from last year's estimate.
+    const monthly = Math.round((share * (0.9 + uniformFloat64(rng) * 0.2)) / 12);
+    return {
+      tenancy: t.ref,
+      periodStart: year.start,
+      periodEnd: year.end,
+      currency: 'DKK',
+      fixedSharePercent: FIXED_PERCENT,
+      variableSharePercent: 100 - FIXED_PERCENT,
+      area: { tenantM2: t.area, propertyM2: propertyArea },
+      consumption: { unit: 'hca-unit', tenant: units[i]!, property: propertyUnits },
+      expenses,
+      advancePayments: (monthly * 12).toFixed(2),
+      degreeDays: { period: degreeDaysOfPeriod, normalYear: NORMAL_YEAR_DEGREE_DAYS },
+      objectionDeadline: deadline,
+    };
+  });
+}
+
+/** Adds two heating years of statements for the demo tenancies that span them; skips ones already there. */
+export async function seedDemoStatements(db: Db, now: Date): Promise<number> {
+  let added = 0;
+  const years = heatingYears(now, 2);
+  for (const [index, year] of years.entries()) {
+    const rows = await queryRows<{ id: number; ref: string; area: string }>(
+      db,
+      sql`SELECT t.id, t.tenancy_id AS ref, a.area_m2::text AS area
+            FROM tenancies t JOIN apartments a ON a.id = t.apartment_id
+            JOIN properties p ON p.id = a.property_id
+           WHERE p.number = ${PROPERTY_NUMBER} AND t.start <= ${year.start}::date
+             AND (t.end IS NULL OR t.end >= ${year.end}::date)
+           ORDER BY t.id`,
+    );
+    if (rows.length === 0) continue;
+    const dd = await periodDegreeDays(db, year.start, year.end);
+    const inputs = demoStatementsFor(
+      year,
+      rows.map((r) => ({ ref: r.ref, area: Number(r.area) })),
+      dd,
+      index,
+    );
+    const idOf = new Map(rows.map((r) => [r.ref, Number(r.id)]));
+    await db.transaction(async (tx) => {
+      for (const raw of inputs) {
+        // The demo goes through the same checks as an operator's import file.
+        const s = statementInputSchema.parse(raw);
+        const inserted = await tx
+          .insert(allocationStatements)
+          .values({ tenancyId: idOf.get(s.tenancy)!, ...statementRow(s) })
+          .onConflictDoNothing()
+          .returning({ id: allocationStatements.id });
+        added += inserted.length;
+      }
+    });
+  }
+  return added;
+}
+
+/** Statements, then the monthly reports of the last two complete months. Safe to call on every start. */
+export async function afterDemoSeed(db: Db, now: Date): Promise<void> {
+  await seedDemoStatements(db, now);
+  const settings = reportSettings();
+  const last = lastCompleteMonth(now);
+  for (const month of [addMonths(last, -1), last]) await generateMonthlyReports(db, { month, now, settings });
+}

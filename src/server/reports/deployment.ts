@@ -1,0 +1,70 @@
+/**
+ * Per-deployment report settings, parsed once with zod:
+ *   REPORT_FUEL_MIX   the heat supply's fuel mix, "source=percent,…" (sources: see FUEL_SOURCES)
+ *   REPORT_TTL_DAYS   how long a report link works after it is generated (default 400 days)
+ * The energy-advice and complaint texts are Markdown: src/content/report-texts/<lang>.md.
+ */
+import { z } from 'zod';
+import type { FuelShare } from './model.ts';
+
+/** Fuel sources the report can name (each has a label in locales/*\/reports.json). */
+export const FUEL_SOURCES = [
+  'biomass',
+  'waste',
+  'natural-gas',
+  'coal',
+  'oil',
+  'surplus-heat',
+  'heat-pump',
+  'solar',
+  'other',
+] as const;
+
+/** The demo supply: a Danish district-heating mix, for deployments that have not set their own. */
+export const DEMO_FUEL_MIX = 'biomass=54,waste=21,surplus-heat=9,natural-gas=8,coal=4,other=4';
+
+/** Parses "source=percent,…"; the shares must be known sources summing to 100 (± 0.5). */
+export function parseFuelMix(raw: string): FuelShare[] {
+  const shares = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [source, percent] = part.split('=').map((s) => s.trim());
+      if (!source || !(FUEL_SOURCES as readonly string[]).includes(source))
+        throw new Error(`unknown fuel source "${source}" (use ${FUEL_SOURCES.join(', ')})`);
+      const n = Number(percent);
+      if (!Number.isFinite(n) || n < 0 || n > 100) throw new Error(`"${part}": the share must be 0–100`);
+      return { source, percent: n };
+    });
+  const total = shares.reduce((s, x) => s + x.percent, 0);
+  if (Math.abs(total - 100) > 0.5) throw new Error(`the shares add up to ${total}, not 100`);
+  return shares;
+}
+
+const schema = z.object({
+  REPORT_FUEL_MIX: z
+    .string()
+    .default(DEMO_FUEL_MIX)
+    .transform((raw, ctx) => {
+      try {
+        return parseFuelMix(raw);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  REPORT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
+});
+
+export type ReportSettings = { fuelMix: FuelShare[]; ttlDays: number };
+
+/** Reads the report settings; throws one message listing every bad variable. */
+export function reportSettings(env: Record<string, string | undefined> = process.env): ReportSettings {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid report configuration:\n${lines.join('\n')}`);
+  }
+  return { fuelMix: result.data.REPORT_FUEL_MIX, ttlDays: result.data.REPORT_TTL_DAYS };
+}

@@ -1,0 +1,54 @@
+/**
+ * GET /api/statements/{id}/pdf: the statement rendered as a PDF for a member of its tenancy. Authorised by
+ * the account backend's bearer token, never a public file URL; another tenant's id and an unknown id get the
+ * same FORBIDDEN refusal ("Adgang ikke tilladt") as the GraphQL backends give.
+ */
+import { eq } from 'drizzle-orm';
+import { type Language, parseLanguage } from '../../lib/languages.ts';
+import { AccessTokenError, verifyAccessToken } from '../auth/tokens.ts';
+import { users } from '../db/schema.ts';
+import type { ApiServices } from '../services.ts';
+import { statementDocument, statementFileName } from './access.ts';
+import { renderStatementPdf } from './pdf.ts';
+
+const json = (status: number, code: string, message: string) =>
+  new Response(JSON.stringify({ errors: [{ message, extensions: { code } }] }), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
+
+/** Answers one download request. */
+export async function handleStatementDownload(
+  services: ApiServices,
+  request: Request,
+  rawId: string,
+): Promise<Response> {
+  const match = request.headers.get('authorization')?.match(/^(?:Bearer|JWT)\s+(\S+)$/i);
+  if (!match?.[1]) return json(401, 'UNAUTHENTICATED', 'login required');
+  let userId: number;
+  try {
+    userId = Number((await verifyAccessToken('account', services.keys.account, match[1])).sub);
+  } catch (error) {
+    if (!(error instanceof AccessTokenError)) throw error;
+    return error.reason === 'expired'
+      ? json(401, 'TOKEN_EXPIRED', 'Signature has expired')
+      : json(401, 'UNAUTHENTICATED', 'login required');
+  }
+  const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : null;
+  const { db } = services.database;
+  const document = id === null ? null : await statementDocument(db, userId, id);
+  if (!document) return json(403, 'FORBIDDEN', 'Adgang ikke tilladt');
+
+  const asked = parseLanguage(new URL(request.url).searchParams.get('lang'));
+  const [user] = await db.select({ language: users.language }).from(users).where(eq(users.id, userId));
+  const lang: Language = asked ?? parseLanguage(user?.language) ?? 'en';
+  const bytes = await renderStatementPdf(document, lang);
+  return new Response(new Uint8Array(bytes), {
+    headers: {
+      'content-type': 'application/pdf',
+      'content-disposition': `attachment; filename="${statementFileName(document)}"`,
+      'cache-control': 'private, no-store',
+      'content-length': String(bytes.byteLength),
+    },
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * Importing allocation statements (`npm run cli -- import-statement <file.json>`): every statement of the
+ * file is checked first, then all are written in one transaction; any problem writes nothing.
+ */
+import { readFile } from 'node:fs/promises';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { allocationStatements, tenancies } from '../db/schema.ts';
+import { describeIssues, parseStatementJson, type StatementInput, statementRow } from './model.ts';
+
+/** A file that cannot be imported; the message lists every problem. */
+export class StatementImportError extends Error {
+  override name = 'StatementImportError';
+}
+
+/** Parses and checks a file's text; throws StatementImportError with every problem. */
+export function parseStatementFile(text: string): StatementInput[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new StatementImportError(`The file is not valid JSON: ${(error as Error).message}`);
+  }
+  const result = parseStatementJson(json);
+  if (!result.success)
+    throw new StatementImportError(`The statement is not valid:\n${describeIssues(result.error)}`);
+  return result.data;
+}
+
+/** Writes validated statements in one transaction; unknown tenancies or periods already imported write nothing. */
+export async function importStatements(db: Db, statements: StatementInput[]): Promise<{ imported: number }> {
+  const refs = [...new Set(statements.map((s) => s.tenancy))];
+  const found = await db
+    .select({ id: tenancies.id, ref: tenancies.tenancyId })
+    .from(tenancies)
+    .where(inArray(tenancies.tenancyId, refs));
+  const idOf = new Map(found.map((t) => [t.ref, t.id]));
+  const problems = refs.filter((r) => !idOf.has(r)).map((r) => `  - tenancy: no tenancy "${r}"`);
+  const keys = new Set<string>();
+  for (const s of statements) {
+    const key = `${s.tenancy} ${s.periodStart} ${s.periodEnd}`;
+    if (keys.has(key))
+      problems.push(`  - ${s.tenancy}: the period ${s.periodStart}–${s.periodEnd} is in the file twice`);
+    keys.add(key);
+  }
+  if (problems.length > 0)
+    throw new StatementImportError(`The statement is not valid:\n${problems.join('\n')}`);
+
+  return db.transaction(async (tx) => {
+    for (const s of statements) {
+      const tenancyId = idOf.get(s.tenancy)!;
+      const [existing] = await tx
+        .select({ id: allocationStatements.id })
+        .from(allocationStatements)
+        .where(
+          and(
+            eq(allocationStatements.tenancyId, tenancyId),
+            eq(allocationStatements.periodStart, s.periodStart),
+            eq(allocationStatements.periodEnd, s.periodEnd),
+          ),
+        );
+      if (existing)
+        throw new StatementImportError(
+          `${s.tenancy} already has a statement for ${s.periodStart}–${s.periodEnd}; nothing was imported.`,
+        );
+      await tx.insert(allocationStatements).values({ tenancyId, ...statementRow(s) });
+    }
+    return { imported: statements.length };
+  });
+}
+
+/** Reads, checks and imports a statement file. */
+export async function importStatementFile(db: Db, path: string): Promise<{ imported: number }> {
+  return importStatements(db, parseStatementFile(await readFile(path, 'utf8')));
+}

@@ -1,0 +1,177 @@
+/**
+ * Annual heat allocation statements (fordelingsregnskab): the import file's schema and its checks. Pure.
+ * Money is handled in minor units (øre) so sums are exact; amounts are stored as numeric strings.
+ */
+import { z } from 'zod';
+
+/** Expense types a statement can list; each has a label in locales/*\/reports.json (expense.*). */
+export const EXPENSE_TYPES = [
+  'heating',
+  'hot-water',
+  'cold-water',
+  'electricity',
+  'cooling',
+  'gas',
+  'meter-rental',
+  'administration',
+] as const;
+export type ExpenseType = (typeof EXPENSE_TYPES)[number];
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2025-06-30')
+  .refine(
+    (s) =>
+      !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    'is not a calendar date',
+  );
+
+/** An amount with at most two decimals, as a JSON number or string; kept in minor units. */
+const money = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const text = String(v).trim();
+  if (!/^-?\d+(\.\d{1,2})?$/.test(text)) {
+    ctx.addIssue({ code: 'custom', message: `"${text}" is not an amount with at most two decimals` });
+    return z.NEVER;
+  }
+  const [whole, frac = ''] = text.replace('-', '').split('.');
+  const minor = Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+  return text.startsWith('-') ? -minor : minor;
+});
+const nonNegativeMoney = money.refine((v) => v >= 0, 'must not be negative');
+const positive = z.number().positive();
+const percent = z.number().min(0).max(100);
+
+export const statementInputSchema = z
+  .object({
+    /** The landlord's tenancy reference (tenancies.tenancy_id), e.g. "T-1001-001". */
+    tenancy: z.string().min(1),
+    periodStart: isoDate,
+    periodEnd: isoDate,
+    currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as DKK'),
+    fixedSharePercent: percent,
+    variableSharePercent: percent,
+    area: z.object({ tenantM2: positive, propertyM2: positive }),
+    consumption: z.object({
+      unit: z.enum(['hca-unit', 'kilo-watt-hour', 'cubic-meter']),
+      tenant: z.number().min(0),
+      property: positive,
+    }),
+    expenses: z
+      .array(
+        z.object({
+          type: z.enum(EXPENSE_TYPES),
+          propertyTotal: nonNegativeMoney,
+          tenantFixed: nonNegativeMoney,
+          tenantVariable: nonNegativeMoney,
+        }),
+      )
+      .min(1),
+    advancePayments: nonNegativeMoney,
+    /** Optional; when given it must equal the shares minus the advance payments. */
+    balance: money.optional(),
+    degreeDays: z.object({ period: z.number().min(0), normalYear: z.number().positive() }),
+    objectionDeadline: isoDate,
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    const issue = (path: (string | number)[], message: string) =>
+      ctx.addIssue({ code: 'custom', path, message });
+    if (s.periodStart > s.periodEnd) issue(['periodEnd'], 'must not be before periodStart');
+    if (s.objectionDeadline <= s.periodEnd) issue(['objectionDeadline'], 'must be after periodEnd');
+    if (Math.abs(s.fixedSharePercent + s.variableSharePercent - 100) > 1e-9)
+      issue(['variableSharePercent'], 'fixedSharePercent and variableSharePercent must add up to 100');
+    if (s.area.tenantM2 > s.area.propertyM2) issue(['area', 'tenantM2'], 'is larger than the property');
+    if (s.consumption.tenant > s.consumption.property)
+      issue(['consumption', 'tenant'], "is more than the property's consumption");
+    const seen = new Set<string>();
+    s.expenses.forEach((e, i) => {
+      if (seen.has(e.type)) issue(['expenses', i, 'type'], `"${e.type}" is listed twice`);
+      seen.add(e.type);
+      // The shares must follow the stated split (to within one currency unit, for the landlord's rounding).
+      const fixed = (e.propertyTotal * s.fixedSharePercent * s.area.tenantM2) / (100 * s.area.propertyM2);
+      const variable =
+        (e.propertyTotal * s.variableSharePercent * s.consumption.tenant) / (100 * s.consumption.property);
+      if (Math.abs(fixed - e.tenantFixed) > 100)
+        issue(
+          ['expenses', i, 'tenantFixed'],
+          `should be about ${(fixed / 100).toFixed(2)} (fixed share by area)`,
+        );
+      if (Math.abs(variable - e.tenantVariable) > 100)
+        issue(
+          ['expenses', i, 'tenantVariable'],
+          `should be about ${(variable / 100).toFixed(2)} (variable share by consumption)`,
+        );
+    });
+    const shares = s.expenses.reduce((sum, e) => sum + e.tenantFixed + e.tenantVariable, 0);
+    if (s.balance !== undefined && s.balance !== shares - s.advancePayments)
+      issue(
+        ['balance'],
+        `is ${(s.balance / 100).toFixed(2)} but the shares minus advance payments are ${((shares - s.advancePayments) / 100).toFixed(2)}`,
+      );
+  });
+
+export type StatementInput = z.output<typeof statementInputSchema>;
+/** A statement as written in an import file (amounts as strings or numbers). */
+export type StatementFileEntry = z.input<typeof statementInputSchema>;
+
+/** A file holds one statement, or { statements: [...] }; the shape is chosen first so errors stay precise. */
+export function parseStatementJson(json: unknown) {
+  const isList = typeof json === 'object' && json !== null && !Array.isArray(json) && 'statements' in json;
+  return isList
+    ? z
+        .object({ statements: z.array(statementInputSchema).min(1) })
+        .strict()
+        .transform((f) => f.statements)
+        .safeParse(json)
+    : statementInputSchema.transform((s) => [s]).safeParse(json);
+}
+
+/** Minor units as a numeric string with two decimals: 123456 → "1234.56". */
+export function minorToDecimal(minor: number): string {
+  const sign = minor < 0 ? '-' : '';
+  const abs = Math.abs(minor);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** The stored details of a statement (allocation_statements.details). */
+export interface StatementDetails {
+  expenses: { type: ExpenseType; propertyTotal: string; tenantFixed: string; tenantVariable: string }[];
+  area: { tenantM2: number; propertyM2: number };
+  consumption: { unit: string; tenant: number; property: number };
+  degreeDays: { period: number; normalYear: number };
+}
+
+/** The row values for one validated statement. */
+export function statementRow(s: StatementInput) {
+  const fixed = s.expenses.reduce((sum, e) => sum + e.tenantFixed, 0);
+  const variable = s.expenses.reduce((sum, e) => sum + e.tenantVariable, 0);
+  const details: StatementDetails = {
+    expenses: s.expenses.map((e) => ({
+      type: e.type,
+      propertyTotal: minorToDecimal(e.propertyTotal),
+      tenantFixed: minorToDecimal(e.tenantFixed),
+      tenantVariable: minorToDecimal(e.tenantVariable),
+    })),
+    area: s.area,
+    consumption: s.consumption,
+    degreeDays: s.degreeDays,
+  };
+  return {
+    periodStart: s.periodStart,
+    periodEnd: s.periodEnd,
+    currency: s.currency,
+    fixedSharePercent: String(s.fixedSharePercent),
+    variableSharePercent: String(s.variableSharePercent),
+    fixedAmount: minorToDecimal(fixed),
+    variableAmount: minorToDecimal(variable),
+    advancePayments: minorToDecimal(s.advancePayments),
+    balance: minorToDecimal(fixed + variable - s.advancePayments),
+    objectionDeadline: s.objectionDeadline,
+    details,
+  };
+}
+
+/** zod issues as "path: message" lines, for the CLI. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `  - ${i.path.join('.') || '(file)'}: ${i.message}`).join('\n');
+}

@@ -1,0 +1,349 @@
+/**
+ * The public pages, the monthly report, allocation statements, the consent banner and the brands,
+ * end to end in Chromium, with axe in en, da and nb.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { baseUrlOf, launchBrowser, logIn, seriousA11yViolations } from './browser.ts';
+
+const baseUrl = baseUrlOf();
+const PASSWORD = 'Demo#Tenant2026';
+const LANGUAGES = ['en', 'da', 'nb'] as const;
+const STATIC_PAGES = ['/help', '/data-policy', '/cookie-policy'];
+
+/** Logs in over the account backend and returns the user's newest monthly report path. */
+async function demoReportPath(page: Page): Promise<string> {
+  const post = async (query: string, token?: string) => {
+    const response = await page.request.post(`${baseUrl}/api/account/graphql`, {
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      data: { query },
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: a test's view of three known GraphQL answers
+    return (await response.json()) as { data: Record<string, any> };
+  };
+  const login = await post(
+    `mutation { tokenAuth(email: "tenant@demo.test", password: "${PASSWORD}") { token } }`,
+  );
+  const token = login.data.tokenAuth.token as string;
+  const tenancies = await post('{ allTenanciesForCurrentUser { id } }', token);
+  const id = tenancies.data.allTenanciesForCurrentUser[0].id as string;
+  const reports = await post(`{ monthlyReports(tenancyId: "${id}") { url } }`, token);
+  return reports.data.monthlyReports[0].url as string;
+}
+
+/** The JS files a page loads, with their sizes. */
+async function scriptsOf(context: BrowserContext, url: string): Promise<{ url: string; bytes: number }[]> {
+  const page = await context.newPage();
+  const scripts: { url: string; bytes: number }[] = [];
+  page.on('response', async (response) => {
+    if (response.request().resourceType() === 'script')
+      scripts.push({ url: response.url(), bytes: (await response.body()).byteLength });
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  expect(await page.locator('astro-island').count()).toBe(0);
+  await page.close();
+  return scripts;
+}
+
+test.describe
+  .serial('public pages and the consent banner', () => {
+    let browser: Awaited<ReturnType<typeof launchBrowser>>;
+    let reportPath: string;
+
+    test.beforeAll(async () => {
+      browser = await launchBrowser();
+      reportPath = await demoReportPath(await browser.context.newPage());
+    });
+    test.afterAll(async () => {
+      await browser?.close();
+    });
+
+    test('ships no framework JS on the static pages and the report: only the consent banner script', async () => {
+      for (const path of [...STATIC_PAGES, reportPath, '/report/unknown-code']) {
+        const scripts = await scriptsOf(browser.context, `${baseUrl}${path}`);
+        for (const script of scripts) expect(script.url, path).toMatch(/ConsentBanner|xstate/);
+        expect(
+          scripts.some((s) => /react|client\.|Providers|ClientRouter/i.test(s.url)),
+          path,
+        ).toBe(false);
+        // The banner and its machine, gzip-independent raw bytes; well under the app's islands.
+        expect(
+          scripts.reduce((sum, s) => sum + s.bytes, 0),
+          path,
+        ).toBeLessThan(45_000);
+      }
+    });
+
+    test('answers an unknown report code with SPEC §8 and a 404, in every language', async () => {
+      const page = await browser.context.newPage();
+      const response = await page.goto(`${baseUrl}/report/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`);
+      expect(response?.status()).toBe(404);
+      expect(await page.locator('main').textContent()).toContain(
+        'This report is no longer available; contact landlord.',
+      );
+      await page.goto(`${baseUrl}/report/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA?lang=da`);
+      expect(await page.locator('main').textContent()).toContain(
+        'Denne rapport er ikke længere tilgængelig; kontakt udlejer.',
+      );
+      await page.close();
+    });
+
+    test('shows the demo report and prints it to A4', async () => {
+      const page = await browser.context.newPage();
+      const response = await page.goto(`${baseUrl}${reportPath}?lang=en`);
+      expect(response?.status()).toBe(200);
+      expect(response?.headers()['referrer-policy']).toBe('no-referrer');
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+        .toMatch(/^Your consumption in /);
+      expect(await page.locator('tr[data-quantity="heat-energy"]').count()).toBe(1);
+      expect(await page.locator('figure.month-bars svg[role="img"]').count()).toBeGreaterThan(0);
+      for (const heading of [
+        'Corrected for the weather',
+        'Cost so far',
+        'Your heat supply',
+        'Contact your landlord',
+        'Energy advice',
+        'Complaints',
+      ])
+        expect(await page.getByRole('heading', { name: heading }).count(), heading).toBe(1);
+      const pdf = await page.pdf({ format: 'A4', printBackground: true });
+      const doc = await getDocumentProxy(new Uint8Array(pdf));
+      const first = await doc.getPage(1);
+      const [, , width, height] = first.view;
+      // A4 is 595 × 842 pt; Chromium rounds the inches up a little.
+      expect(Math.abs(width! - 595)).toBeLessThan(2);
+      expect(Math.abs(height! - 842)).toBeLessThan(2);
+      const { text } = await extractText(doc, { mergePages: true });
+      expect(text).toContain('Your consumption in');
+      expect(text).toContain('Contact your landlord');
+      // The banner and the language picker are not printed.
+      expect(text).not.toContain('Read more.');
+      await page.close();
+    });
+
+    for (const answer of ['accept', 'reject'] as const) {
+      test(`stores "${answer}" in cookieAccepted for a year, SameSite=None; Secure, and pushes cookieConsent`, async () => {
+        const fresh = await launchBrowser({ width: 390, height: 800 });
+        try {
+          const page = await fresh.context.newPage();
+          await page.goto(`${baseUrl}/help`);
+          const banner = page.getByRole('region', { name: 'Cookie consent' });
+          await banner.waitFor();
+          await expect
+            .poll(() => banner.getByRole('link', { name: 'Read more.' }).getAttribute('href'))
+            .toBe('/cookie-policy');
+          // On a phone the page scrolls its last content above the banner: nothing stays hidden under it.
+          await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+          const last = await page.locator('.store-links').boundingBox();
+          const bannerBox = await banner.locator('.cookie-consent-inner').boundingBox();
+          expect(last!.y + last!.height).toBeLessThanOrEqual(bannerBox!.y);
+          const before = Date.now() / 1000;
+          await banner.getByRole('button', { name: answer === 'accept' ? 'Accept' : 'Reject' }).click();
+          await expect.poll(() => banner.isVisible()).toBe(false);
+          const cookie = (await fresh.context.cookies()).find((c) => c.name === 'cookieAccepted');
+          expect(cookie).toMatchObject({
+            value: String(answer === 'accept'),
+            sameSite: 'None',
+            secure: true,
+            path: '/',
+          });
+          expect(cookie!.expires - before).toBeGreaterThan(31_536_000 - 60);
+          expect(cookie!.expires - before).toBeLessThan(31_536_000 + 60);
+          const dataLayer = await page.evaluate(
+            () => (window as unknown as { dataLayer?: unknown[] }).dataLayer,
+          );
+          expect(dataLayer).toContainEqual({ event: 'cookieConsent', hasAccepted: answer === 'accept' });
+          // No tag manager is configured in this build, so nothing was loaded from it.
+          expect(await page.locator('script[src*="googletagmanager"]').count()).toBe(0);
+          // Answered: the next page has no banner and no script at all.
+          const scripts = await scriptsOf(fresh.context, `${baseUrl}/cookie-policy`);
+          expect(scripts).toEqual([]);
+        } finally {
+          await fresh.close();
+        }
+      });
+    }
+
+    test('passes axe on every public page in en, da and nb, at 390 and 1400 px', async () => {
+      const page = await browser.context.newPage();
+      for (const width of [390, 1400]) {
+        await page.setViewportSize({ width, height: 900 });
+        // Every language at full width; the phone width once, in the language with the longest words.
+        for (const lang of width === 390 ? (['da'] as const) : LANGUAGES) {
+          for (const path of [...STATIC_PAGES, reportPath, '/report/unknown-code']) {
+            await page.goto(`${baseUrl}${path}?lang=${lang}`);
+            expect(await page.locator('html').getAttribute('lang')).toBe(lang);
+            expect(await seriousA11yViolations(page), `${path} ${lang} ${width}`).toEqual([]);
+            expect(
+              await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+              `${path} ${width}`,
+            ).toBe(true);
+          }
+        }
+      }
+      await page.close();
+    });
+  });
+
+test.describe
+  .serial('allocation statements', () => {
+    let browser: Awaited<ReturnType<typeof launchBrowser>>;
+    let page: Page;
+
+    test.beforeAll(async () => {
+      browser = await launchBrowser();
+      page = await browser.context.newPage();
+      await logIn(page, baseUrl, 'tenant@demo.test', PASSWORD);
+      await page.waitForURL(/\/t\/[^/]+\/$/, { timeout: 30_000 });
+    });
+    test.afterAll(async () => {
+      await browser?.close();
+    });
+
+    test('lists the statements from the menu and downloads one as a PDF', async () => {
+      const link = page.getByRole('link', { name: 'Allocation statements' });
+      await link.click();
+      await page.waitForURL(/\/statements$/);
+      const rows = page.getByTestId('statement-row');
+      await rows.first().waitFor({ timeout: 15_000 });
+      expect(await rows.count()).toBe(2);
+      expect(await rows.first().textContent()).toMatch(/Heating, Meter rental and reading, Administration/);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        rows
+          .first()
+          .getByRole('button', { name: /Download the statement for/ })
+          .click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^statement-T-.+\.pdf$/);
+      const bytes = readFileSync((await download.path())!);
+      const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
+      expect(text).toContain('Heating cost statement');
+      expect(text).toContain('7. Your right to object');
+      // The PDF URL alone, without the bearer token, gives nothing.
+      const href = (await page.request.get(`${baseUrl}/api/statements/1/pdf`)).status();
+      expect(href).toBe(401);
+    });
+
+    test('passes axe on the statements and help pages in en, da and nb', async () => {
+      for (const lang of LANGUAGES) {
+        await page.locator('select').last().selectOption(lang);
+        await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(lang);
+        await page.reload();
+        await page.getByTestId('statement-row').first().waitFor({ timeout: 15_000 });
+        expect(await seriousA11yViolations(page), `statements ${lang}`).toEqual([]);
+      }
+      await page.locator('select').last().selectOption('en');
+      await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
+      const help = page.getByRole('link', { name: 'Help' });
+      await help.click();
+      await page.waitForURL(/\/help$/);
+      await expect.poll(() => page.getByRole('heading', { name: 'Climate correction' }).count()).toBe(1);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+    });
+
+    test('moves focus into the phone drawer and back to the menu button, with long labels whole', async () => {
+      await page.setViewportSize({ width: 390, height: 800 });
+      await page.locator('select').last().selectOption('da');
+      const open = page.getByRole('button', { name: 'Åbn menu' });
+      await open.click();
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.closest('#app-menu') !== null))
+        .toBe(true);
+      const label = page
+        .locator('#app-menu .nav-link', { hasText: 'Alarmindstillinger' })
+        .locator('span')
+        .first();
+      expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      // One line: the word is whole, not broken into "Alarmindstill" + "inger".
+      expect(await label.evaluate((el) => el.getClientRects().length)).toBe(1);
+      await page.keyboard.press('Escape');
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+        .toBe('Åbn menu');
+      await page.locator('select').last().selectOption('en');
+      await page.setViewportSize({ width: 1400, height: 900 });
+    });
+  });
+
+test.describe
+  .serial('the three brands', () => {
+    const root = new URL('../..', import.meta.url).pathname;
+    const brands = [
+      { id: 'varmeblik', name: 'HeatView', colour: 'rgb(194, 65, 12)' },
+      { id: 'nordmaaler', name: 'Nordic Meter', colour: 'rgb(15, 118, 110)' },
+      { id: 'solgaarden', name: 'Solgården Home', colour: 'rgb(67, 56, 202)' },
+    ];
+    const shots = process.env.BRAND_SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'brand-shots-'));
+
+    for (const brand of brands) {
+      test(`builds and themes ${brand.id} from PUBLIC_BRAND`, async () => {
+        test.setTimeout(240_000);
+        // Inside the project (node_modules/.cache), so the built server resolves its packages.
+        const out = join(root, 'node_modules/.cache/brand-builds', brand.id);
+        const data = mkdtempSync(join(tmpdir(), `brand-data-${brand.id}-`));
+        const build = spawnSync('npx', ['astro', 'build', '--outDir', out], {
+          cwd: root,
+          env: { ...process.env, NODE_ENV: 'production', PUBLIC_BRAND: brand.id },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
+        expect(build.status).toBe(0);
+        const port = 4600 + brands.indexOf(brand);
+        const server = spawn(join(root, 'node_modules/.bin/node'), [join(out, 'server/entry.mjs')], {
+          cwd: root,
+          env: {
+            ...process.env,
+            NODE_ENV: 'production',
+            HOST: '127.0.0.1',
+            PORT: String(port),
+            DATA_DIR: data,
+          },
+          stdio: 'ignore',
+        });
+        const browser = await launchBrowser({ width: 1400, height: 900 });
+        try {
+          const page = await browser.context.newPage();
+          for (let i = 0; i < 50; i++) {
+            const ok = await page.goto(`http://127.0.0.1:${port}/help`).then(
+              (r) => r?.ok(),
+              () => false,
+            );
+            if (ok) break;
+            await new Promise((r) => setTimeout(r, 200));
+          }
+          expect(await page.locator('html').getAttribute('data-brand')).toBe(brand.id);
+          expect(await page.locator('.public-header .brand').textContent()).toContain(brand.name);
+          expect(await page.locator('.public-header .brand img').getAttribute('src')).toBe(
+            `/brand/${brand.id}/logo.svg`,
+          );
+          const colour = await page.evaluate(
+            () => getComputedStyle(document.querySelector('.public-languages a[aria-current]')!).color,
+          );
+          expect(colour).not.toBe('');
+          expect(
+            await page.evaluate(
+              () =>
+                getComputedStyle(document.querySelector('.cookie-consent .button.primary')!).backgroundColor,
+            ),
+          ).toBe(brand.colour);
+          expect(await page.locator('.store-links a').count()).toBe(2);
+          await page.screenshot({ path: join(shots, `${brand.id}-help.png`) });
+          await page.goto(`http://127.0.0.1:${port}/login?lang=da`);
+          await page.goto(`http://127.0.0.1:${port}/login`);
+          await page.screenshot({ path: join(shots, `${brand.id}-login.png`) });
+          expect(await seriousA11yViolations(page)).toEqual([]);
+        } finally {
+          await browser.close();
+          server.kill('SIGTERM');
+          rmSync(out, { recursive: true, force: true });
+          rmSync(data, { recursive: true, force: true });
+        }
+      });
+    }
+  });
