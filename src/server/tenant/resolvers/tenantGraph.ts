@@ -15,6 +15,7 @@ import {
   formatBucket,
   localMinute,
   MAX_BUCKETS,
+  nextBucket,
   planBuckets,
   TooManyBucketsError,
 } from '../graph/buckets.ts';
@@ -179,5 +180,9 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       : unitObject(apartment, property, tenant);
     return { type: input.graphType, object, consumption };
   });
-  return { timestamps: plan.starts.map(formatBucket), graphs };
+  const now = Temporal.Now.instant();
+  const partial = plan.starts.map(
+    (start) => Temporal.Instant.compare(nextBucket(start, plan.resolution).toInstant(), now) > 0,
+  );
+  return { timestamps: plan.starts.map(formatBucket), graphs, partial };
 };
