@@ -1,18 +1,34 @@
 /** The tenant data backend (SPEC "Backend A", with the nucleolus data queries) at /api/tenant/graphql. */
 import { type BackendYoga, createBackendYoga } from '../graphql/yoga.ts';
 import type { ApiServices } from '../services.ts';
+import { consumptionProjection } from './resolvers/consumptionProjection.ts';
+import { fixedCharges } from './resolvers/fixedCharges.ts';
 import { loginWithEmailAndPassword } from './resolvers/loginWithEmailAndPassword.ts';
 import { me } from './resolvers/me.ts';
+import { quantityPrices } from './resolvers/quantityPrices.ts';
+import { readoutMinMax } from './resolvers/readoutMinMax.ts';
 import { refreshToken } from './resolvers/refreshToken.ts';
 import { tenantGraph } from './resolvers/tenantGraph.ts';
+import { tenantTable } from './resolvers/tenantTable.ts';
 import { tenantUnits } from './resolvers/tenantUnits.ts';
+import { unitQuantityKpis } from './resolvers/unitQuantityKpis.ts';
 import { type Resolvers, typeDefs } from './types.generated.ts';
 
 /** Where the tenant backend is mounted. */
 export const TENANT_GRAPHQL_ENDPOINT = '/api/tenant/graphql';
 
 const resolvers: Resolvers = {
-  Query: { me, tenantUnits, tenantGraph },
+  Query: {
+    me,
+    tenantUnits,
+    tenantGraph,
+    quantityPrices,
+    fixedCharges,
+    consumptionProjection,
+    tenantTable,
+    unitQuantityKpis,
+    readoutMinMax,
+  },
   Mutation: { loginWithEmailAndPassword, refreshToken },
 };
 
