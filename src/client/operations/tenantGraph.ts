@@ -1,47 +1,68 @@
-/** tenantGraph (tenant backend): consumption per time bucket (SPEC §7). */
+/** tenantGraph (tenant backend): consumption, cost or CO₂ per time bucket, with related series (SPEC §7). */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { gql } from 'graphql-request';
 import type { ServerResolution } from '../../lib/periods.ts';
 import { authorizedRequest } from '../graphql.ts';
+import {
+  CLIMATE_CORRECTION_FIELDS,
+  type ClimateCorrection,
+  OBJECT_DETAILS_FIELDS,
+  type ObjectDetails,
+  type QuantityDescriptor,
+} from './objectDetails.ts';
 
-export const tenantGraphDocument = gql`
-  query TenantGraph($graph: TenantGraphInput!) {
-    tenantGraph(graph: $graph) {
-      timestamps
-      graphs {
-        type
-        consumption {
-          quantityDescriptor {
-            quantity
-            normalized
-            expressedAs
-          }
-          values
-        }
-      }
+/** The Graph selection, shared with the dashboard document. */
+export const TENANT_GRAPH_FIELDS = `
+  timestamps
+  partial
+  graphs {
+    type
+    object { ${OBJECT_DETAILS_FIELDS} }
+    consumption {
+      quantityDescriptor { quantity normalized expressedAs }
+      values
+      relatedValues { type values }
+      climateCorrection { ${CLIMATE_CORRECTION_FIELDS} }
+      kwhEstimateMethod
     }
   }
 `;
+
+export const tenantGraphDocument = gql`
+  query TenantGraph($graph: TenantGraphInput!) {
+    tenantGraph(graph: $graph) { ${TENANT_GRAPH_FIELDS} }
+  }
+`;
+
+/** A related series kind (contract: docs/notes/consumption-contract.md). */
+export type RelatedKind = 'PROPERTY' | 'LAST_PERIOD' | 'LAST_YEAR';
 
 export type TenantGraphInput = {
   graphType: 'HOURLY_VALUES' | 'COST' | 'CO2';
   resolution: ServerResolution;
   periodBegin: string;
   periodEnd: string;
-  objects: { kind: 'PROPERTY' | 'UNIT' | 'SOURCE' | 'MPOINT'; id: string }[];
+  objects: { kind: 'PROPERTY' | 'UNIT' | 'SOURCE' | 'MPOINT'; id: string; scaleToUnitId?: string }[];
   quantities: string[];
   normalized?: boolean;
+  related?: RelatedKind[];
+  climateCorrection?: { hotWaterShare?: number };
+  hcaKwhEstimate?: boolean;
+};
+
+/** One consumption series of a graph. */
+export type GraphConsumption = {
+  quantityDescriptor: QuantityDescriptor;
+  values: (number | null)[];
+  relatedValues: { type: string; values: (number | null)[] }[];
+  climateCorrection: ClimateCorrection | null;
+  kwhEstimateMethod: string | null;
 };
 
 export type TenantGraph = {
   timestamps: string[];
-  graphs: {
-    type: string;
-    consumption: {
-      quantityDescriptor: { quantity: string; normalized: boolean; expressedAs: string | null };
-      values: (number | null)[];
-    }[];
-  }[];
+  partial: boolean[];
+  graphs: { type: string; object: ObjectDetails; consumption: GraphConsumption[] }[];
 };
 
 /** Query options for one graph request; the whole input is the key. */

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
 import { getSessionActor, type SessionSnapshot, tenancyIdFromPath } from '../../client/session.ts';
 import type { Language } from '../../lib/languages.ts';
+import { tenancyQuantities } from '../../lib/tenancyQuantities.ts';
 import { MAX_VISIBLE_TOASTS, toastDuration } from '../../lib/toastPolicy.ts';
 import type { Tenancy } from '../../machines/session.machine.ts';
 import { LanguagePicker } from '../shared/LanguagePicker.tsx';
@@ -18,8 +19,8 @@ import { useSession } from '../shared/useSession.ts';
 import { useTenancyUnit } from '../shared/useTenancyUnit.ts';
 import { Icon, type IconName } from './Icons.tsx';
 
-/** One breadcrumb: a common-namespace key and, except for the current page, a link. */
-export type Crumb = { key: string; href?: string };
+/** One breadcrumb: a common-namespace key (or a ready label, e.g. a room name) and, except for the current page, a link. */
+export type Crumb = { key: string; href?: string; label?: string };
 
 type Props = { lang: Language; pathname: string; crumbs: Crumb[] };
 
@@ -61,7 +62,7 @@ function Shell({ pathname, crumbs }: Props) {
   return (
     <>
       {ready ? (
-        <Frame tenancyId={selectedId} crumbs={crumbs} />
+        <Frame tenancyId={selectedId} crumbs={crumbs} pathname={pathname} />
       ) : (
         <Spinner label={t('app.loading')} fullscreen />
       )}
@@ -90,7 +91,7 @@ function ShellToaster() {
   );
 }
 
-function Frame({ tenancyId, crumbs }: { tenancyId: string; crumbs: Crumb[] }) {
+function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Crumb[]; pathname: string }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const tenancies = useSession((s) => s.context.tenancies);
   const tenancy = tenancies.find((x) => x.id === tenancyId);
@@ -108,7 +109,12 @@ function Frame({ tenancyId, crumbs }: { tenancyId: string; crumbs: Crumb[] }) {
 
   return (
     <>
-      <SideMenu tenancyId={tenancyId} open={menuOpen} onClose={() => setMenuOpen(false)} />
+      <SideMenu
+        tenancyId={tenancyId}
+        pathname={pathname}
+        open={menuOpen}
+        onClose={() => setMenuOpen(false)}
+      />
       {menuOpen && (
         <button
           type="button"
@@ -131,16 +137,39 @@ function Frame({ tenancyId, crumbs }: { tenancyId: string; crumbs: Crumb[] }) {
 
 type Entry = { key: string; icon: IconName; href?: string; active?: boolean };
 
-function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boolean; onClose: () => void }) {
+function SideMenu({
+  tenancyId,
+  pathname,
+  open,
+  onClose,
+}: {
+  tenancyId: string;
+  pathname: string;
+  open: boolean;
+  onClose: () => void;
+}) {
   const { t } = useTranslation('common');
   const user = useSession((s) => s.context.user);
   const { unit } = useTenancyUnit(tenancyId);
   // SPEC §2: notifications are hidden when the property has any settings entries.
   const hideNotifications = (unit?.path[0]?.property.settings.length ?? 0) > 0;
   const base = `/t/${encodeURIComponent(tenancyId)}/`;
+  const tenancy = useSession((s) => s.context.tenancies.find((x) => x.id === tenancyId));
+  const quantities = tenancyQuantities(tenancy?.meterUnits ?? []);
+  // The consumption pages of this tenancy, under the Consumption entry (SPEC §2: it is active on all of them).
+  const consumptionLinks = [
+    ...quantities.consumption.map((q) => ({
+      href: `${base}consumption/${q}`,
+      label: t(`domain:quantities.${q}`),
+    })),
+    ...(quantities.climate
+      ? [{ href: `${base}consumption/indoor-climate`, label: t('consumption:crumbs.indoor_climate') }]
+      : []),
+  ];
+  const onConsumption = pathname === base || pathname.startsWith(`${base}consumption/`);
 
   const entries: Entry[] = [
-    { key: 'nav.consumption', icon: 'consumption', href: base, active: true },
+    { key: 'nav.consumption', icon: 'consumption', href: base, active: onConsumption },
     ...(user?.accountHasStatements ? [{ key: 'nav.statements', icon: 'statements' as const }] : []),
     { key: 'nav.alarms', icon: 'alarms' },
     { key: 'nav.tenancy_info', icon: 'tenancy' },
@@ -173,7 +202,7 @@ function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boole
                 <a
                   className={entry.active ? 'nav-link active' : 'nav-link'}
                   href={entry.href}
-                  aria-current={entry.active ? 'page' : undefined}
+                  aria-current={entry.active ? (pathname === entry.href ? 'page' : 'true') : undefined}
                   onClick={onClose}
                 >
                   <Icon name={entry.icon} />
@@ -189,6 +218,25 @@ function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boole
                     <span className="visually-hidden">{t('nav.coming_later')}</span>
                   </span>
                 </span>
+              )}
+              {entry.key === 'nav.consumption' && consumptionLinks.length > 0 && (
+                <ul className="nav-sublist">
+                  {consumptionLinks.map((link) => {
+                    const current = pathname === link.href || pathname.startsWith(`${link.href}/`);
+                    return (
+                      <li key={link.href}>
+                        <a
+                          className={current ? 'nav-sublink active' : 'nav-sublink'}
+                          href={link.href}
+                          aria-current={current ? 'page' : undefined}
+                          onClick={onClose}
+                        >
+                          {link.label}
+                        </a>
+                      </li>
+                    );
+                  })}
+                </ul>
               )}
             </li>
           ))}
@@ -243,9 +291,9 @@ function Header({ tenancy, tenancies, crumbs, menuOpen, onMenu }: HeaderProps) {
           {crumbs.map((crumb, i) => (
             <li key={crumb.key}>
               {crumb.href && i < crumbs.length - 1 ? (
-                <a href={crumb.href}>{t(crumb.key)}</a>
+                <a href={crumb.href}>{crumb.label ?? t(crumb.key)}</a>
               ) : (
-                <span aria-current="page">{t(crumb.key)}</span>
+                <span aria-current="page">{crumb.label ?? t(crumb.key)}</span>
               )}
             </li>
           ))}

@@ -1,0 +1,69 @@
+/** readoutMinMax (tenant backend, nucleus side): a meter's first and last readout in a period (SPEC §3, §7). */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { gql } from 'graphql-request';
+import { authorizedRequest } from '../graphql.ts';
+
+export const readoutMinMaxDocument = gql`
+  query ReadoutMinMax(
+    $tenancyId: Int!
+    $meterNumber: String!
+    $quantity: String!
+    $fromDate: String!
+    $toDate: String!
+  ) {
+    readoutMinMax(
+      tenancyId: $tenancyId
+      meterNumber: $meterNumber
+      quantity: $quantity
+      fromDate: $fromDate
+      toDate: $toDate
+    ) {
+      meterNumber
+      quantity
+      firstReadoutTimestamp
+      firstReadoutValue
+      lastReadoutTimestamp
+      lastReadoutValue
+    }
+  }
+`;
+
+export type ReadoutMinMaxInput = {
+  tenancyId: number;
+  meterNumber: string;
+  quantity: string;
+  fromDate: string;
+  toDate: string;
+};
+
+export type ReadoutMinMax = {
+  meterNumber: string;
+  quantity: string;
+  firstReadoutTimestamp: string;
+  firstReadoutValue: number;
+  lastReadoutTimestamp: string;
+  lastReadoutValue: number;
+};
+
+/** Query options for one meter's readouts. */
+export function readoutMinMaxQueryOptions(input: ReadoutMinMaxInput) {
+  return queryOptions({
+    queryKey: ['readoutMinMax', input],
+    queryFn: async () =>
+      (
+        await authorizedRequest<{ readoutMinMax: ReadoutMinMax | null }>(
+          'tenant',
+          readoutMinMaxDocument,
+          input,
+        )
+      ).readoutMinMax,
+  });
+}
+
+/** Readouts, fetched once the input is known. */
+export function useReadoutMinMax(input: ReadoutMinMaxInput | null) {
+  return useQuery({
+    ...readoutMinMaxQueryOptions(input ?? ({} as ReadoutMinMaxInput)),
+    enabled: input !== null,
+  });
+}

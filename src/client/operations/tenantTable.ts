@@ -1,0 +1,64 @@
+/** tenantTable (tenant backend): one row per room or meter with comparison values (SPEC §3, §7). */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { gql } from 'graphql-request';
+import { authorizedRequest } from '../graphql.ts';
+import { OBJECT_DETAILS_FIELDS, type ObjectDetails, type QuantityDescriptor } from './objectDetails.ts';
+
+export const tenantTableDocument = gql`
+  query TenantTable($table: TenantTableInput!) {
+    tenantTable(table: $table) {
+      quantityDescriptors { quantity normalized expressedAs }
+      compareWith
+      partial
+      rows {
+        object { ${OBJECT_DETAILS_FIELDS} }
+        label
+        values
+        comparisonValues
+      }
+    }
+  }
+`;
+
+export type TenantTableInput = {
+  unitId: string;
+  quantities: string[];
+  periodBegin: string;
+  periodEnd: string;
+  compareWith?: 'PROPERTY' | 'LAST_PERIOD';
+  rows?: 'ROOM' | 'METER';
+  graphType?: 'HOURLY_VALUES' | 'COST' | 'CO2';
+  normalized?: boolean;
+};
+
+export type TableRow = {
+  object: ObjectDetails;
+  label: string | null;
+  values: (number | null)[];
+  comparisonValues: (number | null)[];
+};
+
+export type TenantTable = {
+  quantityDescriptors: QuantityDescriptor[];
+  compareWith: 'PROPERTY' | 'LAST_PERIOD';
+  partial: boolean;
+  rows: TableRow[];
+};
+
+/** Query options for one table request. */
+export function tenantTableQueryOptions(table: TenantTableInput) {
+  return queryOptions({
+    queryKey: ['tenantTable', table],
+    queryFn: async () =>
+      (await authorizedRequest<{ tenantTable: TenantTable }>('tenant', tenantTableDocument, { table }))
+        .tenantTable,
+  });
+}
+
+/** A table, fetched once its input is known. */
+export function useTenantTable(table: TenantTableInput | null) {
+  return useQuery({
+    ...tenantTableQueryOptions(table ?? ({} as TenantTableInput)),
+    enabled: table !== null,
+  });
+}
