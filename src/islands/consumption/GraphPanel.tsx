@@ -43,10 +43,12 @@ type Props = {
   fileParts: string[];
   height?: number;
   testId?: string;
+  /** False when a heading above already names the graph; the caption then names it for screen readers only. */
+  showTitle?: boolean;
 };
 
 /** The panel: chart, the partial-bucket note, a CSV button and the table behind a disclosure. */
-export function GraphPanel({ model, lang, title, fileParts, height, testId }: Props) {
+export function GraphPanel({ model, lang, title, fileParts, height, testId, showTitle = true }: Props) {
   const { t } = useTranslation('consumption');
   const table = useMemo(
     () =>
@@ -62,7 +64,7 @@ export function GraphPanel({ model, lang, title, fileParts, height, testId }: Pr
   return (
     <figure className="graph-panel" data-testid={testId}>
       <figcaption className="graph-caption">
-        <span className="graph-title">{title}</span>
+        <span className={showTitle ? 'graph-title' : 'visually-hidden'}>{title}</span>
         <CsvButton model={table} lang={lang} fileParts={fileParts} label={title} />
       </figcaption>
       {hasData ? (
@@ -72,7 +74,9 @@ export function GraphPanel({ model, lang, title, fileParts, height, testId }: Pr
           <p>{t('no_data')}</p>
         </div>
       )}
-      {model.partial.some(Boolean) && hasData && <p className="muted small">{t('chart.partial_note')}</p>}
+      {model.partial.some(Boolean) && hasData && model.series.some((x) => x.kind === 'bar') && (
+        <p className="muted small">{t('chart.partial_note')}</p>
+      )}
       <details className="table-alternative">
         <summary>{t('table.show')}</summary>
         <DataTable model={table} caption={title} />

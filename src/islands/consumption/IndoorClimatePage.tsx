@@ -173,6 +173,7 @@ function ClimateView() {
             </div>
           ) : (
             <GraphPanel
+              showTitle={false}
               model={g.model}
               lang={lang}
               title={g.title}

@@ -3,14 +3,31 @@ import { useTranslation } from 'react-i18next';
 import type { Face } from '../../lib/quantities.ts';
 import { comparisonBand, comparisonFace } from '../../lib/ratings.ts';
 
-const FACE_GLYPH: Record<Face, string> = { smile: '🙂', neutral: '😐', sad: '🙁' };
+// Mouth paths of the three faces; drawn as SVG so they look the same without an emoji font.
+const MOUTH: Record<Face, string> = {
+  smile: 'M7.5 14.5c1.2 1.6 2.7 2.4 4.5 2.4s3.3-.8 4.5-2.4',
+  neutral: 'M8 15.5h8',
+  sad: 'M7.5 17c1.2-1.6 2.7-2.4 4.5-2.4s3.3.8 4.5 2.4',
+};
 
 /** A satisfaction face with its word for screen readers (SPEC §3 faces). */
 export function FaceIcon({ face, label }: { face: Face; label: string }) {
   return (
-    <span className={`face face-${face}`} role="img" aria-label={label} title={label}>
-      {FACE_GLYPH[face]}
-    </span>
+    <svg
+      className={`face face-${face}`}
+      role="img"
+      aria-label={label}
+      viewBox="0 0 24 24"
+      width="26"
+      height="26"
+    >
+      <title>{label}</title>
+      <circle cx="12" cy="12" r="10.5" fill="currentColor" opacity="0.15" />
+      <circle cx="12" cy="12" r="10.5" fill="none" stroke="currentColor" strokeWidth="1.5" />
+      <circle cx="8.5" cy="9.5" r="1.3" fill="currentColor" />
+      <circle cx="15.5" cy="9.5" r="1.3" fill="currentColor" />
+      <path d={MOUTH[face]} fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+    </svg>
   );
 }
 

@@ -119,6 +119,7 @@ function PriceView({ quantity }: Props) {
           </div>
         ) : (
           <GraphPanel
+            showTitle={false}
             model={model}
             lang={lang}
             title={title}

@@ -308,6 +308,7 @@ function QuantityView({ quantity, scope }: Props) {
           </div>
         ) : (
           <GraphPanel
+            showTitle={false}
             model={model}
             lang={lang}
             title={graphType === 'CO2' ? t('graph.co2_title', { quantity: quantityName }) : quantityName}

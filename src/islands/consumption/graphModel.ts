@@ -71,7 +71,8 @@ export function objectsGraphModel(
   const series: ChartSeries[] = [];
   for (const g of graph?.graphs ?? []) {
     const c = g.consumption.find((x) => x.quantityDescriptor.quantity === quantity);
-    if (!c) continue;
+    // A point answers only for its own quantity; the other quantity's series is all gaps and is left out.
+    if (!c || c.values.every((v) => v === null)) continue;
     const color = COLORS.extra[series.length % COLORS.extra.length] ?? COLORS.main;
     series.push({
       key: `${g.object.id}`,
