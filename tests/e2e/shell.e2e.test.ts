@@ -36,7 +36,7 @@ describe('the app shell: tenancies, the URL guard and the language', () => {
 
     await picker.selectOption(other);
     await page.waitForURL(`${baseUrl}/t/${encodeURIComponent(other)}/`, { timeout: 15_000 });
-    await page.locator('.apexcharts-svg').waitFor({ timeout: 30_000 });
+    await page.locator('.apexcharts-svg').first().waitFor({ timeout: 30_000 });
     // Another apartment, another total.
     await expect.poll(() => page.getByTestId('heat-total').textContent()).not.toBe(firstTotal);
   });

@@ -104,7 +104,7 @@ function DashboardView() {
           />
         ))}
         {climate && (
-          <section className="card quantity-card">
+          <section className="card climate-card">
             <h2 className="card-heading">{t('dashboard.indoor_climate')}</h2>
             <p>
               <a className="button secondary" href={`${base}consumption/indoor-climate`}>

@@ -60,10 +60,11 @@ export function CsvButton({
 
 /** A box that scrolls a wide table sideways by itself (and by keyboard), so the page never does. */
 export function TableScroll({ label, children }: { label: string; children: React.ReactNode }) {
+  const { t } = useTranslation('consumption');
   return (
     // biome-ignore lint/a11y/useSemanticElements: a section would add a landmark per table; a labelled group is what axe expects
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
-    <div className="table-scroll" role="region" aria-label={label} tabIndex={0}>
+    <div className="table-scroll" role="region" aria-label={t('table.region', { name: label })} tabIndex={0}>
       {children}
     </div>
   );

@@ -179,7 +179,7 @@ function SideMenu({
   ];
 
   return (
-    <div id="app-menu" className={open ? 'sidebar open' : 'sidebar'}>
+    <aside id="app-menu" className={open ? 'sidebar open' : 'sidebar'} aria-label={t('nav.label')}>
       <div className="sidebar-top">
         <a className="brand" href={base} onClick={onClose}>
           <img src="/brand/logo.svg" alt="" width="32" height="32" />
@@ -253,7 +253,7 @@ function SideMenu({
           <span>{t('nav.logout')}</span>
         </button>
       </div>
-    </div>
+    </aside>
   );
 }
 
