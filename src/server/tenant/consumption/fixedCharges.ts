@@ -65,8 +65,8 @@ export function chargeBetween(
 }
 
 /**
- * Demo fixed charges (DKK per year). Not yet loaded by the demo seed: the demo loader must insert them for the
- * property next to its prices (see docs/notes/consumption-api.md).
+ * Demo fixed charges (DKK per year). Not yet loaded by the demo seed: the demo loader must call
+ * insertDemoFixedCharges next to its prices (see docs/notes/consumption-api.md).
  */
 export const DEMO_FIXED_CHARGES = [
   { kind: 'subscription', quantity: 'heat-energy', amountPerYear: '1450' },
@@ -74,3 +74,17 @@ export const DEMO_FIXED_CHARGES = [
   { kind: 'meter-rent', quantity: 'hot-water-volume', amountPerYear: '180' },
   { kind: 'reading-service', quantity: null, amountPerYear: '240' },
 ] as const;
+
+/** Inserts DEMO_FIXED_CHARGES for a property, valid from 1 January of `firstYear`, open-ended; one statement. */
+export async function insertDemoFixedCharges(db: Db, propertyId: number, firstYear: number): Promise<void> {
+  await db.insert(fixedCharges).values(
+    DEMO_FIXED_CHARGES.map((c) => ({
+      propertyId,
+      kind: c.kind,
+      quantity: c.quantity,
+      amountPerYear: c.amountPerYear,
+      currency: 'DKK',
+      validFrom: `${firstYear}-01-01`,
+    })),
+  );
+}

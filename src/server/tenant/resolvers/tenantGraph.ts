@@ -172,7 +172,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       : [];
 
   const previous = related.has('LAST_PERIOD') ? previousPlan(plan) : null;
-  const lastYear = related.has('LAST_YEAR') || climate ? lastYearPlan(plan) : null;
+  const lastYear = related.has('LAST_YEAR') ? lastYearPlan(plan) : null;
   const wantsDegreeDays = climate !== null && quantities.some(isClimateCorrected);
   const degreeDays = wantsDegreeDays
     ? await readDegreeDays(db, propertyIds, [
