@@ -110,6 +110,17 @@ describe('consumption pages', () => {
     await settle(page);
     await expect.poll(legend).toContain('Previous period');
     expect(await page.evaluate(() => localStorage.getItem('selectedComparison'))).toBe('last_period');
+    // The chart takes focus and its points are stepped with the arrow keys; each step shows the point's values.
+    const chart = page.locator('[data-testid="quantity-graph"] svg[tabindex="0"]');
+    expect(await chart.getAttribute('aria-label')).toBe('Heat energy');
+    await chart.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect
+      .poll(() =>
+        page.locator('[data-testid="quantity-graph"] .apexcharts-tooltip.apexcharts-active').textContent(),
+      )
+      .toMatch(/Your consumption: [\d,]+ kWh/);
     const table = page.getByTestId('meter-table');
     expect(await table.locator('thead').textContent()).toContain('Previous period');
   });
@@ -152,7 +163,7 @@ describe('consumption pages', () => {
 
     await page.goto(`${home}consumption/heat-energy/price`);
     await settle(page);
-    await expect.poll(() => page.getByTestId('cost-total').textContent()).toMatch(/DKK [\d,.]+/);
+    await expect.poll(() => page.getByTestId('cost-total').textContent()).toMatch(/DKK\s[\d,.]+/);
     expect(await page.locator('[data-testid="cost-graph"] .apexcharts-svg').count()).toBe(1);
     await expect
       .poll(() => page.getByTestId('projection-month').textContent())
@@ -174,7 +185,9 @@ describe('consumption pages', () => {
     await page.goto(new URL(meterHref!, baseUrl).toString());
     await settle(page);
     await expect.poll(() => page.getByTestId('meter-number').textContent()).toMatch(/EN-/);
-    expect(await page.locator('.data-table').first().textContent()).toContain('First in the period');
+    expect(
+      await page.locator('section[aria-labelledby="readout-title"] .data-table').textContent(),
+    ).toContain('First in the period');
     expect(await axeViolations(page)).toEqual([]);
 
     await page.goto(`${home}consumption/indoor-climate`);
@@ -185,7 +198,7 @@ describe('consumption pages', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it('shows the CO₂ view with fun facts and the weather-corrected heat comparison', async () => {
+  it('shows the CO₂ view with fun facts, the weather-corrected heat comparison and the hca kWh estimate', async () => {
     await page.goto(`${home}consumption/heat-energy`);
     await settle(page);
     await page.getByLabel('CO₂').check();
@@ -198,6 +211,14 @@ describe('consumption pages', () => {
     await expect
       .poll(() => page.getByTestId('climate-note').textContent())
       .toMatch(/degree days|No weather correction/);
+
+    // Heat-cost allocator units, on request also as estimated kWh with the method named.
+    await page.goto(`${home}consumption/hca`);
+    await settle(page);
+    await page.getByLabel('Also show an estimate in kWh').check();
+    await settle(page);
+    await expect.poll(() => page.getByTestId('kpi-kwh-estimate').textContent()).toMatch(/≈ [\d,]+ kWh/);
+    expect(await page.getByTestId('kwh-method').textContent()).toMatch(/How the estimate is made: \S/);
   });
 
   it('sends an unknown quantity to login (SPEC §2)', async () => {

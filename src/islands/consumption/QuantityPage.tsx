@@ -15,7 +15,7 @@ import { useUnitQuantityKpis } from '../../client/operations/unitQuantityKpis.ts
 import { localTimestamp } from '../../lib/buckets.ts';
 import { co2FunFacts } from '../../lib/co2.ts';
 import { csvNumber } from '../../lib/csv.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { formatNumber, formatQuantity } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import { toServerDates, toServerMinuteRange } from '../../lib/periods.ts';
 import { isQuantityId, QUANTITIES } from '../../lib/quantities.ts';
@@ -55,10 +55,14 @@ function QuantityView({ quantity, scope }: Props) {
   const [normalizedPick, setNormalized] = useState(false);
   const [lastYear, setLastYear] = useState(true);
   const [climate, setClimate] = useState(false);
+  const [kwhEstimate, setKwhEstimate] = useState(false);
   const info = isQuantityId(quantity) ? QUANTITIES[quantity] : null;
   const normalized = normalizedPick && (info?.normalizable ?? false);
   const canClimate = HEAT.has(quantity) && graphType === 'HOURLY_VALUES' && scope.kind === 'unit';
   const climateOn = canClimate && climate;
+  // Heat-cost allocator units mean little alone; on request the server converts them to a kWh estimate.
+  const estimateOn =
+    quantity === 'hca' && graphType === 'HOURLY_VALUES' && scope.kind === 'unit' && kwhEstimate;
   const unitId = unit?.unit.id ?? null;
   const dates = toServerDates(period);
 
@@ -118,6 +122,7 @@ function QuantityView({ quantity, scope }: Props) {
           graphType,
           normalized,
           ...(climateOn ? { climateCorrection: {} } : {}),
+          ...(estimateOn ? { hcaKwhEstimate: true } : {}),
         }
       : null,
   );
@@ -179,6 +184,16 @@ function QuantityView({ quantity, scope }: Props) {
       },
       { key: 'property', label: t('kpi.property'), value: format.format(kpi.propertyComparison) },
     );
+    if (estimateOn)
+      tiles.push({
+        key: 'kwh',
+        label: t('kpi.kwh_estimate'),
+        value:
+          kpi.kwhEstimate === null
+            ? '–'
+            : `≈ ${formatQuantity(kpi.kwhEstimate, 'heat-energy', lang, { normalized })}`,
+        testId: 'kpi-kwh-estimate',
+      });
     if (climateOn && kpi.totalNormalYear !== null)
       tiles.push({ key: 'normal', label: t('kpi.normal_year'), value: format.format(kpi.totalNormalYear) });
   } else if (scope.kind !== 'unit' && table.data) {
@@ -256,6 +271,17 @@ function QuantityView({ quantity, scope }: Props) {
           />
           {t('options.last_year')}
         </label>
+        {quantity === 'hca' && graphType === 'HOURLY_VALUES' && scope.kind === 'unit' && (
+          <label className="check">
+            <input
+              className="check-input"
+              type="checkbox"
+              checked={kwhEstimate}
+              onChange={(e) => setKwhEstimate(e.target.checked)}
+            />
+            {t('options.kwh_estimate')}
+          </label>
+        )}
         {canClimate && (
           <label className="check">
             <input
@@ -296,6 +322,11 @@ function QuantityView({ quantity, scope }: Props) {
         />
         {tiles.length === 0 && !kpis.isPending && !table.isPending && <NoData inline />}
         {climateOn && correction && <ClimateNote correction={correction} />}
+        {estimateOn && kpi?.kwhEstimateMethod && (
+          <p className="note" data-testid="kwh-method">
+            {t('kpi.kwh_method', { method: kpi.kwhEstimateMethod })}
+          </p>
+        )}
       </section>
 
       <section className="card" aria-labelledby="graph-title">
