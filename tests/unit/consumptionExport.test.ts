@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { graphTable } from '../../src/islands/consumption/GraphPanel.tsx';
+import { quantityGraphModel, roomSlug } from '../../src/islands/consumption/graphModel.ts';
+import { valueFormat } from '../../src/islands/consumption/valueFormat.ts';
 import { bucketLabel, isPartialBucket, localTimestamp } from '../../src/lib/buckets.ts';
 import { csvFileName, csvNumber, csvSeparator, toCsv } from '../../src/lib/csv.ts';
 import { resolutionChoices } from '../../src/lib/resolutionChoices.ts';
 import { tenancyQuantities } from '../../src/lib/tenancyQuantities.ts';
-import { graphTable } from '../../src/islands/consumption/GraphPanel.tsx';
-import { quantityGraphModel, roomSlug } from '../../src/islands/consumption/graphModel.ts';
-import { valueFormat } from '../../src/islands/consumption/valueFormat.ts';
 
 describe('CSV', () => {
   it('uses a comma in English and a semicolon where the decimal mark is a comma', () => {
@@ -25,13 +25,22 @@ describe('CSV', () => {
   });
 
   it('quotes fields holding the separator, quotes or line breaks, and ends lines with CRLF', () => {
-    const text = toCsv(['Room', 'Value'], [['Living room, east', '1.5'], ['Say "hi"', '2']], 'en');
+    const text = toCsv(
+      ['Room', 'Value'],
+      [
+        ['Living room, east', '1.5'],
+        ['Say "hi"', '2'],
+      ],
+      'en',
+    );
     expect(text).toBe('Room,Value\r\n"Living room, east",1.5\r\n"Say ""hi""",2\r\n');
     expect(toCsv(['Rum', 'Værdi'], [['Stue, øst', '1,5']], 'da')).toBe('Rum;Værdi\r\nStue, øst;1,5\r\n');
   });
 
   it('makes safe file names', () => {
-    expect(csvFileName('heat-energy', '', '2025-03-01', '2025-03-31')).toBe('heat-energy_2025-03-01_2025-03-31.csv');
+    expect(csvFileName('heat-energy', '', '2025-03-01', '2025-03-31')).toBe(
+      'heat-energy_2025-03-01_2025-03-31.csv',
+    );
     expect(csvFileName('a/b c', '../x')).toBe('a-b-c_..-x.csv');
   });
 });
@@ -54,12 +63,12 @@ describe('bucket labels', () => {
     const day = '2025-03-30T00:00:00+01:00'; // 23 hours long
     expect(isPartialBucket(day, 'DAY', Date.parse('2025-03-30T23:30:00+02:00'))).toBe(true);
     expect(isPartialBucket(day, 'DAY', Date.parse('2025-03-31T00:00:00+02:00'))).toBe(false);
-    expect(isPartialBucket('2025-03-01T00:00:00+01:00', 'MONTH', Date.parse('2025-03-31T12:00:00+02:00'))).toBe(
-      true,
-    );
-    expect(isPartialBucket('2025-03-01T00:00:00+01:00', 'MONTH', Date.parse('2025-02-28T12:00:00+01:00'))).toBe(
-      false,
-    );
+    expect(
+      isPartialBucket('2025-03-01T00:00:00+01:00', 'MONTH', Date.parse('2025-03-31T12:00:00+02:00')),
+    ).toBe(true);
+    expect(
+      isPartialBucket('2025-03-01T00:00:00+01:00', 'MONTH', Date.parse('2025-02-28T12:00:00+01:00')),
+    ).toBe(false);
   });
 });
 
@@ -78,7 +87,12 @@ describe('resolution choices', () => {
 describe('tenancy quantities and room slugs', () => {
   it('maps meterUnits legacy kinds to consumption pages in SPEC order, with indoor climate apart', () => {
     expect(
-      tenancyQuantities([{ kind: 'coldwater' }, { kind: 'energy' }, { kind: 'radiator' }, { kind: 'humidity' }]),
+      tenancyQuantities([
+        { kind: 'coldwater' },
+        { kind: 'energy' },
+        { kind: 'radiator' },
+        { kind: 'humidity' },
+      ]),
     ).toEqual({ consumption: ['heat-energy', 'hca', 'cold-water-volume'], climate: true });
     expect(tenancyQuantities([{ kind: 'nonsense' }])).toEqual({ consumption: [], climate: false });
   });
@@ -103,7 +117,10 @@ describe('graph table', () => {
             {
               quantityDescriptor: { quantity: 'cold-water-volume', normalized: false, expressedAs: null },
               values: [0.12345, null],
-              relatedValues: [{ type: 'LAST_PERIOD', values: [0.2, 0.1] }],
+              relatedValues: [
+                { type: 'LAST_PERIOD', values: [0.2, 0.1] },
+                { type: 'LAST_YEAR', values: [null, null] },
+              ],
               climateCorrection: null,
               kwhEstimateMethod: null,
             },
@@ -116,9 +133,14 @@ describe('graph table', () => {
       { type: 'LAST_PERIOD', name: 'Previous', color: '#000' },
       { type: 'LAST_YEAR', name: 'Last year', color: '#000' },
     ]);
-    // LAST_YEAR was not in the answer, so it is not drawn.
+    // LAST_YEAR has no value at all (before the data starts), so it is not drawn.
     expect(model.series.map((s) => s.name)).toEqual(['Yours', 'Previous']);
-    const table = graphTable(model, 'en', { time: 'Time', note: 'Note', partial: 'not over yet', week: 'Week' });
+    const table = graphTable(model, 'en', {
+      time: 'Time',
+      note: 'Note',
+      partial: 'not over yet',
+      week: 'Week',
+    });
     expect(table.columns).toEqual(['Time', 'Yours (m³)', 'Previous (m³)', 'Note']);
     expect(table.rows.map((r) => r.map((c) => c.csv))).toEqual([
       ['2025-03-18 00:00', '0.123', '0.200', ''],
@@ -126,5 +148,18 @@ describe('graph table', () => {
     ]);
     expect(table.rows[0]?.[1]?.text).toBe('0.123 m³');
     expect(table.rows[1]?.[1]?.text).toBe('–');
+  });
+});
+
+describe('value formats', () => {
+  it('shows consumption by SPEC §9 decimals, per m² with at least 2, CO₂ in whole grams and cost in money', () => {
+    expect(valueFormat('heat-energy', 'HOURLY_VALUES', 'en').format(1234.4)).toBe('1,234 kWh');
+    expect(valueFormat('heat-energy', 'HOURLY_VALUES', 'en', { normalized: true }).format(0.345)).toBe(
+      '0.35 kWh / m²',
+    );
+    expect(valueFormat('cold-water-volume', 'HOURLY_VALUES', 'da').format(1.5)).toBe('1,500 m³');
+    expect(valueFormat('heat-energy', 'CO2', 'en').format(1234.6)).toBe('1,235 g CO₂');
+    expect(valueFormat('heat-energy', 'COST', 'da', { currency: 'DKK' }).format(12.5)).toBe('12,50\u00a0kr.');
+    expect(valueFormat('heat-energy', 'HOURLY_VALUES', 'en').format(null)).toBe('–');
   });
 });

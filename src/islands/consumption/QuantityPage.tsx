@@ -221,7 +221,8 @@ function QuantityView({ quantity, scope }: Props) {
     );
   }
 
-  const co2Total = graphType === 'CO2' ? (kpi?.total ?? null) : null;
+  // Fun facts compare whole grams, so they need the absolute total, not the per-m² one.
+  const co2Total = graphType === 'CO2' && !normalized ? (kpi?.total ?? null) : null;
   const base = tenancy ? `/t/${encodeURIComponent(tenancy.id)}/consumption/${quantity}` : '';
 
   return (

@@ -48,7 +48,8 @@ export function quantityGraphModel(
   ];
   for (const o of overlays) {
     const values = related(c, o.type);
-    if (values)
+    // A related series with no value at all (e.g. last year before the data starts) is left out of the legend.
+    if (values?.some((v) => v !== null))
       series.push({ key: o.type, name: o.name, values, kind: 'line', color: o.color, dashed: o.dashed });
   }
   return {

@@ -47,7 +47,10 @@ export function valueFormat(
       decimals: 2,
     };
   }
-  const decimals = quantityDecimals(quantity, normalized);
+  const spec = quantityDecimals(quantity, normalized);
+  // SPEC §9 gives per-m² decimals only for hca; a day's heat per m² is well below 1 kWh, so whole numbers would
+  // show 0. Per m², at least 2 fraction digits are shown.
+  const decimals = normalized && spec.max < 2 ? { min: spec.min, max: 2 } : spec;
   return {
     format: (v) =>
       v === null || !Number.isFinite(v)
