@@ -9,7 +9,7 @@
  *
  * which leaves v unchanged when DD' = DD, whatever h is.
  */
-import { Temporal } from 'temporal-polyfill';
+import type { Temporal } from 'temporal-polyfill';
 
 /** Base temperature of heating degree days, °C. */
 export const DEGREE_DAY_BASE = 17;
@@ -49,11 +49,22 @@ export function normalDegreeDaysOn(day: Temporal.PlainDate): number {
   return NORMAL_YEAR_DEGREE_DAYS[day.month - 1]! / day.daysInMonth;
 }
 
+/** Days since 1970-01-01 of a calendar date (cheap integer day arithmetic for long ranges). */
+export function epochDay(day: Temporal.PlainDate): number {
+  return Date.UTC(day.year, day.month - 1, day.day) / 86_400_000;
+}
+
 /** A normal year's degree days over the days [from, to). */
 export function normalDegreeDaysBetween(from: Temporal.PlainDate, to: Temporal.PlainDate): number {
   let total = 0;
-  for (let d = from; Temporal.PlainDate.compare(d, to) < 0; d = d.add({ days: 1 }))
-    total += normalDegreeDaysOn(d);
+  const end = epochDay(to);
+  for (let n = epochDay(from); n < end; n++) {
+    const date = new Date(n * 86_400_000);
+    const year = date.getUTCFullYear();
+    const month = date.getUTCMonth();
+    const daysInMonth = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+    total += NORMAL_YEAR_DEGREE_DAYS[month]! / daysInMonth;
+  }
   return total;
 }
 

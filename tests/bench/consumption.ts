@@ -1,7 +1,8 @@
 /**
  * Latency of the consumption operations under load: p50/p95 with 20 concurrent clients for tenantGraph (a year at
  * MONTH with the property and last-year comparisons and the climate correction), unitQuantityKpis (a year, with
- * climate correction) and tenantTable (a month per room against the property), on PGlite (on disk) and, when
+ * climate correction) and tenantTable (a month per room against the property), next to a baseline (the plain
+ * tenantGraph year at MONTH of tests/bench/api.ts, measured in the same run), on PGlite (on disk) and, when
  * BENCH_DATABASE_URL or TEST_DATABASE_URL is set, on PostgreSQL. Also the SQL statements each request runs.
  *
  *   node --import tsx tests/bench/consumption.ts [--pglite-only] [--postgres-only]
@@ -135,22 +136,24 @@ export async function benchConsumption(engine: 'pglite' | 'postgres', adminUrl?:
     const unitId = units.tenantUnits[0]!.unit.id;
     const today = Temporal.Now.plainDateISO('Europe/Copenhagen');
     const yearAgo = today.subtract({ years: 1 }).with({ day: 1 });
+    const yearAtMonth = {
+      graphType: 'HOURLY_VALUES',
+      resolution: 'MONTH',
+      periodBegin: `${yearAgo}T00:00`,
+      periodEnd: `${today.with({ day: 1 }).add({ months: 1 })}T00:00`,
+      objects: [{ kind: 'UNIT', id: unitId }],
+      quantities: ['heat-energy'],
+    };
     const scenarios = [
+      {
+        name: 'baseline: tenantGraph year at MONTH, no comparison',
+        query: GRAPH,
+        variables: { graph: yearAtMonth },
+      },
       {
         name: 'tenantGraph year at MONTH, PROPERTY + LAST_YEAR + climate',
         query: GRAPH,
-        variables: {
-          graph: {
-            graphType: 'HOURLY_VALUES',
-            resolution: 'MONTH',
-            periodBegin: `${yearAgo}T00:00`,
-            periodEnd: `${today.with({ day: 1 }).add({ months: 1 })}T00:00`,
-            objects: [{ kind: 'UNIT', id: unitId }],
-            quantities: ['heat-energy'],
-            related: ['PROPERTY', 'LAST_YEAR'],
-            climateCorrection: {},
-          },
-        },
+        variables: { graph: { ...yearAtMonth, related: ['PROPERTY', 'LAST_YEAR'], climateCorrection: {} } },
       },
       {
         name: 'unitQuantityKpis last 365 days, heat + hca, climate',

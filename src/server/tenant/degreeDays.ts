@@ -9,8 +9,8 @@
  * day from the rollups (after a bulk load, or to backfill a database loaded before the hook existed).
  */
 import { type SQL, sql } from 'drizzle-orm';
-import { Temporal } from 'temporal-polyfill';
-import { DEGREE_DAY_BASE } from '../../lib/degreeDays.ts';
+import type { Temporal } from 'temporal-polyfill';
+import { DEGREE_DAY_BASE, epochDay } from '../../lib/degreeDays.ts';
 import type { Db } from '../db/client.ts';
 import { pgNumberArray, queryRows } from '../db/sql.ts';
 
@@ -68,8 +68,8 @@ export async function refreshAllDegreeDays(db: Db): Promise<void> {
   );
 }
 
-/** Degree days by property id, then by day (YYYY-MM-DD); only complete days (MIN_HOURS_PER_DAY). */
-export type DegreeDayTable = Map<number, Map<string, number>>;
+/** Degree days by property id, then by day (epochDay); only complete days (MIN_HOURS_PER_DAY). */
+export type DegreeDayTable = Map<number, Map<number, number>>;
 
 /** The stored degree days of these properties on the days of the ranges ([from, to), dates), in one statement. */
 export async function readDegreeDays(
@@ -89,20 +89,22 @@ export async function readDegreeDays(
         WHERE property_id = ANY(${pgNumberArray(propertyIds)}::int[]) AND hours >= ${MIN_HOURS_PER_DAY}
           AND (${inRanges})`,
   );
-  for (const r of rows) table.get(Number(r.property_id))?.set(r.day, Number(r.dd));
+  for (const r of rows)
+    table.get(Number(r.property_id))?.set(Date.parse(`${r.day}T00:00:00Z`) / 86_400_000, Number(r.dd));
   return table;
 }
 
 /** Sum of degree days over [from, to) (dates); null if any day is missing. */
 export function degreeDaysBetween(
-  days: Map<string, number> | undefined,
+  days: Map<number, number> | undefined,
   from: Temporal.PlainDate,
   to: Temporal.PlainDate,
 ): number | null {
   if (!days) return null;
   let total = 0;
-  for (let d = from; Temporal.PlainDate.compare(d, to) < 0; d = d.add({ days: 1 })) {
-    const v = days.get(d.toString());
+  const end = epochDay(to);
+  for (let n = epochDay(from); n < end; n++) {
+    const v = days.get(n);
     if (v === undefined) return null;
     total += v;
   }

@@ -61,7 +61,7 @@ export function dateRange(begin: string, endInclusive: string) {
 }
 
 /** Degree days per bucket of a plan (an HOUR bucket gets its day's 1/24); null where a day is missing. */
-export function bucketDegreeDays(plan: BucketPlan, days: Map<string, number> | undefined): (number | null)[] {
+export function bucketDegreeDays(plan: BucketPlan, days: Map<number, number> | undefined): (number | null)[] {
   return plan.starts.map((start) => {
     const day = start.toPlainDate();
     if (plan.resolution === 'HOUR') {

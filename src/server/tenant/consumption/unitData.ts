@@ -102,3 +102,29 @@ export function totalQuery(
 export function isOpen(p: Period, now: Temporal.Instant = Temporal.Now.instant()): boolean {
   return Temporal.Instant.compare(p.to.toInstant(), now) > 0;
 }
+
+/**
+ * Collects the series of one request; a series asked for twice (a room with one meter, a quantity with one point)
+ * is read once. `add` returns the index of the series' value in the query result.
+ */
+export function seriesCollector() {
+  const queries: SeriesQuery[] = [];
+  const seen = new Map<string, number>();
+  const add = (q: SeriesQuery): number => {
+    const key = JSON.stringify([
+      [...q.pointIds].sort((a, b) => a - b),
+      q.property ?? null,
+      q.price ?? null,
+      q.aggregation,
+      q.plan.resolution,
+      q.plan.from.toString(),
+      q.plan.to.toString(),
+      q.windows.map((w) => [w.from.toString(), w.to.toString()]),
+    ]);
+    const known = seen.get(key);
+    if (known !== undefined) return known;
+    seen.set(key, queries.length);
+    return queries.push(q) - 1;
+  };
+  return { queries, add };
+}

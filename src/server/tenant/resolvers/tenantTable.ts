@@ -16,9 +16,10 @@ import {
   loadUnit,
   type PointRow,
   previousPeriodOf,
+  seriesCollector,
   totalQuery,
 } from '../consumption/unitData.ts';
-import { type SeriesQuery, seriesTotals } from '../graph/series.ts';
+import { seriesTotals } from '../graph/series.ts';
 import { currentMeters, pointObject, unitObject } from '../objects.ts';
 import type { QueryResolvers, TableRow } from '../types.generated.ts';
 
@@ -78,8 +79,7 @@ export const tenantTable: NonNullable<QueryResolvers['tenantTable']> = async (_p
             points: quantities.map((q) => points.filter((p) => p.room === room && p.quantity === q)),
           }));
 
-  const queries: SeriesQuery[] = [];
-  const add = (q: SeriesQuery) => queries.push(q) - 1;
+  const { queries, add } = seriesCollector();
   const perQuantity = quantities.map((quantity) => ({
     unitTotal:
       compareWith === 'PROPERTY'

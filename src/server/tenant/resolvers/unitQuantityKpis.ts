@@ -27,10 +27,11 @@ import {
   loadUnit,
   previousPeriodOf,
   previousYearOf,
+  seriesCollector,
   totalQuery,
 } from '../consumption/unitData.ts';
 import { degreeDaysBetween, readDegreeDays } from '../degreeDays.ts';
-import { type SeriesQuery, seriesTotals } from '../graph/series.ts';
+import { seriesTotals } from '../graph/series.ts';
 import { currentMeters, pointObject } from '../objects.ts';
 import type { QuantityKpi, QueryResolvers } from '../types.generated.ts';
 
@@ -82,8 +83,7 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
         ).get(propertyId)
       : undefined;
 
-  const queries: SeriesQuery[] = [];
-  const add = (q: SeriesQuery) => queries.push(q) - 1;
+  const { queries, add } = seriesCollector();
   const slots = quantities.map((quantity) => {
     const own = points.filter((p) => p.quantity === quantity);
     const ids = { pointIds: own.map((p) => p.id) };
