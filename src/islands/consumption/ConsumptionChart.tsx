@@ -56,12 +56,15 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
     let chart: { destroy: () => void } | null = null;
     setLoaded(false);
     (async () => {
+      // Only what this chart uses: the dashboard's small bar charts need neither lines, legend nor keyboard.
+      const hasLine = model.series.some((x) => x.kind === 'line');
+      const hasBar = model.series.some((x) => x.kind === 'bar');
       const [{ default: ApexCharts }] = await Promise.all([
         import('apexcharts/core'),
-        import('apexcharts/bar'),
-        import('apexcharts/line'),
-        import('apexcharts/features/keyboard'),
-        import('apexcharts/features/legend'),
+        hasBar ? import('apexcharts/bar') : null,
+        hasLine ? import('apexcharts/line') : null,
+        compact ? null : import('apexcharts/features/keyboard'),
+        compact ? null : import('apexcharts/features/legend'),
       ]);
       if (disposed || !host.current) return;
       const labels = axisLabels(model, lang, weekWord);
@@ -69,7 +72,6 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
       const fit = Math.max(2, Math.floor(host.current.clientWidth / (model.resolution === 'HOUR' ? 84 : 64)));
       const step = Math.max(1, Math.ceil(labels.length / fit));
       const shown = new Set(labels.filter((_, i) => (labels.length - 1 - i) % step === 0));
-      const hasBar = model.series.some((s) => s.kind === 'bar');
       const instance = new ApexCharts(host.current, {
         chart: {
           type: hasBar ? 'bar' : 'line',

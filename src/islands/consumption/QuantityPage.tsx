@@ -13,7 +13,6 @@ import {
 import { type TenantTableInput, useTenantTable } from '../../client/operations/tenantTable.ts';
 import { useUnitQuantityKpis } from '../../client/operations/unitQuantityKpis.ts';
 import { localTimestamp } from '../../lib/buckets.ts';
-import { co2FunFacts } from '../../lib/co2.ts';
 import { csvNumber } from '../../lib/csv.ts';
 import { formatNumber, formatQuantity } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
@@ -22,9 +21,11 @@ import { isQuantityId, QUANTITIES } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { CsvButton, DataTable, type TableModel, TableScroll } from './DataTable.tsx';
+import { FunFacts } from './FunFacts.tsx';
 import { GraphPanel } from './GraphPanel.tsx';
 import { COLORS, consumptionOf, quantityGraphModel, roomSlug } from './graphModel.ts';
 import { ComparisonSmiley, KpiGrid, type KpiTile } from './Kpis.tsx';
+import { NoData } from './NoData.tsx';
 import { PeriodBar } from './PeriodBar.tsx';
 import { usePeriod } from './usePeriod.ts';
 import { useTenancyData } from './useTenancyData.ts';
@@ -396,16 +397,6 @@ function sumOrAvg(quantity: string, values: (number | null)[]): number | null {
   return isQuantityId(quantity) && QUANTITIES[quantity].aggregation === 'avg' ? sum / present.length : sum;
 }
 
-/** SPEC §8 "Data not yet available." */
-export function NoData({ inline = false }: { inline?: boolean }) {
-  const { t } = useTranslation('domain');
-  return (
-    <div className={inline ? 'state-box empty inline' : 'state-box empty'}>
-      <p>{t('errors.no_data')}</p>
-    </div>
-  );
-}
-
 function ClimateNote({
   correction,
 }: {
@@ -432,28 +423,6 @@ function ClimateNote({
         normal: formatNumber(correction.normalDegreeDays ?? Number.NaN, lang, { maximumFractionDigits: 0 }),
       })}
     </p>
-  );
-}
-
-/** The CO₂ fun facts (src/lib/co2.ts) for a number of grams, with their sources. */
-export function FunFacts({ grams, limit }: { grams: number; limit?: number }) {
-  const { t, i18n } = useTranslation('domain');
-  const lang = (i18n.language as Language) ?? 'en';
-  const facts = co2FunFacts(grams).slice(0, limit);
-  if (facts.length === 0) return null;
-  return (
-    <ul className="fun-facts">
-      {facts.map((f) => (
-        <li key={f.id}>
-          <span>
-            {t(f.textKey, {
-              value: formatNumber(f.value, lang, { maximumFractionDigits: f.value < 10 ? 1 : 0 }),
-            })}
-          </span>
-          <span className="muted small"> {t(f.sourceKey)}</span>
-        </li>
-      ))}
-    </ul>
   );
 }
 
