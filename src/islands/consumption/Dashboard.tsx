@@ -20,9 +20,9 @@ import type { QuantityId } from '../../lib/quantities.ts';
 import { consumptionRating, ratingKey } from '../../lib/ratings.ts';
 import { tenancyQuantities } from '../../lib/tenancyQuantities.ts';
 import { Providers } from '../shared/Providers.tsx';
-import { ConsumptionChart } from './ConsumptionChart.tsx';
 import { FunFacts } from './FunFacts.tsx';
-import { COLORS, quantityGraphModel } from './graphModel.ts';
+import { GraphPanel } from './GraphPanel.tsx';
+import { quantityGraphModel } from './graphModel.ts';
 import { ComparisonSmiley } from './Kpis.tsx';
 import { NoData } from './NoData.tsx';
 import { PeriodBar } from './PeriodBar.tsx';
@@ -101,6 +101,7 @@ function DashboardView() {
             lang={lang}
             comparison={comparison}
             href={`${base}consumption/${q}`}
+            fileParts={[q, period.startDate, period.endDate]}
             resolution={resolution}
           />
         ))}
@@ -128,6 +129,7 @@ function QuantityCard({
   comparison,
   href,
   resolution,
+  fileParts,
 }: {
   quantity: QuantityId;
   data: ConsumptionDashboard | undefined;
@@ -136,6 +138,7 @@ function QuantityCard({
   comparison: 'property' | 'last_period';
   href: string;
   resolution: ReturnType<typeof usePeriod>['serverResolution'];
+  fileParts: string[];
 }) {
   const { t } = useTranslation(['consumption', 'domain', 'common']);
   const name = t(`domain:quantities.${quantity}`);
@@ -180,13 +183,7 @@ function QuantityCard({
             <span className="kpi-value">{format.format(kpi.total)}</span>
             <ComparisonSmiley value={kpi.total} reference={reference} />
           </p>
-          <ConsumptionChart
-            model={{ ...model, series: model.series.map((s) => ({ ...s, color: COLORS.main })) }}
-            lang={lang}
-            title={name}
-            height={140}
-            compact
-          />
+          <GraphPanel model={model} lang={lang} title={name} fileParts={fileParts} height={140} compact />
         </>
       )}
       <a className="card-link" href={href}>

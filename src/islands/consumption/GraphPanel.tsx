@@ -45,10 +45,21 @@ type Props = {
   testId?: string;
   /** False when a heading above already names the graph; the caption then names it for screen readers only. */
   showTitle?: boolean;
+  /** A small graph (dashboard card): no axes or legend; the CSV button sits with the table. */
+  compact?: boolean;
 };
 
 /** The panel: chart, the partial-bucket note, a CSV button and the table behind a disclosure. */
-export function GraphPanel({ model, lang, title, fileParts, height, testId, showTitle = true }: Props) {
+export function GraphPanel({
+  model,
+  lang,
+  title,
+  fileParts,
+  height,
+  testId,
+  showTitle = true,
+  compact = false,
+}: Props) {
   const { t } = useTranslation('consumption');
   const table = useMemo(
     () =>
@@ -61,25 +72,30 @@ export function GraphPanel({ model, lang, title, fileParts, height, testId, show
     [model, lang, t],
   );
   const hasData = model.series.some((s) => s.values.some((v) => v !== null));
+  const csv = <CsvButton model={table} lang={lang} fileParts={fileParts} label={title} />;
   return (
-    <figure className="graph-panel" data-testid={testId}>
-      <figcaption className="graph-caption">
-        <span className={showTitle ? 'graph-title' : 'visually-hidden'}>{title}</span>
-        <CsvButton model={table} lang={lang} fileParts={fileParts} label={title} />
+    <figure className={compact ? 'graph-panel compact' : 'graph-panel'} data-testid={testId}>
+      <figcaption className={compact ? 'visually-hidden' : 'graph-caption'}>
+        <span className={showTitle && !compact ? 'graph-title' : 'visually-hidden'}>{title}</span>
+        {!compact && csv}
       </figcaption>
       {hasData ? (
-        <ConsumptionChart model={model} lang={lang} title={title} height={height} />
+        <ConsumptionChart model={model} lang={lang} title={title} height={height} compact={compact} />
       ) : (
         <div className="state-box empty">
           <p>{t('no_data')}</p>
         </div>
       )}
-      {model.partial.some(Boolean) && hasData && model.series.some((x) => x.kind === 'bar') && (
+      {!compact && model.partial.some(Boolean) && hasData && model.series.some((x) => x.kind === 'bar') && (
         <p className="muted small">{t('chart.partial_note')}</p>
       )}
       <details className="table-alternative">
-        <summary>{t('table.show')}</summary>
+        <summary>
+          {t('table.show')}
+          {compact && <span className="visually-hidden"> ({title})</span>}
+        </summary>
         <DataTable model={table} caption={title} />
+        {compact && csv}
       </details>
     </figure>
   );
