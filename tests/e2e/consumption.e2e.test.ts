@@ -101,6 +101,9 @@ describe('consumption pages', () => {
   it('switches the comparison between the property and the previous period', async () => {
     await page.goto(`${home}consumption/heat-energy`);
     await settle(page);
+    // A week whose previous week has data in the short e2e demo history.
+    await page.getByLabel('Period', { exact: true }).selectOption('last_7_days');
+    await settle(page);
     const compare = page.getByLabel('Compare with');
     await compare.selectOption('property');
     await settle(page);
