@@ -7,12 +7,12 @@
  * `updatePropertyRollups(tx, days)`, with the same `days` list of { pointId, dayLo, dayHi }). Batches without an
  * outdoor-temperature point cost one statement that writes nothing. `refreshAllDegreeDays(db)` recomputes every
  * day from the rollups (after a bulk load, or to backfill a database loaded before the hook existed).
+ * Reading is part of the series query (SeriesQuery.degreeDays in graph/series.ts).
  */
 import { type SQL, sql } from 'drizzle-orm';
-import type { Temporal } from 'temporal-polyfill';
-import { DEGREE_DAY_BASE, epochDay } from '../../lib/degreeDays.ts';
+import { DEGREE_DAY_BASE } from '../../lib/degreeDays.ts';
 import type { Db } from '../db/client.ts';
-import { pgNumberArray, queryRows } from '../db/sql.ts';
+import { pgNumberArray } from '../db/sql.ts';
 
 /** Point-days a batch touched, as ingestion reports them (dates YYYY-MM-DD, both ends inclusive). */
 export interface TouchedDays {
@@ -66,47 +66,4 @@ export async function refreshAllDegreeDays(db: Db): Promise<void> {
     upsertSql(sql`SELECT DISTINCT p.property_id, '0001-01-01'::date AS lo, '9999-12-31'::date AS hi
       FROM measurement_points p WHERE p.quantity = 'outdoor-temperature' AND p.apartment_id IS NULL`),
   );
-}
-
-/** Degree days by property id, then by day (epochDay); only complete days (MIN_HOURS_PER_DAY). */
-export type DegreeDayTable = Map<number, Map<number, number>>;
-
-/** The stored degree days of these properties on the days of the ranges ([from, to), dates), in one statement. */
-export async function readDegreeDays(
-  db: Db,
-  propertyIds: number[],
-  ranges: { from: Temporal.PlainDate; to: Temporal.PlainDate }[],
-): Promise<DegreeDayTable> {
-  const table: DegreeDayTable = new Map(propertyIds.map((id) => [id, new Map()]));
-  if (propertyIds.length === 0 || ranges.length === 0) return table;
-  const inRanges = sql.join(
-    ranges.map((r) => sql`(day >= ${r.from.toString()}::date AND day < ${r.to.toString()}::date)`),
-    sql` OR `,
-  );
-  const rows = await queryRows<{ property_id: number; day: string; dd: string }>(
-    db,
-    sql`SELECT property_id, to_char(day, 'YYYY-MM-DD') AS day, degree_days::text AS dd FROM property_degree_days
-        WHERE property_id = ANY(${pgNumberArray(propertyIds)}::int[]) AND hours >= ${MIN_HOURS_PER_DAY}
-          AND (${inRanges})`,
-  );
-  for (const r of rows)
-    table.get(Number(r.property_id))?.set(Date.parse(`${r.day}T00:00:00Z`) / 86_400_000, Number(r.dd));
-  return table;
-}
-
-/** Sum of degree days over [from, to) (dates); null if any day is missing. */
-export function degreeDaysBetween(
-  days: Map<number, number> | undefined,
-  from: Temporal.PlainDate,
-  to: Temporal.PlainDate,
-): number | null {
-  if (!days) return null;
-  let total = 0;
-  const end = epochDay(to);
-  for (let n = epochDay(from); n < end; n++) {
-    const v = days.get(n);
-    if (v === undefined) return null;
-    total += v;
-  }
-  return total;
 }

@@ -14,7 +14,6 @@ import {
 } from '../../../lib/degreeDays.ts';
 import { TIME_ZONE } from '../../../lib/periods.ts';
 import { isQuantityId } from '../../../lib/quantities.ts';
-import { degreeDaysBetween } from '../degreeDays.ts';
 import { type BucketPlan, nextBucket } from '../graph/buckets.ts';
 import type { ClimateCorrection } from '../types.generated.ts';
 
@@ -60,15 +59,22 @@ export function dateRange(begin: string, endInclusive: string) {
   };
 }
 
-/** Degree days per bucket of a plan (an HOUR bucket gets its day's 1/24); null where a day is missing. */
-export function bucketDegreeDays(plan: BucketPlan, days: Map<number, number> | undefined): (number | null)[] {
+/**
+ * Degree days per bucket of a plan, from the degree-day series read with `dayPlan` (the plan itself, or its days
+ * when the plan is HOUR: an hour then gets 1/24 of its day).
+ */
+export function degreeDaysPerBucket(
+  plan: BucketPlan,
+  dayPlan: BucketPlan,
+  values: (number | null)[],
+): (number | null)[] {
+  if (plan.resolution !== 'HOUR') return values;
+  const byDay = new Map(
+    dayPlan.starts.map((start, i) => [start.toPlainDate().toString(), values[i] ?? null]),
+  );
   return plan.starts.map((start) => {
-    const day = start.toPlainDate();
-    if (plan.resolution === 'HOUR') {
-      const dd = degreeDaysBetween(days, day, day.add({ days: 1 }));
-      return dd === null ? null : dd / 24;
-    }
-    return degreeDaysBetween(days, day, nextBucket(start, plan.resolution).toPlainDate());
+    const v = byDay.get(start.toPlainDate().toString());
+    return v == null ? null : v / 24;
   });
 }
 

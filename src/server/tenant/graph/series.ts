@@ -6,11 +6,13 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
+import { epochDay } from '../../../lib/degreeDays.ts';
 import { TIME_ZONE } from '../../../lib/periods.ts';
 import type { Aggregation } from '../../../lib/quantities.ts';
 import type { Db } from '../../db/client.ts';
 import { pgNumberArray, queryRows } from '../../db/sql.ts';
-import type { BucketPlan } from './buckets.ts';
+import { MIN_HOURS_PER_DAY } from '../degreeDays.ts';
+import { type BucketPlan, nextBucket } from './buckets.ts';
 
 /** What one series is made of. */
 export interface SeriesQuery {
@@ -28,6 +30,11 @@ export interface SeriesQuery {
    * averaged quantities are the property-wide average either way.
    */
   property?: { propertyId: number; quantity: string; measure: 'perM2' | 'total' };
+  /**
+   * Instead of points: the property's heating degree days (property_degree_days), summed per bucket. A bucket (or
+   * total) is null unless every one of its days is known. Not for HOUR plans (degree days are per day).
+   */
+  degreeDays?: { propertyId: number };
 }
 
 /** The key a bucket start has in the query's result. */
@@ -65,6 +72,26 @@ function dailySource(q: SeriesQuery, ids: string, key: SQL, where: SQL): SQL {
  */
 export const MIN_PROPERTY_APARTMENTS = 3;
 
+/** The bucket key of a row with a `d.day` date column, for DAY and coarser plans. */
+function dayKey(resolution: BucketPlan['resolution']): SQL {
+  if (resolution === 'DAY') return sql`d.day::text`;
+  if (resolution === 'WEEK') return sql`date_trunc('week', d.day::timestamp)::date::text`;
+  const unit = sql.raw(resolution === 'YEAR' ? `'year'` : `'month'`);
+  return sql`date_trunc(${unit}, d.day::timestamp)::date::text`;
+}
+
+/** The property's complete days of degree days (SeriesQuery.degreeDays); c counts the days. */
+function degreeDaySource(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.ZonedDateTime): SQL {
+  return sql`SELECT ${dayKey(q.plan.resolution)} AS k, d.degree_days AS x, 1 AS c FROM property_degree_days d
+    WHERE d.property_id = ${q.degreeDays!.propertyId} AND d.hours >= ${MIN_HOURS_PER_DAY}
+      AND d.day >= ${from.toPlainDate().toString()}::date AND d.day < ${to.toPlainDate().toString()}::date`;
+}
+
+/** Days in [from, to) (midnights). */
+function daysBetween(from: Temporal.ZonedDateTime, to: Temporal.ZonedDateTime): number {
+  return epochDay(to.toPlainDate()) - epochDay(from.toPlainDate());
+}
+
 /** The property's apartments combined (SeriesQuery.property), per hour or per day. */
 function propertySource(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.ZonedDateTime): SQL {
   const p = q.property!;
@@ -87,12 +114,7 @@ function propertySource(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Tempor
             HAVING count(*) >= ${MIN_PROPERTY_APARTMENTS}) g
       ${q.price ? priceJoin(q.price, day) : sql``}`;
   }
-  const key =
-    resolution === 'DAY'
-      ? sql`d.day::text`
-      : resolution === 'WEEK'
-        ? sql`date_trunc('week', d.day::timestamp)::date::text`
-        : sql`date_trunc(${sql.raw(resolution === 'MONTH' ? `'month'` : `'year'`)}, d.day::timestamp)::date::text`;
+  const key = dayKey(resolution);
   const value = perM2 ? sql`d.per_m2` : sql`d.sum`;
   return sql`SELECT ${key} AS k, ${q.price ? sql`${value} * pr.price` : value} AS x, d.count AS c
     FROM property_daily_rollups d ${q.price ? priceJoin(q.price, sql`d.day`) : sql``}
@@ -103,6 +125,7 @@ function propertySource(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Tempor
 
 function source(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.ZonedDateTime): SQL {
   if (q.property) return propertySource(q, from, to);
+  if (q.degreeDays) return degreeDaySource(q, from, to);
   const ids = pgNumberArray(q.pointIds);
   const { resolution } = q.plan;
   if (resolution === 'HOUR')
@@ -141,7 +164,7 @@ function source(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.Zoned
 /** Each series' rows, tagged with its index; series without points or windows add nothing. */
 function unionParts(queries: SeriesQuery[]): SQL[] {
   return queries.flatMap((q, i) =>
-    q.pointIds.length === 0 && !q.property
+    q.pointIds.length === 0 && !q.property && !q.degreeDays
       ? []
       : q.windows.map((w) => sql`SELECT ${i}::int AS i, u.k, u.x, u.c FROM (${source(q, w.from, w.to)}) u`),
   );
@@ -160,6 +183,10 @@ export async function seriesTotals(db: Db, queries: SeriesQuery[]): Promise<(num
   return queries.map((q, i) => {
     const row = byIndex.get(i);
     if (!row || row.x === null) return null;
+    if (q.degreeDays) {
+      const days = q.windows.reduce((n, w) => n + daysBetween(w.from, w.to), 0);
+      return Number(row.c) === days ? Number(row.x) : null;
+    }
     if (q.aggregation === 'sum') return Number(row.x);
     const count = Number(row.c);
     return count > 0 ? Number(row.x) / count : null;
@@ -184,6 +211,10 @@ export async function seriesValues(db: Db, queries: SeriesQuery[]): Promise<(num
     q.plan.starts.map((start) => {
       const row = byKey.get(`${i}|${bucketKey(start, q.plan)}`);
       if (!row || row.x === null) return null;
+      if (q.degreeDays)
+        return Number(row.c) === daysBetween(start, nextBucket(start, q.plan.resolution))
+          ? Number(row.x)
+          : null;
       if (q.aggregation === 'sum') return Number(row.x);
       const count = Number(row.c);
       return count > 0 ? Number(row.x) / count : null;

@@ -14,19 +14,18 @@ import { requireUserId } from '../../graphql/context.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
 import { callerUnits, clipToTenancies, propertyAccess, type UnitAccess } from '../access.ts';
 import {
-  bucketDegreeDays,
   bucketNormalDegreeDays,
   climateInput,
   climateReport,
   correctSeries,
   dbId,
+  degreeDaysPerBucket,
   isClimateCorrected,
   kwhEstimateMethod,
   kwhPerUnit,
   quantityId,
   sumOrNull,
 } from '../consumption/common.ts';
-import { readDegreeDays } from '../degreeDays.ts';
 import {
   type BucketPlan,
   formatBucket,
@@ -174,14 +173,6 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
   const previous = related.has('LAST_PERIOD') ? previousPlan(plan) : null;
   const lastYear = related.has('LAST_YEAR') ? lastYearPlan(plan) : null;
   const wantsDegreeDays = climate !== null && quantities.some(isClimateCorrected);
-  const degreeDays = wantsDegreeDays
-    ? await readDegreeDays(db, propertyIds, [
-        { from: plan.from.toPlainDate(), to: plan.to.toPlainDate().add({ days: 1 }) },
-        ...(lastYear
-          ? [{ from: lastYear.from.toPlainDate(), to: lastYear.to.toPlainDate().add({ days: 1 }) }]
-          : []),
-      ])
-    : null;
 
   // Every series of the graph (main and related), read by one query; index bookkeeping in `slots`.
   const queries: SeriesQuery[] = [];
@@ -238,6 +229,24 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       return { main, property, last, ly, estimate };
     }),
   );
+  // Degree days per property, as series of the same query (per day under an HOUR plan).
+  const degreeDaySeries = (p: BucketPlan, propertyId: number) => {
+    const dayPlan = p.resolution === 'HOUR' ? planBuckets('DAY', p.from, p.to) : p;
+    const slot = add({
+      plan: dayPlan,
+      pointIds: [],
+      aggregation: 'sum',
+      windows: [{ from: dayPlan.from, to: dayPlan.to }],
+      degreeDays: { propertyId },
+    });
+    return { dayPlan, slot };
+  };
+  const degreeDaySlots = new Map(
+    (wantsDegreeDays ? propertyIds : []).map((id) => [
+      id,
+      { now: degreeDaySeries(plan, id), lastYear: lastYear ? degreeDaySeries(lastYear, id) : null },
+    ]),
+  );
   const raws = await seriesValues(db, queries);
   const totals = estimateTotals.length ? await seriesTotals(db, estimateTotals) : [];
   const normals = wantsDegreeDays ? bucketNormalDegreeDays(plan) : [];
@@ -275,12 +284,16 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
 
       let climateCorrection: Consumption['climateCorrection'] = null;
       if (climate) {
-        const days = degreeDays?.get(property.id);
-        const dd = isClimateCorrected(quantity) ? bucketDegreeDays(plan, days) : plan.starts.map(() => null);
+        const slots = degreeDaySlots.get(property.id);
+        const none = plan.starts.map(() => null);
+        const dd =
+          slots && isClimateCorrected(quantity)
+            ? degreeDaysPerBucket(plan, slots.now.dayPlan, raws[slots.now.slot]!)
+            : none;
         const ddLastYear =
-          lastYear && isClimateCorrected(quantity)
-            ? bucketDegreeDays(lastYear, days)
-            : plan.starts.map(() => null);
+          lastYear && slots?.lastYear && isClimateCorrected(quantity)
+            ? degreeDaysPerBucket(lastYear, slots.lastYear.dayPlan, raws[slots.lastYear.slot]!)
+            : none;
         climateCorrection = climateReport({
           quantity,
           hotWaterShare: climate.hotWaterShare,

@@ -25,12 +25,13 @@ import {
   co2Factors,
   isOpen,
   loadUnit,
+  type Period,
   previousPeriodOf,
   previousYearOf,
   seriesCollector,
+  totalPlan,
   totalQuery,
 } from '../consumption/unitData.ts';
-import { degreeDaysBetween, readDegreeDays } from '../degreeDays.ts';
 import { seriesTotals } from '../graph/series.ts';
 import { currentMeters, pointObject } from '../objects.ts';
 import type { QuantityKpi, QueryResolvers } from '../types.generated.ts';
@@ -69,20 +70,6 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
     points.map((p) => p.id),
   );
   const factors = await co2Factors(db, graphType, propertyId);
-  const degreeDays =
-    climate && quantities.some(isClimateCorrected)
-      ? (
-          await readDegreeDays(
-            db,
-            [propertyId],
-            [
-              { from: period.fromDate, to: period.toDate },
-              { from: lastYear.fromDate, to: lastYear.toDate },
-            ],
-          )
-        ).get(propertyId)
-      : undefined;
-
   const { queries, add } = seriesCollector();
   const slots = quantities.map((quantity) => {
     const own = points.filter((p) => p.quantity === quantity);
@@ -125,6 +112,19 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
       estimate,
     };
   });
+  // Degree days of the period and of the same dates a year earlier, in the same query.
+  const wantsDegreeDays = climate !== null && quantities.some(isClimateCorrected);
+  const degreeDaysOf = (p: Period) =>
+    add({
+      plan: totalPlan(p),
+      pointIds: [],
+      aggregation: 'sum',
+      windows: [{ from: p.from, to: p.to }],
+      degreeDays: { propertyId },
+    });
+  const degreeDaySlots = wantsDegreeDays
+    ? { now: degreeDaysOf(period), lastYear: degreeDaysOf(lastYear) }
+    : null;
   const totals = await seriesTotals(db, queries);
 
   const area = Number(access.apartment.areaM2);
@@ -174,8 +174,8 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
     };
     if (climate) {
       const applies = isClimateCorrected(s.quantity);
-      const dd = applies ? degreeDaysBetween(degreeDays, period.fromDate, period.toDate) : null;
-      const ddLastYear = applies ? degreeDaysBetween(degreeDays, lastYear.fromDate, lastYear.toDate) : null;
+      const dd = applies && degreeDaySlots ? (totals[degreeDaySlots.now] ?? null) : null;
+      const ddLastYear = applies && degreeDaySlots ? (totals[degreeDaySlots.lastYear] ?? null) : null;
       const normal = applies ? normalDegreeDaysBetween(period.fromDate, period.toDate) : null;
       kpi.climateCorrection = climateReport({
         quantity: s.quantity,
