@@ -188,9 +188,9 @@ describe('consumption pages', () => {
     await page.goto(new URL(meterHref!, baseUrl).toString());
     await settle(page);
     await expect.poll(() => page.getByTestId('meter-number').textContent()).toMatch(/EN-/);
-    expect(
-      await page.locator('section[aria-labelledby="readout-title"] .data-table').textContent(),
-    ).toContain('First in the period');
+    expect(await page.locator('section[aria-labelledby="readout-title"] .kpi-grid').textContent()).toContain(
+      'First in the period',
+    );
     expect(await axeViolations(page)).toEqual([]);
 
     await page.goto(`${home}consumption/indoor-climate`);

@@ -20,7 +20,7 @@ import { toServerDates, toServerMinuteRange } from '../../lib/periods.ts';
 import { isQuantityId, QUANTITIES } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
-import { CsvButton, DataTable, type TableModel, TableScroll } from './DataTable.tsx';
+import { CsvButton, type TableModel, TableScroll } from './DataTable.tsx';
 import { FunFacts } from './FunFacts.tsx';
 import { GraphPanel } from './GraphPanel.tsx';
 import { COLORS, consumptionOf, quantityGraphModel, roomSlug } from './graphModel.ts';
@@ -466,7 +466,15 @@ function ReadoutList({
       <p data-testid="meter-number">
         {t('readout.meter_number')}: <strong>{readout.meterNumber}</strong>
       </p>
-      <DataTable model={model} caption={t('readout.title')} />
+      <KpiGrid
+        count={2}
+        tiles={model.rows.map((row) => ({
+          key: row[0]!.csv,
+          label: row[0]!.text,
+          value: row[2]!.text,
+          extra: <span className="muted small readout-time">{row[1]!.text}</span>,
+        }))}
+      />
       <CsvButton
         model={model}
         lang={lang}
