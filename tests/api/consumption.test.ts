@@ -835,6 +835,17 @@ describe('SQL statements per request', () => {
     expect(longGraph).toBe(shortGraph);
     expect(yearByMonth).toBe(shortGraph);
     expect(shortGraph).toBeLessThanOrEqual(3);
+    const hcaYear = await count(() =>
+      graph({
+        resolution: 'MONTH',
+        periodBegin: '2025-01-01T00:00',
+        periodEnd: '2026-01-01T00:00',
+        quantities: ['hca', 'heat-energy'],
+        hcaKwhEstimate: true,
+        related: ['PROPERTY'],
+      }),
+    );
+    expect(hcaYear).toBe(shortGraph);
     const shortKpi = await count(() =>
       kpis({ periodBegin: '2025-03-10', periodEnd: '2025-03-10', climateCorrection: {} }),
     );

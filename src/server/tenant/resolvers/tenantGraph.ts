@@ -37,7 +37,7 @@ import {
   previousPlan,
   TooManyBucketsError,
 } from '../graph/buckets.ts';
-import { type SeriesQuery, seriesTotals, seriesValues } from '../graph/series.ts';
+import { type SeriesQuery, seriesValues } from '../graph/series.ts';
 import { currentMeters, pointObject, propertyObject, unitObject } from '../objects.ts';
 import type { Consumption, GraphSeries, QueryResolvers, RelatedValues } from '../types.generated.ts';
 
@@ -189,7 +189,10 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     windows: clipToTenancies(p, access),
     ...(input.graphType === 'COST' ? { price: { propertyId: access.property.id, quantity } } : {}),
   });
-  const estimateTotals: SeriesQuery[] = [];
+  const propertyTotal = (propertyId: number, quantity: QuantityId): Source => ({
+    pointIds: [],
+    property: { propertyId, quantity, measure: 'total' },
+  });
   const slots = resolved.map(({ o, access }) =>
     quantities.map((quantity) => {
       const propertyId = access.property.id;
@@ -215,17 +218,14 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
           : null;
       const last = previous ? add(withPlan(previous, source, access, quantity)) : null;
       const ly = lastYear ? add(withPlan(lastYear, source, access, quantity)) : null;
-      let estimate: number | null = null;
-      if (input.hcaKwhEstimate && quantity === 'hca' && input.graphType === 'HOURLY_VALUES') {
-        const totals = (q: QuantityId) =>
-          withPlan(
-            { ...plan, resolution: 'MONTH' },
-            { pointIds: [], property: { propertyId, quantity: q, measure: 'total' } },
-            access,
-            q,
-          );
-        estimate = estimateTotals.push(totals('heat-energy'), totals('hca')) - 2;
-      }
+      // For the hca kWh estimate: the property's heat and allocator totals over the same buckets.
+      const estimate =
+        input.hcaKwhEstimate && quantity === 'hca' && input.graphType === 'HOURLY_VALUES'
+          ? {
+              heat: add(withPlan(plan, propertyTotal(propertyId, 'heat-energy'), access, 'heat-energy')),
+              units: add(withPlan(plan, propertyTotal(propertyId, 'hca'), access, 'hca')),
+            }
+          : null;
       return { main, property, last, ly, estimate };
     }),
   );
@@ -248,7 +248,6 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     ]),
   );
   const raws = await seriesValues(db, queries);
-  const totals = estimateTotals.length ? await seriesTotals(db, estimateTotals) : [];
   const normals = wantsDegreeDays ? bucketNormalDegreeDays(plan) : [];
 
   const graphs: GraphSeries[] = resolved.map(({ o, access, scaleTo }, i): GraphSeries => {
@@ -319,7 +318,18 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       }
       let kwhEstimate: string | null = null;
       if (slot.estimate !== null) {
-        const perUnit = kwhPerUnit(totals[slot.estimate] ?? null, totals[slot.estimate + 1] ?? null);
+        // Over the buckets where both property totals are known.
+        const heat = raws[slot.estimate.heat]!;
+        const units = raws[slot.estimate.units]!;
+        const both = heat.flatMap((h, b) =>
+          h !== null && units[b] != null ? [[h, units[b]!] as const] : [],
+        );
+        const perUnit = both.length
+          ? kwhPerUnit(
+              both.reduce((sum, [h]) => sum + h, 0),
+              both.reduce((sum, [, u]) => sum + u, 0),
+            )
+          : null;
         kwhEstimate = kwhEstimateMethod(perUnit);
         relatedValues.push({
           type: 'KWH_ESTIMATE',
