@@ -10,7 +10,7 @@ import { bucketLabel } from '../../lib/buckets.ts';
 import { csvNumber } from '../../lib/csv.ts';
 import { unitSymbol } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
-import { spanDays, toServerDates, toServerMinuteRange } from '../../lib/periods.ts';
+import { parseIsoDate, spanDays, toServerDates, toServerMinuteRange } from '../../lib/periods.ts';
 import { isQuantityId } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
@@ -218,9 +218,13 @@ function PriceTable({
     ],
     rows: prices.map((p) => {
       const money = valueFormat(quantity, 'COST', lang, { currency: p.currency });
+      const lastDay = p.validTo
+        ? (parseIsoDate(p.validTo)?.subtract({ days: 1 }).toString() ?? p.validTo)
+        : null;
       return [
         { text: dateText(p.validFrom, lang), csv: p.validFrom },
-        { text: p.validTo ? dateText(p.validTo, lang) : t('price.open_ended'), csv: p.validTo ?? '' },
+        // validTo is exclusive; people read "valid until" as the last day it applies.
+        { text: lastDay ? dateText(lastDay, lang) : t('price.open_ended'), csv: lastDay ?? '' },
         { text: money.format(p.price), csv: csvNumber(p.price, lang, 4) },
       ];
     }),

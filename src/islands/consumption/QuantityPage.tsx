@@ -397,6 +397,14 @@ function sumOrAvg(quantity: string, values: (number | null)[]): number | null {
   return isQuantityId(quantity) && QUANTITIES[quantity].aggregation === 'avg' ? sum / present.length : sum;
 }
 
+/** The server's reason is English prose; the known ones are shown in the user's language, others generically. */
+function notAppliedKey(reason: string | null): string {
+  const text = (reason ?? '').toLowerCase();
+  if (text.includes('outdoor') || text.includes('degree day')) return 'climate.no_outdoor_data';
+  if (text.includes('heating quantity')) return 'climate.not_heating';
+  return 'climate.not_applied';
+}
+
 function ClimateNote({
   correction,
 }: {
@@ -408,7 +416,7 @@ function ClimateNote({
   if (correction.applied === 'NONE')
     return (
       <p className="note" data-testid="climate-note">
-        {t('climate.not_applied', { reason: correction.reason ?? '' })}
+        {t(notAppliedKey(correction.reason))}
       </p>
     );
   return (
