@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { axisLabels } from '../../src/islands/consumption/ConsumptionChart.tsx';
 import { graphTable } from '../../src/islands/consumption/GraphPanel.tsx';
 import { quantityGraphModel, roomSlug } from '../../src/islands/consumption/graphModel.ts';
 import { valueFormat } from '../../src/islands/consumption/valueFormat.ts';
@@ -161,5 +162,25 @@ describe('value formats', () => {
     expect(valueFormat('heat-energy', 'CO2', 'en').format(1234.6)).toBe('1,235 g CO₂');
     expect(valueFormat('heat-energy', 'COST', 'da', { currency: 'DKK' }).format(12.5)).toBe('12,50\u00a0kr.');
     expect(valueFormat('heat-energy', 'HOURLY_VALUES', 'en').format(null)).toBe('–');
+  });
+});
+
+describe('chart axis labels', () => {
+  it('tells the repeated hour of the autumn DST change apart by its offset', () => {
+    const timestamps = [
+      '2025-10-26T01:00:00+02:00',
+      '2025-10-26T02:00:00+02:00',
+      '2025-10-26T02:00:00+01:00',
+      '2025-10-26T03:00:00+01:00',
+    ];
+    const format = valueFormat('heat-energy', 'HOURLY_VALUES', 'en');
+    const model = {
+      timestamps,
+      partial: [false, false, false, false],
+      resolution: 'HOUR' as const,
+      series: [],
+      format,
+    };
+    expect(axisLabels(model, 'en', 'W')).toEqual(['01:00', '02:00 (+02:00)', '02:00 (+01:00)', '03:00']);
   });
 });

@@ -38,8 +38,14 @@ const PARTIAL_FILL = '#fdba8c';
 /** Axis labels: times for an hourly graph of one day, with the day when it spans several. */
 export function axisLabels(model: GraphModel, lang: Language, weekWord: string): string[] {
   const days = new Set(model.timestamps.map((ts) => ts.slice(0, 10)));
-  return model.timestamps.map((ts) =>
+  const labels = model.timestamps.map((ts) =>
     bucketLabel(ts, model.resolution, lang, { withDay: days.size > 1, weekWord }),
+  );
+  // The autumn DST change repeats an hour (02:00 twice); the UTC offset tells the two apart on a category axis.
+  const seen = new Map<string, number>();
+  for (const l of labels) seen.set(l, (seen.get(l) ?? 0) + 1);
+  return labels.map((l, i) =>
+    (seen.get(l) ?? 0) > 1 ? `${l} (${model.timestamps[i]?.slice(19) ?? ''})` : l,
   );
 }
 
