@@ -873,3 +873,91 @@ describe('SQL statements per request', () => {
     expect(await count(tableOf('2025-03-01'))).toBeLessThanOrEqual(3);
   });
 });
+
+describe('bad input gets BAD_USER_INPUT and no data', () => {
+  const cases: [string, () => Promise<{ errors?: { extensions?: { code?: string } }[]; data?: unknown }>][] =
+    [
+      ['KPIs with the period reversed', () => kpis({ periodBegin: '2025-03-10', periodEnd: '2025-03-01' })],
+      ['KPIs with an impossible date', () => kpis({ periodBegin: '2025-02-30', periodEnd: '2025-03-01' })],
+      ['KPIs over more than three years', () => kpis({ periodBegin: '2020-01-01', periodEnd: '2025-03-01' })],
+      [
+        'KPIs: COST of an averaged quantity',
+        () =>
+          kpis({
+            quantities: ['indoor-temperature'],
+            graphType: 'COST',
+            periodBegin: '2025-03-01',
+            periodEnd: '2025-03-02',
+          }),
+      ],
+      [
+        'tenantTable with an unknown quantity',
+        () =>
+          gql(
+            api.tenant,
+            TABLE,
+            {
+              table: {
+                unitId: String(fx.apartmentB),
+                quantities: ['unobtainium'],
+                periodBegin: '2025-03-01',
+                periodEnd: '2025-03-31',
+              },
+            },
+            tokens.bob,
+          ),
+      ],
+      [
+        'fixedCharges per DAY',
+        () =>
+          gql(
+            api.tenant,
+            'query ($i: FixedChargesInput!) { fixedCharges(input: $i) { totals } }',
+            {
+              i: {
+                unitId: String(fx.apartmentB),
+                periodBegin: '2025-03-01',
+                periodEnd: '2025-03-31',
+                resolution: 'DAY',
+              },
+            },
+            tokens.bob,
+          ),
+      ],
+      [
+        'a projection for a WEEK',
+        () =>
+          gql(
+            api.tenant,
+            'query ($i: ProjectionInput!) { consumptionProjection(input: $i) { soFar } }',
+            { i: { unitId: String(fx.apartmentB), quantities: ['heat-energy'], span: 'WEEK' } },
+            tokens.bob,
+          ),
+      ],
+      [
+        'readoutMinMax with fromDate after toDate',
+        () =>
+          gql(
+            api.tenant,
+            `query { readoutMinMax(tenancyId: ${fx.tenancyB}, meterNumber: "M-HEAT-B", quantity: "heat-energy", fromDate: "2025-03-31", toDate: "2025-03-01") { lastReadoutValue } }`,
+            {},
+            tokens.bob,
+          ),
+      ],
+      [
+        'quantityPrices with a non-numeric unit id',
+        () =>
+          gql(
+            api.tenant,
+            'query ($i: QuantityPricesInput!) { quantityPrices(input: $i) { price } }',
+            { i: { unitId: '1 OR 1=1', periodBegin: '2025-03-01', periodEnd: '2025-03-31' } },
+            tokens.bob,
+          ),
+      ],
+    ];
+  it.each(cases)('%s', async (_name, call) => {
+    const r = await call();
+    expect(errorCode(r)).toBe('BAD_USER_INPUT');
+    expect(Object.values((r.data ?? {}) as Record<string, unknown>).every((v) => v === null)).toBe(true);
+  });
+});
