@@ -176,6 +176,10 @@ describe('consumption pages', () => {
     await page.goto(`${home}consumption/hca`);
     await settle(page);
     const roomHref = await page.getByTestId('meter-table').locator('tbody td a').first().getAttribute('href');
+    // The KPI's rooms, each linking to the same room pages.
+    expect(await page.getByTestId('room-table').locator('tbody a').first().getAttribute('href')).toMatch(
+      /\/consumption\/hca\/room\/[a-z-]+$/,
+    );
     expect(roomHref).toMatch(/\/consumption\/hca\/room\/[a-z-]+$/);
     await page.goto(new URL(roomHref!, baseUrl).toString());
     await settle(page);
