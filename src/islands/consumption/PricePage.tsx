@@ -6,11 +6,10 @@ import { useFixedCharges } from '../../client/operations/fixedCharges.ts';
 import { useQuantityPrices } from '../../client/operations/quantityPrices.ts';
 import { type TenantGraphInput, useTenantGraph } from '../../client/operations/tenantGraph.ts';
 import { useUnitQuantityKpis } from '../../client/operations/unitQuantityKpis.ts';
-import { bucketLabel } from '../../lib/buckets.ts';
 import { csvNumber } from '../../lib/csv.ts';
 import { unitSymbol } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
-import { parseIsoDate, spanDays, toServerDates, toServerMinuteRange } from '../../lib/periods.ts';
+import { formatDate, parseIsoDate, spanDays, toServerDates, toServerMinuteRange } from '../../lib/periods.ts';
 import { isQuantityId } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
@@ -195,7 +194,8 @@ function PriceView({ quantity }: Props) {
 }
 
 function dateText(date: string, lang: Language): string {
-  return bucketLabel(`${date}T00:00:00+00:00`, 'DAY', lang, { long: true });
+  const day = parseIsoDate(date);
+  return day ? formatDate(day, lang) : date;
 }
 
 function PriceTable({
