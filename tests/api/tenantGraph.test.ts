@@ -452,7 +452,10 @@ describe('tenantGraph input', () => {
       'too large a range at DAY',
       { resolution: 'DAY', periodBegin: '2001-01-01T00:00', periodEnd: '2025-03-01T00:00' },
     ],
-    ['an unsupported object kind', { ...oneDay, objects: [{ kind: 'PROPERTY', id: 1 }] }],
+    [
+      'scaleToUnitId on a UNIT object',
+      { ...oneDay, objects: [{ kind: 'UNIT', id: 1, scaleToUnitId: '1' } as { kind: string; id: number }] },
+    ],
     ['a non-numeric id', { ...oneDay, objects: [{ kind: 'UNIT', id: '1 OR 1=1' }] }],
     ['COST of an averaged quantity', { ...oneDay, graphType: 'COST', quantities: ['indoor-temperature'] }],
   ])('%s gives BAD_USER_INPUT and no data', async (_case, input) => {

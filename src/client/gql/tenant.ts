@@ -32,6 +32,8 @@ export type Resolution =
 export type ObjectInput = {
   kind: ObjectKind;
   id: string | number;
+  /** PROPERTY only: multiply the property's per-m² average by this unit's area (one of the caller's units in that property). Without it PROPERTY values are per m². */
+  scaleToUnitId?: string | number | null | undefined;
 };
 
 export type TenantGraphInput = {
@@ -46,6 +48,16 @@ export type TenantGraphInput = {
   quantities: Array<string>;
   /** Per m² of the unit's area. */
   normalized?: boolean | null | undefined;
+  /** Related series to add to each consumption series; types in relatedValues are the enum names. */
+  related?: Array<RelatedKind> | null | undefined;
+  /**
+   * Degree-day climate correction (heat-energy, heat-volume and hca only). Adds related series DEGREE_DAYS,
+   * NORMAL_DEGREE_DAYS, CLIMATE_NORMAL_YEAR (this period's values as in a normal year) and, with LAST_YEAR asked,
+   * LAST_YEAR_DEGREE_DAYS and CLIMATE_LAST_YEAR (last year's values at this period's degree days).
+   */
+  climateCorrection?: ClimateCorrectionInput | null | undefined;
+  /** For hca: add a KWH_ESTIMATE related series (heat-cost-allocator units converted to kWh, method in docs/domain.md). */
+  hcaKwhEstimate?: boolean | null | undefined;
 };
 
 export type AlarmType =
@@ -98,6 +110,95 @@ export type AlarmValuesInput = {
   count?: number | null | undefined;
 };
 
+/** The related series a graph may carry next to each consumption series (Consumption.relatedValues). */
+export type RelatedKind =
+  /** The property's per-m² average, times the unit's area (or per m² when normalized). Never another tenant's own numbers. */
+  | 'PROPERTY'
+  /** The same number of buckets immediately before the period, aligned bucket by bucket. */
+  | 'LAST_PERIOD'
+  /** The same buckets one year earlier, aligned bucket by bucket. */
+  | 'LAST_YEAR';
+
+export type ClimateCorrectionInput = {
+  /** Share of the heat that goes to hot water and is left uncorrected, 0 to 0.9. Default 0.25. */
+  hotWaterShare?: number | null | undefined;
+};
+
+/** Which climate correction was applied to a series. */
+export type ClimateCorrectionKind =
+  /** Heating degree days, base 17 °C, on the space-heating share. */
+  | 'DEGREE_DAYS'
+  /** Not applied; see reason. */
+  | 'NONE';
+
+export type QuantityPricesInput = {
+  /** One of the caller's units (apartment id). */
+  unitId: string | number;
+  /** Restrict to these quantities; all priced quantities when absent. */
+  quantities?: Array<string> | null | undefined;
+  /** YYYY-MM-DD, inclusive. */
+  periodBegin: string;
+  /** YYYY-MM-DD, inclusive. */
+  periodEnd: string;
+};
+
+export type FixedChargesInput = {
+  unitId: string | number;
+  /** YYYY-MM-DD, inclusive. */
+  periodBegin: string;
+  /** YYYY-MM-DD, inclusive. */
+  periodEnd: string;
+  /** MONTH or YEAR (others are refused). */
+  resolution: Resolution;
+};
+
+export type ProjectionInput = {
+  unitId: string | number;
+  quantities: Array<string>;
+  /** MONTH (this month) or YEAR (this calendar year). */
+  span: Resolution;
+  /** Today's date YYYY-MM-DD for the projection; default today in Copenhagen (tests pass a date). */
+  asOf?: string | null | undefined;
+};
+
+export type CompareWith =
+  | 'PROPERTY'
+  | 'LAST_PERIOD';
+
+export type TableRows =
+  /** One row per room (hca and indoor-climate points), plus one for points without a room. */
+  | 'ROOM'
+  /** One row per measurement point (meter). */
+  | 'METER';
+
+export type TenantTableInput = {
+  unitId: string | number;
+  quantities: Array<string>;
+  /** YYYY-MM-DD, inclusive. */
+  periodBegin: string;
+  /** YYYY-MM-DD, inclusive. */
+  periodEnd: string;
+  /** Default LAST_PERIOD. */
+  compareWith?: CompareWith | null | undefined;
+  /** Default METER. */
+  rows?: TableRows | null | undefined;
+  graphType?: GraphType | null | undefined;
+  normalized?: boolean | null | undefined;
+};
+
+export type UnitQuantityKpisInput = {
+  unitId: string | number;
+  quantities: Array<string>;
+  /** YYYY-MM-DD, inclusive. */
+  periodBegin: string;
+  /** YYYY-MM-DD, inclusive. */
+  periodEnd: string;
+  graphType?: GraphType | null | undefined;
+  normalized?: boolean | null | undefined;
+  climateCorrection?: ClimateCorrectionInput | null | undefined;
+  hcaKwhEstimate?: boolean | null | undefined;
+};
+
 export type AlarmQueryVariables = Exact<{
   tenancyId: string | number;
   id: string | number;
@@ -126,6 +227,31 @@ export type AlarmsQueryVariables = Exact<{
 
 export type AlarmsQuery = { alarms: Array<{ id: string, tenancyId: string, type: AlarmType, quantity: string, frequency: AlarmFrequency, threshold: number | null, minimum: number | null, maximum: number | null, leakRule: boolean, enabled: boolean, status: AlarmStatus, createdAt: string, lastFired: { periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string } | null, history: Array<{ periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string }> }> };
 
+export type ConsumptionDashboardQueryVariables = Exact<{
+  graph: TenantGraphInput;
+  kpis: UnitQuantityKpisInput;
+  co2: UnitQuantityKpisInput;
+  rating: UnitQuantityKpisInput;
+}>;
+
+
+export type ConsumptionDashboardQuery = { tenantGraph: { timestamps: Array<string>, partial: Array<boolean>, graphs: Array<{ type: GraphType, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null }, consumption: Array<{ values: Array<number | null>, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, relatedValues: Array<{ type: string, values: Array<number | null> }>, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null }> }> }, kpis: Array<{ total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> }>, co2: Array<{ total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> }>, rating: Array<{ total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> }> };
+
+export type ObjectDetailsFieldsFragment = { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null };
+
+export type ClimateCorrectionFieldsFragment = { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null };
+
+export type TenantGraphFieldsFragment = { timestamps: Array<string>, partial: Array<boolean>, graphs: Array<{ type: GraphType, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null }, consumption: Array<{ values: Array<number | null>, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, relatedValues: Array<{ type: string, values: Array<number | null> }>, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null }> }> };
+
+export type QuantityKpiFieldsFragment = { total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> };
+
+export type ConsumptionProjectionQueryVariables = Exact<{
+  input: ProjectionInput;
+}>;
+
+
+export type ConsumptionProjectionQuery = { consumptionProjection: Array<{ periodBegin: string, periodEnd: string, daysElapsed: number, daysTotal: number, soFar: number | null, costSoFar: number | null, projected: number | null, projectedCost: number | null, fixedCharges: number | null, currency: string | null, method: string, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null } }> };
+
 export type CreateAlarmMutationVariables = Exact<{
   tenancyId: string | number;
   alarm: AlarmInput;
@@ -141,6 +267,13 @@ export type DeleteAlarmMutationVariables = Exact<{
 
 
 export type DeleteAlarmMutation = { deleteAlarm: { ok: boolean } };
+
+export type FixedChargesQueryVariables = Exact<{
+  input: FixedChargesInput;
+}>;
+
+
+export type FixedChargesQuery = { fixedCharges: { timestamps: Array<string>, totals: Array<number | null>, charges: Array<{ kind: string, quantity: string | null, amountPerYear: number, currency: string, validFrom: string, validTo: string | null, values: Array<number | null> }> } };
 
 export type MarkAllNotificationsReadMutationVariables = Exact<{
   tenancyId: string | number;
@@ -173,12 +306,30 @@ export type NotificationsQueryVariables = Exact<{
 
 export type NotificationsQuery = { notifications: { totalCount: number, unreadCount: number, items: Array<{ id: string, tenancyId: string, kind: NotificationKind, alarmId: string | null, quantity: string | null, frequency: AlarmFrequency, periodStart: string, periodEnd: string, value: number | null, reference: number | null, reason: string | null, percent: number | null, createdAt: string, read: boolean, totals: Array<{ quantity: string, value: number }> }> } };
 
+export type QuantityPricesQueryVariables = Exact<{
+  input: QuantityPricesInput;
+}>;
+
+
+export type QuantityPricesQuery = { quantityPrices: Array<{ quantity: string, price: number, currency: string, validFrom: string, validTo: string | null }> };
+
+export type ReadoutMinMaxQueryVariables = Exact<{
+  tenancyId: number;
+  meterNumber: string;
+  quantity: string;
+  fromDate: string;
+  toDate: string;
+}>;
+
+
+export type ReadoutMinMaxQuery = { readoutMinMax: { meterNumber: string, quantity: string, firstReadoutTimestamp: string, firstReadoutValue: number, lastReadoutTimestamp: string, lastReadoutValue: number } | null };
+
 export type TenantGraphQueryVariables = Exact<{
   graph: TenantGraphInput;
 }>;
 
 
-export type TenantGraphQuery = { tenantGraph: { timestamps: Array<string>, graphs: Array<{ type: GraphType, consumption: Array<{ values: Array<number | null>, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null } }> }> } };
+export type TenantGraphQuery = { tenantGraph: { timestamps: Array<string>, partial: Array<boolean>, graphs: Array<{ type: GraphType, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null }, consumption: Array<{ values: Array<number | null>, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, relatedValues: Array<{ type: string, values: Array<number | null> }>, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null }> }> } };
 
 export type LoginWithEmailAndPasswordMutationVariables = Exact<{
   credentials: CredentialsInput;
@@ -194,10 +345,24 @@ export type TenantRefreshTokenMutationVariables = Exact<{
 
 export type TenantRefreshTokenMutation = { refreshToken: { ok: { token: string, refreshToken: string } | null } };
 
+export type TenantTableQueryVariables = Exact<{
+  table: TenantTableInput;
+}>;
+
+
+export type TenantTableQuery = { tenantTable: { compareWith: CompareWith, partial: boolean, quantityDescriptors: Array<{ quantity: string, normalized: boolean, expressedAs: string | null }>, rows: Array<{ label: string | null, values: Array<number | null>, comparisonValues: Array<number | null>, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> } };
+
 export type TenantUnitsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type TenantUnitsQuery = { tenantUnits: Array<{ unit: { id: string, unitUniqueId: string, name: string, tenantName: string }, path: Array<{ property: { id: string, number: string, settings: Array<{ kind: string }>, co2Factors: Array<{ quantity: string, gramPerQuantityUnit: number }> } }> }> };
+
+export type UnitQuantityKpisQueryVariables = Exact<{
+  input: UnitQuantityKpisInput;
+}>;
+
+
+export type UnitQuantityKpisQuery = { unitQuantityKpis: Array<{ total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> }> };
 
 export type UpdateAlarmMutationVariables = Exact<{
   tenancyId: string | number;
@@ -289,6 +454,166 @@ export const NotificationFieldsFragmentDoc = new TypedDocumentString(`
   read
 }
     `, {"fragmentName":"NotificationFields"}) as unknown as TypedDocumentString<NotificationFieldsFragment, unknown>;
+export const ObjectDetailsFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ObjectDetailsFields on ObjectDetails {
+  id
+  kind
+  unit {
+    id
+    name
+  }
+  group {
+    id
+    quantity
+    operational
+    meter {
+      id
+      number
+      roomName
+    }
+  }
+  measurementPoint {
+    id
+    name
+    room
+    quantity
+  }
+}
+    `, {"fragmentName":"ObjectDetailsFields"}) as unknown as TypedDocumentString<ObjectDetailsFieldsFragment, unknown>;
+export const ClimateCorrectionFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ClimateCorrectionFields on ClimateCorrection {
+  applied
+  reason
+  baseTemperature
+  hotWaterShare
+  degreeDays
+  lastYearDegreeDays
+  normalDegreeDays
+}
+    `, {"fragmentName":"ClimateCorrectionFields"}) as unknown as TypedDocumentString<ClimateCorrectionFieldsFragment, unknown>;
+export const TenantGraphFieldsFragmentDoc = new TypedDocumentString(`
+    fragment TenantGraphFields on Graph {
+  timestamps
+  partial
+  graphs {
+    type
+    object {
+      ...ObjectDetailsFields
+    }
+    consumption {
+      quantityDescriptor {
+        quantity
+        normalized
+        expressedAs
+      }
+      values
+      relatedValues {
+        type
+        values
+      }
+      climateCorrection {
+        ...ClimateCorrectionFields
+      }
+      kwhEstimateMethod
+    }
+  }
+}
+    fragment ObjectDetailsFields on ObjectDetails {
+  id
+  kind
+  unit {
+    id
+    name
+  }
+  group {
+    id
+    quantity
+    operational
+    meter {
+      id
+      number
+      roomName
+    }
+  }
+  measurementPoint {
+    id
+    name
+    room
+    quantity
+  }
+}
+fragment ClimateCorrectionFields on ClimateCorrection {
+  applied
+  reason
+  baseTemperature
+  hotWaterShare
+  degreeDays
+  lastYearDegreeDays
+  normalDegreeDays
+}`, {"fragmentName":"TenantGraphFields"}) as unknown as TypedDocumentString<TenantGraphFieldsFragment, unknown>;
+export const QuantityKpiFieldsFragmentDoc = new TypedDocumentString(`
+    fragment QuantityKpiFields on QuantityKpi {
+  quantityDescriptor {
+    quantity
+    normalized
+    expressedAs
+  }
+  total
+  previousPeriod
+  previousYear
+  propertyComparison
+  partial
+  previousYearClimateCorrected
+  totalNormalYear
+  climateCorrection {
+    ...ClimateCorrectionFields
+  }
+  kwhEstimate
+  kwhEstimateMethod
+  rooms {
+    label
+    value
+  }
+  meters {
+    object {
+      ...ObjectDetailsFields
+    }
+    value
+  }
+}
+    fragment ObjectDetailsFields on ObjectDetails {
+  id
+  kind
+  unit {
+    id
+    name
+  }
+  group {
+    id
+    quantity
+    operational
+    meter {
+      id
+      number
+      roomName
+    }
+  }
+  measurementPoint {
+    id
+    name
+    room
+    quantity
+  }
+}
+fragment ClimateCorrectionFields on ClimateCorrection {
+  applied
+  reason
+  baseTemperature
+  hotWaterShare
+  degreeDays
+  lastYearDegreeDays
+  normalDegreeDays
+}`, {"fragmentName":"QuantityKpiFields"}) as unknown as TypedDocumentString<QuantityKpiFieldsFragment, unknown>;
 export const AlarmDocument = new TypedDocumentString(`
     query Alarm($tenancyId: ID!, $id: ID!) {
   alarm(tenancyId: $tenancyId, id: $id) {
@@ -368,6 +693,131 @@ fragment AlarmFields on Alarm {
     ...AlarmEvaluationFields
   }
 }`) as unknown as TypedDocumentString<AlarmsQuery, AlarmsQueryVariables>;
+export const ConsumptionDashboardDocument = new TypedDocumentString(`
+    query ConsumptionDashboard($graph: TenantGraphInput!, $kpis: UnitQuantityKpisInput!, $co2: UnitQuantityKpisInput!, $rating: UnitQuantityKpisInput!) {
+  tenantGraph(graph: $graph) {
+    ...TenantGraphFields
+  }
+  kpis: unitQuantityKpis(input: $kpis) {
+    ...QuantityKpiFields
+  }
+  co2: unitQuantityKpis(input: $co2) {
+    ...QuantityKpiFields
+  }
+  rating: unitQuantityKpis(input: $rating) {
+    ...QuantityKpiFields
+  }
+}
+    fragment ObjectDetailsFields on ObjectDetails {
+  id
+  kind
+  unit {
+    id
+    name
+  }
+  group {
+    id
+    quantity
+    operational
+    meter {
+      id
+      number
+      roomName
+    }
+  }
+  measurementPoint {
+    id
+    name
+    room
+    quantity
+  }
+}
+fragment ClimateCorrectionFields on ClimateCorrection {
+  applied
+  reason
+  baseTemperature
+  hotWaterShare
+  degreeDays
+  lastYearDegreeDays
+  normalDegreeDays
+}
+fragment TenantGraphFields on Graph {
+  timestamps
+  partial
+  graphs {
+    type
+    object {
+      ...ObjectDetailsFields
+    }
+    consumption {
+      quantityDescriptor {
+        quantity
+        normalized
+        expressedAs
+      }
+      values
+      relatedValues {
+        type
+        values
+      }
+      climateCorrection {
+        ...ClimateCorrectionFields
+      }
+      kwhEstimateMethod
+    }
+  }
+}
+fragment QuantityKpiFields on QuantityKpi {
+  quantityDescriptor {
+    quantity
+    normalized
+    expressedAs
+  }
+  total
+  previousPeriod
+  previousYear
+  propertyComparison
+  partial
+  previousYearClimateCorrected
+  totalNormalYear
+  climateCorrection {
+    ...ClimateCorrectionFields
+  }
+  kwhEstimate
+  kwhEstimateMethod
+  rooms {
+    label
+    value
+  }
+  meters {
+    object {
+      ...ObjectDetailsFields
+    }
+    value
+  }
+}`) as unknown as TypedDocumentString<ConsumptionDashboardQuery, ConsumptionDashboardQueryVariables>;
+export const ConsumptionProjectionDocument = new TypedDocumentString(`
+    query ConsumptionProjection($input: ProjectionInput!) {
+  consumptionProjection(input: $input) {
+    quantityDescriptor {
+      quantity
+      normalized
+      expressedAs
+    }
+    periodBegin
+    periodEnd
+    daysElapsed
+    daysTotal
+    soFar
+    costSoFar
+    projected
+    projectedCost
+    fixedCharges
+    currency
+    method
+  }
+}
+    `) as unknown as TypedDocumentString<ConsumptionProjectionQuery, ConsumptionProjectionQueryVariables>;
 export const CreateAlarmDocument = new TypedDocumentString(`
     mutation CreateAlarm($tenancyId: ID!, $alarm: AlarmInput!) {
   createAlarm(tenancyId: $tenancyId, alarm: $alarm) {
@@ -410,6 +860,23 @@ export const DeleteAlarmDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteAlarmMutation, DeleteAlarmMutationVariables>;
+export const FixedChargesDocument = new TypedDocumentString(`
+    query FixedCharges($input: FixedChargesInput!) {
+  fixedCharges(input: $input) {
+    timestamps
+    totals
+    charges {
+      kind
+      quantity
+      amountPerYear
+      currency
+      validFrom
+      validTo
+      values
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<FixedChargesQuery, FixedChargesQueryVariables>;
 export const MarkAllNotificationsReadDocument = new TypedDocumentString(`
     mutation MarkAllNotificationsRead($tenancyId: ID!) {
   markAllNotificationsRead(tenancyId: $tenancyId) {
@@ -482,24 +949,100 @@ export const NotificationsDocument = new TypedDocumentString(`
   createdAt
   read
 }`) as unknown as TypedDocumentString<NotificationsQuery, NotificationsQueryVariables>;
+export const QuantityPricesDocument = new TypedDocumentString(`
+    query QuantityPrices($input: QuantityPricesInput!) {
+  quantityPrices(input: $input) {
+    quantity
+    price
+    currency
+    validFrom
+    validTo
+  }
+}
+    `) as unknown as TypedDocumentString<QuantityPricesQuery, QuantityPricesQueryVariables>;
+export const ReadoutMinMaxDocument = new TypedDocumentString(`
+    query ReadoutMinMax($tenancyId: Int!, $meterNumber: String!, $quantity: String!, $fromDate: String!, $toDate: String!) {
+  readoutMinMax(
+    tenancyId: $tenancyId
+    meterNumber: $meterNumber
+    quantity: $quantity
+    fromDate: $fromDate
+    toDate: $toDate
+  ) {
+    meterNumber
+    quantity
+    firstReadoutTimestamp
+    firstReadoutValue
+    lastReadoutTimestamp
+    lastReadoutValue
+  }
+}
+    `) as unknown as TypedDocumentString<ReadoutMinMaxQuery, ReadoutMinMaxQueryVariables>;
 export const TenantGraphDocument = new TypedDocumentString(`
     query TenantGraph($graph: TenantGraphInput!) {
   tenantGraph(graph: $graph) {
-    timestamps
-    graphs {
-      type
-      consumption {
-        quantityDescriptor {
-          quantity
-          normalized
-          expressedAs
-        }
-        values
-      }
-    }
+    ...TenantGraphFields
   }
 }
-    `) as unknown as TypedDocumentString<TenantGraphQuery, TenantGraphQueryVariables>;
+    fragment ObjectDetailsFields on ObjectDetails {
+  id
+  kind
+  unit {
+    id
+    name
+  }
+  group {
+    id
+    quantity
+    operational
+    meter {
+      id
+      number
+      roomName
+    }
+  }
+  measurementPoint {
+    id
+    name
+    room
+    quantity
+  }
+}
+fragment ClimateCorrectionFields on ClimateCorrection {
+  applied
+  reason
+  baseTemperature
+  hotWaterShare
+  degreeDays
+  lastYearDegreeDays
+  normalDegreeDays
+}
+fragment TenantGraphFields on Graph {
+  timestamps
+  partial
+  graphs {
+    type
+    object {
+      ...ObjectDetailsFields
+    }
+    consumption {
+      quantityDescriptor {
+        quantity
+        normalized
+        expressedAs
+      }
+      values
+      relatedValues {
+        type
+        values
+      }
+      climateCorrection {
+        ...ClimateCorrectionFields
+      }
+      kwhEstimateMethod
+    }
+  }
+}`) as unknown as TypedDocumentString<TenantGraphQuery, TenantGraphQueryVariables>;
 export const LoginWithEmailAndPasswordDocument = new TypedDocumentString(`
     mutation LoginWithEmailAndPassword($credentials: CredentialsInput!) {
   loginWithEmailAndPassword(credentials: $credentials) {
@@ -520,6 +1063,50 @@ export const TenantRefreshTokenDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TenantRefreshTokenMutation, TenantRefreshTokenMutationVariables>;
+export const TenantTableDocument = new TypedDocumentString(`
+    query TenantTable($table: TenantTableInput!) {
+  tenantTable(table: $table) {
+    quantityDescriptors {
+      quantity
+      normalized
+      expressedAs
+    }
+    compareWith
+    partial
+    rows {
+      object {
+        ...ObjectDetailsFields
+      }
+      label
+      values
+      comparisonValues
+    }
+  }
+}
+    fragment ObjectDetailsFields on ObjectDetails {
+  id
+  kind
+  unit {
+    id
+    name
+  }
+  group {
+    id
+    quantity
+    operational
+    meter {
+      id
+      number
+      roomName
+    }
+  }
+  measurementPoint {
+    id
+    name
+    room
+    quantity
+  }
+}`) as unknown as TypedDocumentString<TenantTableQuery, TenantTableQueryVariables>;
 export const TenantUnitsDocument = new TypedDocumentString(`
     query TenantUnits {
   tenantUnits {
@@ -545,6 +1132,74 @@ export const TenantUnitsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TenantUnitsQuery, TenantUnitsQueryVariables>;
+export const UnitQuantityKpisDocument = new TypedDocumentString(`
+    query UnitQuantityKpis($input: UnitQuantityKpisInput!) {
+  unitQuantityKpis(input: $input) {
+    ...QuantityKpiFields
+  }
+}
+    fragment ObjectDetailsFields on ObjectDetails {
+  id
+  kind
+  unit {
+    id
+    name
+  }
+  group {
+    id
+    quantity
+    operational
+    meter {
+      id
+      number
+      roomName
+    }
+  }
+  measurementPoint {
+    id
+    name
+    room
+    quantity
+  }
+}
+fragment ClimateCorrectionFields on ClimateCorrection {
+  applied
+  reason
+  baseTemperature
+  hotWaterShare
+  degreeDays
+  lastYearDegreeDays
+  normalDegreeDays
+}
+fragment QuantityKpiFields on QuantityKpi {
+  quantityDescriptor {
+    quantity
+    normalized
+    expressedAs
+  }
+  total
+  previousPeriod
+  previousYear
+  propertyComparison
+  partial
+  previousYearClimateCorrected
+  totalNormalYear
+  climateCorrection {
+    ...ClimateCorrectionFields
+  }
+  kwhEstimate
+  kwhEstimateMethod
+  rooms {
+    label
+    value
+  }
+  meters {
+    object {
+      ...ObjectDetailsFields
+    }
+    value
+  }
+}`) as unknown as TypedDocumentString<UnitQuantityKpisQuery, UnitQuantityKpisQueryVariables>;
 export const UpdateAlarmDocument = new TypedDocumentString(`
     mutation UpdateAlarm($tenancyId: ID!, $id: ID!, $alarm: AlarmInput!) {
   updateAlarm(tenancyId: $tenancyId, id: $id, alarm: $alarm) {

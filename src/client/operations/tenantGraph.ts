@@ -1,19 +1,47 @@
-/** tenantGraph (tenant backend): consumption per time bucket (SPEC §7). */
+/** tenantGraph (tenant backend): consumption, cost or CO₂ per time bucket, with related series (SPEC §7). */
+
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { TenantGraphDocument, type TenantGraphInput, type TenantGraphQuery } from '../gql/tenant.ts';
+import type { ServerResolution } from '../../lib/periods.ts';
+import { TenantGraphDocument as tenantGraphDocument } from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
+import type { ClimateCorrection, ObjectDetails, QuantityDescriptor } from './objectDetails.ts';
 
-/** The input of one graph request, as the schema defines it. */
-export type { TenantGraphInput };
+/** A related series kind (contract: docs/notes/consumption-contract.md). */
+export type RelatedKind = 'PROPERTY' | 'LAST_PERIOD' | 'LAST_YEAR';
 
-/** One answer of tenantGraph. */
-export type TenantGraph = TenantGraphQuery['tenantGraph'];
+export type TenantGraphInput = {
+  graphType: 'HOURLY_VALUES' | 'COST' | 'CO2';
+  resolution: ServerResolution;
+  periodBegin: string;
+  periodEnd: string;
+  objects: { kind: 'PROPERTY' | 'UNIT' | 'SOURCE' | 'MPOINT'; id: string; scaleToUnitId?: string }[];
+  quantities: string[];
+  normalized?: boolean;
+  related?: RelatedKind[];
+  climateCorrection?: { hotWaterShare?: number };
+  hcaKwhEstimate?: boolean;
+};
+
+/** One consumption series of a graph. */
+export type GraphConsumption = {
+  quantityDescriptor: QuantityDescriptor;
+  values: (number | null)[];
+  relatedValues: { type: string; values: (number | null)[] }[];
+  climateCorrection: ClimateCorrection | null;
+  kwhEstimateMethod: string | null;
+};
+
+export type TenantGraph = {
+  timestamps: string[];
+  partial: boolean[];
+  graphs: { type: string; object: ObjectDetails; consumption: GraphConsumption[] }[];
+};
 
 /** Query options for one graph request; the whole input is the key. */
 export function tenantGraphQueryOptions(graph: TenantGraphInput) {
   return queryOptions({
     queryKey: ['tenantGraph', graph],
-    queryFn: async () => (await authorizedRequest('tenant', TenantGraphDocument, { graph })).tenantGraph,
+    queryFn: async () => (await authorizedRequest('tenant', tenantGraphDocument, { graph })).tenantGraph,
   });
 }
 
@@ -24,3 +52,5 @@ export function useTenantGraph(graph: TenantGraphInput | null) {
     enabled: graph !== null,
   });
 }
+
+export { tenantGraphDocument };

@@ -12,6 +12,7 @@ import { getSessionActor, type SessionSnapshot, tenancyIdFromPath } from '../../
 import { brandOf } from '../../lib/brands.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
 import { debugPress } from '../../lib/shellRules.ts';
+import { tenancyQuantities } from '../../lib/tenancyQuantities.ts';
 import { MAX_VISIBLE_TOASTS, toastDuration } from '../../lib/toastPolicy.ts';
 import type { Tenancy } from '../../machines/session.machine.ts';
 import { LanguagePicker } from '../shared/LanguagePicker.tsx';
@@ -22,8 +23,8 @@ import { useTenancyUnit } from '../shared/useTenancyUnit.ts';
 import { Icon, type IconName } from './Icons.tsx';
 import './menu.css';
 
-/** One breadcrumb: a common-namespace key and, except for the current page, a link. */
-export type Crumb = { key: string; href?: string };
+/** One breadcrumb: a common-namespace key (or a ready label, e.g. a room name) and, except for the current page, a link. */
+export type Crumb = { key: string; href?: string; label?: string };
 
 type Props = { lang: Language; pathname: string; crumbs: Crumb[] };
 
@@ -193,7 +194,7 @@ function SideMenu({
   open: boolean;
   onClose: () => void;
 }) {
-  const { t, i18n } = useTranslation(['common', 'alarms']);
+  const { t, i18n } = useTranslation(['common', 'alarms', 'consumption']);
   const user = useSession((s) => s.context.user);
   const { unit } = useTenancyUnit(tenancyId);
   // SPEC §2: notifications are hidden when the property has any settings entries. Until the unit is known
@@ -203,14 +204,22 @@ function SideMenu({
   const base = `/t/${encodeURIComponent(tenancyId)}/`;
   const unread = useNotifications(hideNotifications ? null : tenancyId).data?.unreadCount ?? 0;
   const under = (path: string) => pathname.startsWith(`${base}${path}`);
+  const tenancy = useSession((s) => s.context.tenancies.find((x) => x.id === tenancyId));
+  const quantities = tenancyQuantities(tenancy?.meterUnits ?? []);
+  // The consumption pages of this tenancy, under the Consumption entry (SPEC §2: it is active on all of them).
+  const consumptionLinks = [
+    ...quantities.consumption.map((q) => ({
+      href: `${base}consumption/${q}`,
+      label: t(`domain:quantities.${q}`),
+    })),
+    ...(quantities.climate
+      ? [{ href: `${base}consumption/indoor-climate`, label: t('consumption:crumbs.indoor_climate') }]
+      : []),
+  ];
+  const onConsumption = pathname === base || pathname === base.slice(0, -1) || under('consumption/');
 
   const entries: Entry[] = [
-    {
-      key: 'nav.consumption',
-      icon: 'consumption',
-      href: base,
-      active: pathname === base || pathname === base.slice(0, -1) || under('consumption'),
-    },
+    { key: 'nav.consumption', icon: 'consumption', href: base, active: onConsumption },
     ...(user?.accountHasStatements
       ? [
           {
@@ -240,7 +249,7 @@ function SideMenu({
   ];
 
   return (
-    <div id="app-menu" className={open ? 'sidebar open' : 'sidebar'}>
+    <aside id="app-menu" className={open ? 'sidebar open' : 'sidebar'} aria-label={t('nav.label')}>
       <div className="sidebar-top">
         <a className="brand" href={base} onClick={onClose}>
           <img src={brandOf(config.brand).logo} alt="" width="32" height="32" />
@@ -267,7 +276,7 @@ function SideMenu({
                 <a
                   className={entry.active ? 'nav-link active' : 'nav-link'}
                   href={entry.href}
-                  aria-current={entry.active ? 'page' : undefined}
+                  aria-current={entry.active ? (pathname === entry.href ? 'page' : 'true') : undefined}
                   onClick={onClose}
                 >
                   <Icon name={entry.icon} />
@@ -289,6 +298,25 @@ function SideMenu({
                   </span>
                 </span>
               )}
+              {entry.key === 'nav.consumption' && consumptionLinks.length > 0 && (
+                <ul className="nav-sublist">
+                  {consumptionLinks.map((link) => {
+                    const current = pathname === link.href || pathname.startsWith(`${link.href}/`);
+                    return (
+                      <li key={link.href}>
+                        <a
+                          className={current ? 'nav-sublink active' : 'nav-sublink'}
+                          href={link.href}
+                          aria-current={current ? 'page' : undefined}
+                          onClick={onClose}
+                        >
+                          {link.label}
+                        </a>
+                      </li>
+                    );
+                  })}
+                </ul>
+              )}
             </li>
           ))}
         </ul>
@@ -304,7 +332,7 @@ function SideMenu({
           <span>{t('nav.logout')}</span>
         </button>
       </div>
-    </div>
+    </aside>
   );
 }
 
@@ -342,9 +370,9 @@ function Header({ tenancy, tenancies, crumbs, menuOpen, onMenu }: HeaderProps) {
           {crumbs.map((crumb, i) => (
             <li key={crumb.key}>
               {crumb.href && i < crumbs.length - 1 ? (
-                <a href={crumb.href}>{t(crumb.key)}</a>
+                <a href={crumb.href}>{crumb.label ?? t(crumb.key)}</a>
               ) : (
-                <span aria-current="page">{t(crumb.key)}</span>
+                <span aria-current="page">{crumb.label ?? t(crumb.key)}</span>
               )}
             </li>
           ))}

@@ -592,3 +592,48 @@ export const allocationStatements = pgTable(
     check('allocation_statements_period_order', sql`${t.periodStart} <= ${t.periodEnd}`),
   ],
 );
+
+// ---- consumption ----
+
+/**
+ * Heating degree days per property and Europe/Copenhagen day, derived from the property's outdoor-temperature
+ * point(s) in daily_rollups: max(0, 17 − daily mean °C), the Danish convention. `hours` is how many hourly
+ * values the mean is made of (23–25 on a complete day). Written by src/server/tenant/degreeDays.ts.
+ */
+export const propertyDegreeDays = pgTable(
+  'property_degree_days',
+  {
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    meanTemperature: numeric('mean_temperature').notNull(),
+    degreeDays: numeric('degree_days').notNull(),
+    hours: integer('hours').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.propertyId, t.day] })],
+);
+
+/**
+ * Fixed charges of a property (subscription, meter rent, reading service), a yearly amount per apartment,
+ * valid from a date (inclusive) to a date (exclusive) or open-ended; `quantity` null for the whole tenancy.
+ */
+export const fixedCharges = pgTable(
+  'fixed_charges',
+  {
+    id: serial('id').primaryKey(),
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    quantity: text('quantity'),
+    amountPerYear: numeric('amount_per_year').notNull(),
+    currency: text('currency').notNull(),
+    validFrom: date('valid_from', { mode: 'string' }).notNull(),
+    validTo: date('valid_to', { mode: 'string' }),
+  },
+  (t) => [
+    index('fixed_charges_property_idx').on(t.propertyId, t.validFrom),
+    check('fixed_charges_amount_nonnegative', sql`${t.amountPerYear} >= 0`),
+  ],
+);

@@ -98,3 +98,36 @@ export function clipToTenancies(
     return Temporal.ZonedDateTime.compare(from, to) < 0 ? [{ from, to }] : [];
   });
 }
+
+/** Windows in order with overlapping or adjoining ones merged (so no day is read twice). */
+export function mergeWindows(windows: TenancyWindow[]): TenancyWindow[] {
+  const sorted = [...windows].sort((a, b) => Temporal.ZonedDateTime.compare(a.from, b.from));
+  const merged: TenancyWindow[] = [];
+  for (const w of sorted) {
+    const last = merged.at(-1);
+    if (!last || (last.to !== null && Temporal.ZonedDateTime.compare(w.from, last.to) > 0)) {
+      merged.push({ ...w });
+      continue;
+    }
+    if (last.to === null) continue;
+    if (w.to === null || Temporal.ZonedDateTime.compare(w.to, last.to) > 0) last.to = w.to;
+  }
+  return merged;
+}
+
+/**
+ * The caller's access to a property, for its property-wide figures (PROPERTY, SOURCE): the property and the
+ * union of the caller's tenancy windows in its apartments. FORBIDDEN when the caller has no unit there.
+ */
+export function propertyAccess(
+  units: Map<number, UnitAccess>,
+  propertyId: number,
+): { property: UnitAccess['property']; access: UnitAccess } {
+  const mine = [...units.values()].filter((u) => u.property.id === propertyId);
+  if (mine.length === 0) throw forbidden();
+  const first = mine[0]!;
+  return {
+    property: first.property,
+    access: { ...first, windows: mergeWindows(mine.flatMap((u) => u.windows)) },
+  };
+}

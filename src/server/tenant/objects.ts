@@ -76,3 +76,15 @@ export function pointObject(
     },
   };
 }
+
+/** Object details of a property (PROPERTY: its per-m² average; SOURCE: its own points, e.g. outdoor temperature). */
+export function propertyObject(property: PropertyRow, kind: 'PROPERTY' | 'SOURCE'): ObjectDetails {
+  return {
+    id: String(property.id),
+    kind,
+    property: propertyDetails(property),
+    unit: null,
+    group: null,
+    measurementPoint: null,
+  };
+}

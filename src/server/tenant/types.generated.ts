@@ -28,6 +28,18 @@ export type Query = {
   alarmValues: Array<AlarmPeriodValue>;
   notifications: NotificationList;
   notification: Notification;
+  /** Unit prices of the unit's property valid at any time in [periodBegin, periodEnd], oldest first. */
+  quantityPrices: Array<Price>;
+  /** Fixed charges (subscription, meter rent, …) of the unit's property, split into the requested buckets. */
+  fixedCharges: FixedChargeTable;
+  /** Month-to-date or year-to-date consumption and cost, and where it ends at the same pace. */
+  consumptionProjection: Array<Projection>;
+  /** One row per room or per meter of a unit, with comparison values. */
+  tenantTable: Table;
+  /** KPIs per quantity for a unit and period. */
+  unitQuantityKpis: Array<QuantityKpi>;
+  /** First and last register readout of a meter in [fromDate, toDate] (nucleus side). Null when no readout. */
+  readoutMinMax?: Maybe<ReadoutMinMax>;
 };
 
 
@@ -62,6 +74,40 @@ export type QueryNotificationsArgs = {
 export type QueryNotificationArgs = {
   tenancyId: Scalars['ID']['input'];
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryQuantityPricesArgs = {
+  input: QuantityPricesInput;
+};
+
+
+export type QueryFixedChargesArgs = {
+  input: FixedChargesInput;
+};
+
+
+export type QueryConsumptionProjectionArgs = {
+  input: ProjectionInput;
+};
+
+
+export type QueryTenantTableArgs = {
+  table: TenantTableInput;
+};
+
+
+export type QueryUnitQuantityKpisArgs = {
+  input: UnitQuantityKpisInput;
+};
+
+
+export type QueryReadoutMinMaxArgs = {
+  tenancyId: Scalars['Int']['input'];
+  meterNumber: Scalars['String']['input'];
+  quantity: Scalars['String']['input'];
+  fromDate: Scalars['String']['input'];
+  toDate: Scalars['String']['input'];
 };
 
 export type Mutation = {
@@ -184,6 +230,8 @@ export type Resolution =
 export type ObjectInput = {
   kind: ObjectKind;
   id: Scalars['ID']['input'];
+  /** PROPERTY only: multiply the property's per-m² average by this unit's area (one of the caller's units in that property). Without it PROPERTY values are per m². */
+  scaleToUnitId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 export type TenantGraphInput = {
@@ -198,6 +246,16 @@ export type TenantGraphInput = {
   quantities: Array<Scalars['String']['input']>;
   /** Per m² of the unit's area. */
   normalized?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Related series to add to each consumption series; types in relatedValues are the enum names. */
+  related?: InputMaybe<Array<RelatedKind>>;
+  /**
+   * Degree-day climate correction (heat-energy, heat-volume and hca only). Adds related series DEGREE_DAYS,
+   * NORMAL_DEGREE_DAYS, CLIMATE_NORMAL_YEAR (this period's values as in a normal year) and, with LAST_YEAR asked,
+   * LAST_YEAR_DEGREE_DAYS and CLIMATE_LAST_YEAR (last year's values at this period's degree days).
+   */
+  climateCorrection?: InputMaybe<ClimateCorrectionInput>;
+  /** For hca: add a KWH_ESTIMATE related series (heat-cost-allocator units converted to kWh, method in docs/domain.md). */
+  hcaKwhEstimate?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 export type PropertyDetails = {
@@ -303,6 +361,10 @@ export type Consumption = {
   /** One value per timestamp; null where there is no data. */
   values: Array<Maybe<Scalars['Float']['output']>>;
   relatedValues: Array<RelatedValues>;
+  /** Set when climateCorrection was asked for. */
+  climateCorrection?: Maybe<ClimateCorrection>;
+  /** How KWH_ESTIMATE was made, when it was asked for and possible; null otherwise. */
+  kwhEstimateMethod?: Maybe<Scalars['String']['output']>;
 };
 
 export type GraphSeries = {
@@ -317,6 +379,8 @@ export type Graph = {
   /** Bucket starts, ISO 8601 with the Europe/Copenhagen offset, e.g. 2025-03-30T03:00:00+02:00. */
   timestamps: Array<Scalars['String']['output']>;
   graphs: Array<GraphSeries>;
+  /** Per timestamp: true when the bucket is still open (it ends after the newest data / now), so its value is partial. */
+  partial: Array<Scalars['Boolean']['output']>;
 };
 
 export type AlarmType =
@@ -467,6 +531,241 @@ export type MarkAllNotificationsReadResult = {
   count: Scalars['Int']['output'];
 };
 
+/** The related series a graph may carry next to each consumption series (Consumption.relatedValues). */
+export type RelatedKind =
+  /** The property's per-m² average, times the unit's area (or per m² when normalized). Never another tenant's own numbers. */
+  | 'PROPERTY'
+  /** The same number of buckets immediately before the period, aligned bucket by bucket. */
+  | 'LAST_PERIOD'
+  /** The same buckets one year earlier, aligned bucket by bucket. */
+  | 'LAST_YEAR';
+
+export type ClimateCorrectionInput = {
+  /** Share of the heat that goes to hot water and is left uncorrected, 0 to 0.9. Default 0.25. */
+  hotWaterShare?: InputMaybe<Scalars['Float']['input']>;
+};
+
+/** Which climate correction was applied to a series. */
+export type ClimateCorrectionKind =
+  /** Heating degree days, base 17 °C, on the space-heating share. */
+  | 'DEGREE_DAYS'
+  /** Not applied; see reason. */
+  | 'NONE';
+
+export type ClimateCorrection = {
+  __typename?: 'ClimateCorrection';
+  applied: ClimateCorrectionKind;
+  /** Why not applied, e.g. 'not a heating quantity' or 'no outdoor temperature for part of the period'. Null when applied. */
+  reason?: Maybe<Scalars['String']['output']>;
+  /** Base temperature of the degree days, °C (17). */
+  baseTemperature: Scalars['Float']['output'];
+  hotWaterShare: Scalars['Float']['output'];
+  /** Degree days of the period (sum over its buckets); null when unknown. */
+  degreeDays?: Maybe<Scalars['Float']['output']>;
+  /** Degree days of the same buckets one year earlier. */
+  lastYearDegreeDays?: Maybe<Scalars['Float']['output']>;
+  /** Degree days of a normal year over the same buckets. */
+  normalDegreeDays?: Maybe<Scalars['Float']['output']>;
+};
+
+export type QuantityPricesInput = {
+  /** One of the caller's units (apartment id). */
+  unitId: Scalars['ID']['input'];
+  /** Restrict to these quantities; all priced quantities when absent. */
+  quantities?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** YYYY-MM-DD, inclusive. */
+  periodBegin: Scalars['String']['input'];
+  /** YYYY-MM-DD, inclusive. */
+  periodEnd: Scalars['String']['input'];
+};
+
+export type Price = {
+  __typename?: 'Price';
+  quantity: Scalars['String']['output'];
+  /** Per quantity unit (kWh, m³, hca unit), including VAT. */
+  price: Scalars['Float']['output'];
+  /** ISO 4217, e.g. DKK. */
+  currency: Scalars['String']['output'];
+  /** YYYY-MM-DD, inclusive. */
+  validFrom: Scalars['String']['output'];
+  /** YYYY-MM-DD, exclusive; null while open-ended. */
+  validTo?: Maybe<Scalars['String']['output']>;
+};
+
+export type FixedChargesInput = {
+  unitId: Scalars['ID']['input'];
+  /** YYYY-MM-DD, inclusive. */
+  periodBegin: Scalars['String']['input'];
+  /** YYYY-MM-DD, inclusive. */
+  periodEnd: Scalars['String']['input'];
+  /** MONTH or YEAR (others are refused). */
+  resolution: Resolution;
+};
+
+export type FixedCharge = {
+  __typename?: 'FixedCharge';
+  /** Label key of the charge, e.g. 'subscription', 'meter-rent' (translated in the UI). */
+  kind: Scalars['String']['output'];
+  /** The quantity it belongs to, or null for the whole tenancy. */
+  quantity?: Maybe<Scalars['String']['output']>;
+  /** Amount per year. */
+  amountPerYear: Scalars['Float']['output'];
+  currency: Scalars['String']['output'];
+  validFrom: Scalars['String']['output'];
+  validTo?: Maybe<Scalars['String']['output']>;
+  /** Amount falling in each bucket of FixedChargeTable.timestamps (pro rata per day, clipped to the tenancy); null outside the tenancy. */
+  values: Array<Maybe<Scalars['Float']['output']>>;
+};
+
+export type FixedChargeTable = {
+  __typename?: 'FixedChargeTable';
+  /** Bucket starts, same format as Graph.timestamps. */
+  timestamps: Array<Scalars['String']['output']>;
+  charges: Array<FixedCharge>;
+  /** Sum of all charges per bucket. */
+  totals: Array<Maybe<Scalars['Float']['output']>>;
+};
+
+export type ProjectionInput = {
+  unitId: Scalars['ID']['input'];
+  quantities: Array<Scalars['String']['input']>;
+  /** MONTH (this month) or YEAR (this calendar year). */
+  span: Resolution;
+  /** Today's date YYYY-MM-DD for the projection; default today in Copenhagen (tests pass a date). */
+  asOf?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type Projection = {
+  __typename?: 'Projection';
+  quantityDescriptor: QuantityDescriptor;
+  /** First day of the month/year, YYYY-MM-DD. */
+  periodBegin: Scalars['String']['output'];
+  /** Last day of the month/year, YYYY-MM-DD (inclusive). */
+  periodEnd: Scalars['String']['output'];
+  /** Whole days with data so far (up to yesterday, and the data there is). */
+  daysElapsed: Scalars['Int']['output'];
+  daysTotal: Scalars['Int']['output'];
+  /** Consumption so far; null when no data. */
+  soFar?: Maybe<Scalars['Float']['output']>;
+  /** Cost so far (consumption × the day's price); null without prices. */
+  costSoFar?: Maybe<Scalars['Float']['output']>;
+  /** soFar / daysElapsed × daysTotal; null with fewer than 3 days of data. */
+  projected?: Maybe<Scalars['Float']['output']>;
+  projectedCost?: Maybe<Scalars['Float']['output']>;
+  /** Fixed charges of the whole month/year, to add to projectedCost for the bill. */
+  fixedCharges?: Maybe<Scalars['Float']['output']>;
+  currency?: Maybe<Scalars['String']['output']>;
+  /** 'linear-daily-average' (the only method so far). */
+  method: Scalars['String']['output'];
+};
+
+export type CompareWith =
+  | 'PROPERTY'
+  | 'LAST_PERIOD';
+
+export type TableRows =
+  /** One row per room (hca and indoor-climate points), plus one for points without a room. */
+  | 'ROOM'
+  /** One row per measurement point (meter). */
+  | 'METER';
+
+export type TenantTableInput = {
+  unitId: Scalars['ID']['input'];
+  quantities: Array<Scalars['String']['input']>;
+  /** YYYY-MM-DD, inclusive. */
+  periodBegin: Scalars['String']['input'];
+  /** YYYY-MM-DD, inclusive. */
+  periodEnd: Scalars['String']['input'];
+  /** Default LAST_PERIOD. */
+  compareWith?: InputMaybe<CompareWith>;
+  /** Default METER. */
+  rows?: InputMaybe<TableRows>;
+  graphType?: InputMaybe<GraphType>;
+  normalized?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+export type TableRow = {
+  __typename?: 'TableRow';
+  /** MPOINT object for METER rows; the UNIT object for ROOM rows (label says which room). */
+  object: ObjectDetails;
+  /** Room name, meter name, or null. */
+  label?: Maybe<Scalars['String']['output']>;
+  /** One value per Table.quantityDescriptors entry; null where the row has no such quantity or no data. */
+  values: Array<Maybe<Scalars['Float']['output']>>;
+  /** Same shape: the row in the comparison (its last period; for PROPERTY the property's per-m² average × the unit's area, split by the row's share). */
+  comparisonValues: Array<Maybe<Scalars['Float']['output']>>;
+};
+
+export type Table = {
+  __typename?: 'Table';
+  quantityDescriptors: Array<QuantityDescriptor>;
+  rows: Array<TableRow>;
+  compareWith: CompareWith;
+  /** True when the period is still open. */
+  partial: Scalars['Boolean']['output'];
+};
+
+export type UnitQuantityKpisInput = {
+  unitId: Scalars['ID']['input'];
+  quantities: Array<Scalars['String']['input']>;
+  /** YYYY-MM-DD, inclusive. */
+  periodBegin: Scalars['String']['input'];
+  /** YYYY-MM-DD, inclusive. */
+  periodEnd: Scalars['String']['input'];
+  graphType?: InputMaybe<GraphType>;
+  normalized?: InputMaybe<Scalars['Boolean']['input']>;
+  climateCorrection?: InputMaybe<ClimateCorrectionInput>;
+  hcaKwhEstimate?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+export type RoomValue = {
+  __typename?: 'RoomValue';
+  label: Scalars['String']['output'];
+  value?: Maybe<Scalars['Float']['output']>;
+};
+
+export type MeterValue = {
+  __typename?: 'MeterValue';
+  object: ObjectDetails;
+  value?: Maybe<Scalars['Float']['output']>;
+};
+
+export type QuantityKpi = {
+  __typename?: 'QuantityKpi';
+  quantityDescriptor: QuantityDescriptor;
+  /** Sum (or average, per the quantity's aggregation) over the period; null when no data. */
+  total?: Maybe<Scalars['Float']['output']>;
+  /** The same length of time immediately before. */
+  previousPeriod?: Maybe<Scalars['Float']['output']>;
+  /** The same dates one year earlier. */
+  previousYear?: Maybe<Scalars['Float']['output']>;
+  /** The property's per-m² average × the unit's area (or per m² when normalized). */
+  propertyComparison?: Maybe<Scalars['Float']['output']>;
+  rooms: Array<RoomValue>;
+  meters: Array<MeterValue>;
+  /** True when the period is still open (ends today or later). */
+  partial: Scalars['Boolean']['output'];
+  /** previousYear corrected to this period's degree days (space-heating share only); null when not applicable. */
+  previousYearClimateCorrected?: Maybe<Scalars['Float']['output']>;
+  /** total corrected to a normal year's degree days; null when not applicable. */
+  totalNormalYear?: Maybe<Scalars['Float']['output']>;
+  climateCorrection?: Maybe<ClimateCorrection>;
+  /** For hca with hcaKwhEstimate: the total as estimated kWh. */
+  kwhEstimate?: Maybe<Scalars['Float']['output']>;
+  kwhEstimateMethod?: Maybe<Scalars['String']['output']>;
+};
+
+export type ReadoutMinMax = {
+  __typename?: 'ReadoutMinMax';
+  meterNumber: Scalars['String']['output'];
+  quantity: Scalars['String']['output'];
+  /** ISO 8601 with the Copenhagen offset. */
+  firstReadoutTimestamp: Scalars['String']['output'];
+  firstReadoutValue: Scalars['Float']['output'];
+  lastReadoutTimestamp: Scalars['String']['output'];
+  lastReadoutValue: Scalars['Float']['output'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -543,8 +842,8 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
-  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CredentialsInput: CredentialsInput;
   TokenPair: ResolverTypeWrapper<TokenPair>;
@@ -590,6 +889,27 @@ export type ResolversTypes = {
   NotificationList: ResolverTypeWrapper<NotificationList>;
   DeleteAlarmResult: ResolverTypeWrapper<DeleteAlarmResult>;
   MarkAllNotificationsReadResult: ResolverTypeWrapper<MarkAllNotificationsReadResult>;
+  RelatedKind: RelatedKind;
+  ClimateCorrectionInput: ClimateCorrectionInput;
+  ClimateCorrectionKind: ClimateCorrectionKind;
+  ClimateCorrection: ResolverTypeWrapper<ClimateCorrection>;
+  QuantityPricesInput: QuantityPricesInput;
+  Price: ResolverTypeWrapper<Price>;
+  FixedChargesInput: FixedChargesInput;
+  FixedCharge: ResolverTypeWrapper<FixedCharge>;
+  FixedChargeTable: ResolverTypeWrapper<FixedChargeTable>;
+  ProjectionInput: ProjectionInput;
+  Projection: ResolverTypeWrapper<Projection>;
+  CompareWith: CompareWith;
+  TableRows: TableRows;
+  TenantTableInput: TenantTableInput;
+  TableRow: ResolverTypeWrapper<TableRow>;
+  Table: ResolverTypeWrapper<Table>;
+  UnitQuantityKpisInput: UnitQuantityKpisInput;
+  RoomValue: ResolverTypeWrapper<RoomValue>;
+  MeterValue: ResolverTypeWrapper<MeterValue>;
+  QuantityKpi: ResolverTypeWrapper<QuantityKpi>;
+  ReadoutMinMax: ResolverTypeWrapper<ReadoutMinMax>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -597,8 +917,8 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
-  Mutation: Record<PropertyKey, never>;
   String: Scalars['String']['output'];
+  Mutation: Record<PropertyKey, never>;
   Boolean: Scalars['Boolean']['output'];
   CredentialsInput: CredentialsInput;
   TokenPair: TokenPair;
@@ -636,6 +956,23 @@ export type ResolversParentTypes = {
   NotificationList: NotificationList;
   DeleteAlarmResult: DeleteAlarmResult;
   MarkAllNotificationsReadResult: MarkAllNotificationsReadResult;
+  ClimateCorrectionInput: ClimateCorrectionInput;
+  ClimateCorrection: ClimateCorrection;
+  QuantityPricesInput: QuantityPricesInput;
+  Price: Price;
+  FixedChargesInput: FixedChargesInput;
+  FixedCharge: FixedCharge;
+  FixedChargeTable: FixedChargeTable;
+  ProjectionInput: ProjectionInput;
+  Projection: Projection;
+  TenantTableInput: TenantTableInput;
+  TableRow: TableRow;
+  Table: Table;
+  UnitQuantityKpisInput: UnitQuantityKpisInput;
+  RoomValue: RoomValue;
+  MeterValue: MeterValue;
+  QuantityKpi: QuantityKpi;
+  ReadoutMinMax: ReadoutMinMax;
 };
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -647,6 +984,12 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   alarmValues?: Resolver<Array<ResolversTypes['AlarmPeriodValue']>, ParentType, ContextType, RequireFields<QueryAlarmValuesArgs, 'input'>>;
   notifications?: Resolver<ResolversTypes['NotificationList'], ParentType, ContextType, RequireFields<QueryNotificationsArgs, 'tenancyId'>>;
   notification?: Resolver<ResolversTypes['Notification'], ParentType, ContextType, RequireFields<QueryNotificationArgs, 'tenancyId' | 'id'>>;
+  quantityPrices?: Resolver<Array<ResolversTypes['Price']>, ParentType, ContextType, RequireFields<QueryQuantityPricesArgs, 'input'>>;
+  fixedCharges?: Resolver<ResolversTypes['FixedChargeTable'], ParentType, ContextType, RequireFields<QueryFixedChargesArgs, 'input'>>;
+  consumptionProjection?: Resolver<Array<ResolversTypes['Projection']>, ParentType, ContextType, RequireFields<QueryConsumptionProjectionArgs, 'input'>>;
+  tenantTable?: Resolver<ResolversTypes['Table'], ParentType, ContextType, RequireFields<QueryTenantTableArgs, 'table'>>;
+  unitQuantityKpis?: Resolver<Array<ResolversTypes['QuantityKpi']>, ParentType, ContextType, RequireFields<QueryUnitQuantityKpisArgs, 'input'>>;
+  readoutMinMax?: Resolver<Maybe<ResolversTypes['ReadoutMinMax']>, ParentType, ContextType, RequireFields<QueryReadoutMinMaxArgs, 'tenancyId' | 'meterNumber' | 'quantity' | 'fromDate' | 'toDate'>>;
 };
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
@@ -776,6 +1119,8 @@ export type ConsumptionResolvers<ContextType = GraphQLContext, ParentType extend
   quantityDescriptor?: Resolver<ResolversTypes['QuantityDescriptor'], ParentType, ContextType>;
   values?: Resolver<Array<Maybe<ResolversTypes['Float']>>, ParentType, ContextType>;
   relatedValues?: Resolver<Array<ResolversTypes['RelatedValues']>, ParentType, ContextType>;
+  climateCorrection?: Resolver<Maybe<ResolversTypes['ClimateCorrection']>, ParentType, ContextType>;
+  kwhEstimateMethod?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type GraphSeriesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['GraphSeries'] = ResolversParentTypes['GraphSeries']> = {
@@ -787,6 +1132,7 @@ export type GraphSeriesResolvers<ContextType = GraphQLContext, ParentType extend
 export type GraphResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Graph'] = ResolversParentTypes['Graph']> = {
   timestamps?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   graphs?: Resolver<Array<ResolversTypes['GraphSeries']>, ParentType, ContextType>;
+  partial?: Resolver<Array<ResolversTypes['Boolean']>, ParentType, ContextType>;
 };
 
 export type AlarmEvaluationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AlarmEvaluation'] = ResolversParentTypes['AlarmEvaluation']> = {
@@ -860,6 +1206,104 @@ export type MarkAllNotificationsReadResultResolvers<ContextType = GraphQLContext
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type ClimateCorrectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClimateCorrection'] = ResolversParentTypes['ClimateCorrection']> = {
+  applied?: Resolver<ResolversTypes['ClimateCorrectionKind'], ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  baseTemperature?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  hotWaterShare?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  degreeDays?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  lastYearDegreeDays?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  normalDegreeDays?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type PriceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Price'] = ResolversParentTypes['Price']> = {
+  quantity?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  price?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  validFrom?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  validTo?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type FixedChargeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FixedCharge'] = ResolversParentTypes['FixedCharge']> = {
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  quantity?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  amountPerYear?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  validFrom?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  validTo?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  values?: Resolver<Array<Maybe<ResolversTypes['Float']>>, ParentType, ContextType>;
+};
+
+export type FixedChargeTableResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FixedChargeTable'] = ResolversParentTypes['FixedChargeTable']> = {
+  timestamps?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  charges?: Resolver<Array<ResolversTypes['FixedCharge']>, ParentType, ContextType>;
+  totals?: Resolver<Array<Maybe<ResolversTypes['Float']>>, ParentType, ContextType>;
+};
+
+export type ProjectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Projection'] = ResolversParentTypes['Projection']> = {
+  quantityDescriptor?: Resolver<ResolversTypes['QuantityDescriptor'], ParentType, ContextType>;
+  periodBegin?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  periodEnd?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  daysElapsed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  daysTotal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  soFar?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  costSoFar?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  projected?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  projectedCost?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  fixedCharges?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  currency?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  method?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TableRowResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TableRow'] = ResolversParentTypes['TableRow']> = {
+  object?: Resolver<ResolversTypes['ObjectDetails'], ParentType, ContextType>;
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  values?: Resolver<Array<Maybe<ResolversTypes['Float']>>, ParentType, ContextType>;
+  comparisonValues?: Resolver<Array<Maybe<ResolversTypes['Float']>>, ParentType, ContextType>;
+};
+
+export type TableResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Table'] = ResolversParentTypes['Table']> = {
+  quantityDescriptors?: Resolver<Array<ResolversTypes['QuantityDescriptor']>, ParentType, ContextType>;
+  rows?: Resolver<Array<ResolversTypes['TableRow']>, ParentType, ContextType>;
+  compareWith?: Resolver<ResolversTypes['CompareWith'], ParentType, ContextType>;
+  partial?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type RoomValueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RoomValue'] = ResolversParentTypes['RoomValue']> = {
+  label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type MeterValueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MeterValue'] = ResolversParentTypes['MeterValue']> = {
+  object?: Resolver<ResolversTypes['ObjectDetails'], ParentType, ContextType>;
+  value?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type QuantityKpiResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['QuantityKpi'] = ResolversParentTypes['QuantityKpi']> = {
+  quantityDescriptor?: Resolver<ResolversTypes['QuantityDescriptor'], ParentType, ContextType>;
+  total?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  previousPeriod?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  previousYear?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  propertyComparison?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  rooms?: Resolver<Array<ResolversTypes['RoomValue']>, ParentType, ContextType>;
+  meters?: Resolver<Array<ResolversTypes['MeterValue']>, ParentType, ContextType>;
+  partial?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  previousYearClimateCorrected?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  totalNormalYear?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  climateCorrection?: Resolver<Maybe<ResolversTypes['ClimateCorrection']>, ParentType, ContextType>;
+  kwhEstimate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  kwhEstimateMethod?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type ReadoutMinMaxResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ReadoutMinMax'] = ResolversParentTypes['ReadoutMinMax']> = {
+  meterNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  quantity?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  firstReadoutTimestamp?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  firstReadoutValue?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  lastReadoutTimestamp?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastReadoutValue?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = GraphQLContext> = {
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
@@ -893,8 +1337,19 @@ export type Resolvers<ContextType = GraphQLContext> = {
   NotificationList?: NotificationListResolvers<ContextType>;
   DeleteAlarmResult?: DeleteAlarmResultResolvers<ContextType>;
   MarkAllNotificationsReadResult?: MarkAllNotificationsReadResultResolvers<ContextType>;
+  ClimateCorrection?: ClimateCorrectionResolvers<ContextType>;
+  Price?: PriceResolvers<ContextType>;
+  FixedCharge?: FixedChargeResolvers<ContextType>;
+  FixedChargeTable?: FixedChargeTableResolvers<ContextType>;
+  Projection?: ProjectionResolvers<ContextType>;
+  TableRow?: TableRowResolvers<ContextType>;
+  Table?: TableResolvers<ContextType>;
+  RoomValue?: RoomValueResolvers<ContextType>;
+  MeterValue?: MeterValueResolvers<ContextType>;
+  QuantityKpi?: QuantityKpiResolvers<ContextType>;
+  ReadoutMinMax?: ReadoutMinMaxResolvers<ContextType>;
 };
 
 
 /** This backend's schema.graphql and schema/*.graphql. */
-export const typeDefs = "# Tenant data backend (SPEC \"Backend A\", with the nucleolus data queries), mounted at /api/tenant/graphql.\n\ntype Query {\n  \"The signed-in user (short shape of SPEC §3).\"\n  me: Me\n  \"The units (apartments) of the signed-in user's tenancies, with their path to the property.\"\n  tenantUnits: [TenantUnit!]!\n  \"Consumption per time bucket for the given objects and quantities.\"\n  tenantGraph(graph: TenantGraphInput!): Graph!\n}\n\ntype Mutation {\n  \"Error 'Please enter valid credentials' (code INVALID_CREDENTIALS) on any mismatch.\"\n  loginWithEmailAndPassword(credentials: CredentialsInput!): LoginResult!\n  \"Rotates the refresh token; a spent token revokes its family.\"\n  refreshToken(refreshToken: String!): RefreshResult!\n}\n\ninput CredentialsInput {\n  email: String!\n  password: String!\n  \"The resource the token is for; only 'tenant' is accepted.\"\n  targetResource: String!\n}\n\ntype TokenPair {\n  token: String!\n  refreshToken: String!\n}\n\ntype LoginResult {\n  ok: TokenPair\n}\n\ntype RefreshResult {\n  ok: TokenPair\n}\n\ntype Permission {\n  name: String!\n  description: String!\n}\n\ntype Account {\n  id: ID!\n}\n\ntype Me {\n  id: ID!\n  name: String!\n  email: String!\n  language: String!\n  permissions: [Permission!]!\n  accounts: [Account!]!\n}\n\nenum ObjectKind {\n  PROPERTY\n  UNIT\n  SOURCE\n  MPOINT\n}\n\nenum GraphType {\n  HOURLY_VALUES\n  COST\n  CO2\n}\n\nenum Resolution {\n  HOUR\n  DAY\n  WEEK\n  MONTH\n  YEAR\n}\n\ninput ObjectInput {\n  kind: ObjectKind!\n  id: ID!\n}\n\ninput TenantGraphInput {\n  graphType: GraphType!\n  resolution: Resolution!\n  \"Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, inclusive.\"\n  periodBegin: String!\n  \"Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, exclusive.\"\n  periodEnd: String!\n  objects: [ObjectInput!]!\n  \"Quantity identifiers of SPEC §3, e.g. heat-energy.\"\n  quantities: [String!]!\n  \"Per m² of the unit's area.\"\n  normalized: Boolean\n}\n\ntype PropertyDetails {\n  id: ID!\n  number: String!\n  address: String!\n  city: String!\n  zipcode: String!\n}\n\ntype UnitDetails {\n  id: ID!\n  unitUniqueId: String!\n  name: String!\n  tenantName: String!\n}\n\ntype MeterDetails {\n  id: ID!\n  number: String!\n  roomName: String\n}\n\ntype GroupDetails {\n  id: ID!\n  quantity: String!\n  operational: Boolean!\n  meter: MeterDetails\n}\n\ntype MeasurementPointDetails {\n  id: ID!\n  legacyMeterId: String\n  name: String!\n  room: String\n  quantity: String!\n}\n\ntype ObjectDetails {\n  id: ID!\n  kind: ObjectKind!\n  property: PropertyDetails\n  unit: UnitDetails\n  group: GroupDetails\n  measurementPoint: MeasurementPointDetails\n}\n\ntype PropertySetting {\n  kind: String!\n}\n\ntype Co2Factor {\n  quantity: String!\n  gramPerQuantityUnit: Float!\n}\n\ntype PathProperty {\n  id: ID!\n  number: String!\n  settings: [PropertySetting!]!\n  co2Factors: [Co2Factor!]!\n}\n\ntype PathEntry {\n  property: PathProperty!\n}\n\ntype TenantUnit {\n  unit: UnitDetails!\n  object: ObjectDetails!\n  \"The unit's path up to its property; path[0] is the property.\"\n  path: [PathEntry!]!\n}\n\ntype QuantityDescriptor {\n  quantity: String!\n  normalized: Boolean!\n  \"Only co2 is used.\"\n  expressedAs: String\n}\n\ntype RelatedValues {\n  type: String!\n  values: [Float]!\n}\n\ntype Consumption {\n  quantityDescriptor: QuantityDescriptor!\n  \"One value per timestamp; null where there is no data.\"\n  values: [Float]!\n  relatedValues: [RelatedValues!]!\n}\n\ntype GraphSeries {\n  type: GraphType!\n  object: ObjectDetails!\n  consumption: [Consumption!]!\n}\n\ntype Graph {\n  \"Bucket starts, ISO 8601 with the Europe/Copenhagen offset, e.g. 2025-03-30T03:00:00+02:00.\"\n  timestamps: [String!]!\n  graphs: [GraphSeries!]!\n}\n\n# Alarms and notifications (SPEC §2 alarm and notification routes, §3 alarm types, frequencies and\n# notification kinds). Every operation names the tenancy (the {tenantId} of the route, a tenancy id); the caller\n# must be a member of it, and sees only their own alarms and notifications. Other ids get FORBIDDEN.\n\nenum AlarmType {\n  THRESHOLD\n  COMPARISON\n  ZERO_CONSUMPTION\n  INDOOR_CLIMATE\n}\n\nenum AlarmFrequency {\n  DAY\n  WEEK\n  MONTH\n  YEAR\n}\n\n\"OK, TRIGGERED (its latest evaluated period fired) or OFF (disabled).\"\nenum AlarmStatus {\n  OK\n  TRIGGERED\n  OFF\n}\n\nenum AlarmEvaluationState {\n  OK\n  FIRED\n  \"Some day of the period had no data: not judged.\"\n  UNKNOWN\n}\n\nenum NotificationKind {\n  HIGH_CONSUMPTION\n  ZERO_CONSUMPTION\n  INDOOR_CLIMATE\n  CONSUMPTION_REPORT\n}\n\n\"One evaluated period of an alarm.\"\ntype AlarmEvaluation {\n  \"First day of the period, YYYY-MM-DD (Europe/Copenhagen).\"\n  periodStart: String!\n  \"Day after the period's last day.\"\n  periodEnd: String!\n  state: AlarmEvaluationState!\n  \"Period total, or average for indoor climate.\"\n  value: Float\n  \"Threshold, previous period's total, minimum or maximum.\"\n  reference: Float\n  \"above_threshold, increase, zero, leak, below_minimum, above_maximum or missing_data.\"\n  reason: String\n  evaluatedAt: String!\n}\n\ntype Alarm {\n  id: ID!\n  tenancyId: ID!\n  type: AlarmType!\n  \"A quantity identifier of SPEC §3.\"\n  quantity: String!\n  frequency: AlarmFrequency!\n  \"Amount in the quantity's unit (THRESHOLD), percent (COMPARISON), always 0 (ZERO_CONSUMPTION).\"\n  threshold: Float\n  \"INDOOR_CLIMATE: alarm when the period's average is below this.\"\n  minimum: Float\n  \"INDOOR_CLIMATE: alarm when the period's average is above this.\"\n  maximum: Float\n  \"ZERO_CONSUMPTION on water: also alarm when water ran in every hour for 24 hours (a leak).\"\n  leakRule: Boolean!\n  enabled: Boolean!\n  status: AlarmStatus!\n  \"When it last fired, and for which period.\"\n  lastFired: AlarmEvaluation\n  \"The latest evaluated periods, newest first (at most 20).\"\n  history: [AlarmEvaluation!]!\n  createdAt: String!\n}\n\n\"A quantity's value over one complete period: total, or average for indoor climate; null when a day is missing.\"\ntype AlarmPeriodValue {\n  periodStart: String!\n  periodEnd: String!\n  value: Float\n}\n\ninput AlarmInput {\n  type: AlarmType!\n  quantity: String!\n  frequency: AlarmFrequency!\n  threshold: Float\n  minimum: Float\n  maximum: Float\n  leakRule: Boolean\n  enabled: Boolean\n}\n\ninput AlarmValuesInput {\n  tenancyId: ID!\n  type: AlarmType!\n  quantity: String!\n  frequency: AlarmFrequency!\n  \"How many of the latest complete periods; 1 to 24, default 1.\"\n  count: Int\n}\n\ntype QuantityTotal {\n  quantity: String!\n  value: Float!\n}\n\ntype Notification {\n  id: ID!\n  tenancyId: ID!\n  kind: NotificationKind!\n  \"The alarm that fired; null for consumption reports and deleted alarms.\"\n  alarmId: ID\n  quantity: String\n  frequency: AlarmFrequency!\n  periodStart: String!\n  periodEnd: String!\n  value: Float\n  reference: Float\n  reason: String\n  \"COMPARISON alarms: the percent it was set to.\"\n  percent: Float\n  \"CONSUMPTION_REPORT: the month's totals per quantity.\"\n  totals: [QuantityTotal!]!\n  createdAt: String!\n  read: Boolean!\n}\n\ntype NotificationList {\n  \"Newest first.\"\n  items: [Notification!]!\n  totalCount: Int!\n  unreadCount: Int!\n}\n\ntype DeleteAlarmResult {\n  ok: Boolean!\n}\n\ntype MarkAllNotificationsReadResult {\n  ok: Boolean!\n  \"How many were unread.\"\n  count: Int!\n}\n\nextend type Query {\n  \"The caller's alarms on a tenancy, newest first.\"\n  alarms(tenancyId: ID!): [Alarm!]!\n  alarm(tenancyId: ID!, id: ID!): Alarm!\n  \"Values of the latest complete periods, oldest first: the wizard's hint and the detail graph.\"\n  alarmValues(input: AlarmValuesInput!): [AlarmPeriodValue!]!\n  notifications(tenancyId: ID!, limit: Int, offset: Int): NotificationList!\n  notification(tenancyId: ID!, id: ID!): Notification!\n}\n\nextend type Mutation {\n  createAlarm(tenancyId: ID!, alarm: AlarmInput!): Alarm!\n  updateAlarm(tenancyId: ID!, id: ID!, alarm: AlarmInput!): Alarm!\n  deleteAlarm(tenancyId: ID!, id: ID!): DeleteAlarmResult!\n  \"Marks one notification read (or unread with read: false).\"\n  markNotificationRead(tenancyId: ID!, id: ID!, read: Boolean): Notification!\n  markAllNotificationsRead(tenancyId: ID!): MarkAllNotificationsReadResult!\n}\n";
+export const typeDefs = "# Tenant data backend (SPEC \"Backend A\", with the nucleolus data queries), mounted at /api/tenant/graphql.\n\ntype Query {\n  \"The signed-in user (short shape of SPEC §3).\"\n  me: Me\n  \"The units (apartments) of the signed-in user's tenancies, with their path to the property.\"\n  tenantUnits: [TenantUnit!]!\n  \"Consumption per time bucket for the given objects and quantities.\"\n  tenantGraph(graph: TenantGraphInput!): Graph!\n}\n\ntype Mutation {\n  \"Error 'Please enter valid credentials' (code INVALID_CREDENTIALS) on any mismatch.\"\n  loginWithEmailAndPassword(credentials: CredentialsInput!): LoginResult!\n  \"Rotates the refresh token; a spent token revokes its family.\"\n  refreshToken(refreshToken: String!): RefreshResult!\n}\n\ninput CredentialsInput {\n  email: String!\n  password: String!\n  \"The resource the token is for; only 'tenant' is accepted.\"\n  targetResource: String!\n}\n\ntype TokenPair {\n  token: String!\n  refreshToken: String!\n}\n\ntype LoginResult {\n  ok: TokenPair\n}\n\ntype RefreshResult {\n  ok: TokenPair\n}\n\ntype Permission {\n  name: String!\n  description: String!\n}\n\ntype Account {\n  id: ID!\n}\n\ntype Me {\n  id: ID!\n  name: String!\n  email: String!\n  language: String!\n  permissions: [Permission!]!\n  accounts: [Account!]!\n}\n\nenum ObjectKind {\n  PROPERTY\n  UNIT\n  SOURCE\n  MPOINT\n}\n\nenum GraphType {\n  HOURLY_VALUES\n  COST\n  CO2\n}\n\nenum Resolution {\n  HOUR\n  DAY\n  WEEK\n  MONTH\n  YEAR\n}\n\ninput ObjectInput {\n  kind: ObjectKind!\n  id: ID!\n}\n\ninput TenantGraphInput {\n  graphType: GraphType!\n  resolution: Resolution!\n  \"Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, inclusive.\"\n  periodBegin: String!\n  \"Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, exclusive.\"\n  periodEnd: String!\n  objects: [ObjectInput!]!\n  \"Quantity identifiers of SPEC §3, e.g. heat-energy.\"\n  quantities: [String!]!\n  \"Per m² of the unit's area.\"\n  normalized: Boolean\n}\n\ntype PropertyDetails {\n  id: ID!\n  number: String!\n  address: String!\n  city: String!\n  zipcode: String!\n}\n\ntype UnitDetails {\n  id: ID!\n  unitUniqueId: String!\n  name: String!\n  tenantName: String!\n}\n\ntype MeterDetails {\n  id: ID!\n  number: String!\n  roomName: String\n}\n\ntype GroupDetails {\n  id: ID!\n  quantity: String!\n  operational: Boolean!\n  meter: MeterDetails\n}\n\ntype MeasurementPointDetails {\n  id: ID!\n  legacyMeterId: String\n  name: String!\n  room: String\n  quantity: String!\n}\n\ntype ObjectDetails {\n  id: ID!\n  kind: ObjectKind!\n  property: PropertyDetails\n  unit: UnitDetails\n  group: GroupDetails\n  measurementPoint: MeasurementPointDetails\n}\n\ntype PropertySetting {\n  kind: String!\n}\n\ntype Co2Factor {\n  quantity: String!\n  gramPerQuantityUnit: Float!\n}\n\ntype PathProperty {\n  id: ID!\n  number: String!\n  settings: [PropertySetting!]!\n  co2Factors: [Co2Factor!]!\n}\n\ntype PathEntry {\n  property: PathProperty!\n}\n\ntype TenantUnit {\n  unit: UnitDetails!\n  object: ObjectDetails!\n  \"The unit's path up to its property; path[0] is the property.\"\n  path: [PathEntry!]!\n}\n\ntype QuantityDescriptor {\n  quantity: String!\n  normalized: Boolean!\n  \"Only co2 is used.\"\n  expressedAs: String\n}\n\ntype RelatedValues {\n  type: String!\n  values: [Float]!\n}\n\ntype Consumption {\n  quantityDescriptor: QuantityDescriptor!\n  \"One value per timestamp; null where there is no data.\"\n  values: [Float]!\n  relatedValues: [RelatedValues!]!\n}\n\ntype GraphSeries {\n  type: GraphType!\n  object: ObjectDetails!\n  consumption: [Consumption!]!\n}\n\ntype Graph {\n  \"Bucket starts, ISO 8601 with the Europe/Copenhagen offset, e.g. 2025-03-30T03:00:00+02:00.\"\n  timestamps: [String!]!\n  graphs: [GraphSeries!]!\n}\n\n# Alarms and notifications (SPEC §2 alarm and notification routes, §3 alarm types, frequencies and\n# notification kinds). Every operation names the tenancy (the {tenantId} of the route, a tenancy id); the caller\n# must be a member of it, and sees only their own alarms and notifications. Other ids get FORBIDDEN.\n\nenum AlarmType {\n  THRESHOLD\n  COMPARISON\n  ZERO_CONSUMPTION\n  INDOOR_CLIMATE\n}\n\nenum AlarmFrequency {\n  DAY\n  WEEK\n  MONTH\n  YEAR\n}\n\n\"OK, TRIGGERED (its latest evaluated period fired) or OFF (disabled).\"\nenum AlarmStatus {\n  OK\n  TRIGGERED\n  OFF\n}\n\nenum AlarmEvaluationState {\n  OK\n  FIRED\n  \"Some day of the period had no data: not judged.\"\n  UNKNOWN\n}\n\nenum NotificationKind {\n  HIGH_CONSUMPTION\n  ZERO_CONSUMPTION\n  INDOOR_CLIMATE\n  CONSUMPTION_REPORT\n}\n\n\"One evaluated period of an alarm.\"\ntype AlarmEvaluation {\n  \"First day of the period, YYYY-MM-DD (Europe/Copenhagen).\"\n  periodStart: String!\n  \"Day after the period's last day.\"\n  periodEnd: String!\n  state: AlarmEvaluationState!\n  \"Period total, or average for indoor climate.\"\n  value: Float\n  \"Threshold, previous period's total, minimum or maximum.\"\n  reference: Float\n  \"above_threshold, increase, zero, leak, below_minimum, above_maximum or missing_data.\"\n  reason: String\n  evaluatedAt: String!\n}\n\ntype Alarm {\n  id: ID!\n  tenancyId: ID!\n  type: AlarmType!\n  \"A quantity identifier of SPEC §3.\"\n  quantity: String!\n  frequency: AlarmFrequency!\n  \"Amount in the quantity's unit (THRESHOLD), percent (COMPARISON), always 0 (ZERO_CONSUMPTION).\"\n  threshold: Float\n  \"INDOOR_CLIMATE: alarm when the period's average is below this.\"\n  minimum: Float\n  \"INDOOR_CLIMATE: alarm when the period's average is above this.\"\n  maximum: Float\n  \"ZERO_CONSUMPTION on water: also alarm when water ran in every hour for 24 hours (a leak).\"\n  leakRule: Boolean!\n  enabled: Boolean!\n  status: AlarmStatus!\n  \"When it last fired, and for which period.\"\n  lastFired: AlarmEvaluation\n  \"The latest evaluated periods, newest first (at most 20).\"\n  history: [AlarmEvaluation!]!\n  createdAt: String!\n}\n\n\"A quantity's value over one complete period: total, or average for indoor climate; null when a day is missing.\"\ntype AlarmPeriodValue {\n  periodStart: String!\n  periodEnd: String!\n  value: Float\n}\n\ninput AlarmInput {\n  type: AlarmType!\n  quantity: String!\n  frequency: AlarmFrequency!\n  threshold: Float\n  minimum: Float\n  maximum: Float\n  leakRule: Boolean\n  enabled: Boolean\n}\n\ninput AlarmValuesInput {\n  tenancyId: ID!\n  type: AlarmType!\n  quantity: String!\n  frequency: AlarmFrequency!\n  \"How many of the latest complete periods; 1 to 24, default 1.\"\n  count: Int\n}\n\ntype QuantityTotal {\n  quantity: String!\n  value: Float!\n}\n\ntype Notification {\n  id: ID!\n  tenancyId: ID!\n  kind: NotificationKind!\n  \"The alarm that fired; null for consumption reports and deleted alarms.\"\n  alarmId: ID\n  quantity: String\n  frequency: AlarmFrequency!\n  periodStart: String!\n  periodEnd: String!\n  value: Float\n  reference: Float\n  reason: String\n  \"COMPARISON alarms: the percent it was set to.\"\n  percent: Float\n  \"CONSUMPTION_REPORT: the month's totals per quantity.\"\n  totals: [QuantityTotal!]!\n  createdAt: String!\n  read: Boolean!\n}\n\ntype NotificationList {\n  \"Newest first.\"\n  items: [Notification!]!\n  totalCount: Int!\n  unreadCount: Int!\n}\n\ntype DeleteAlarmResult {\n  ok: Boolean!\n}\n\ntype MarkAllNotificationsReadResult {\n  ok: Boolean!\n  \"How many were unread.\"\n  count: Int!\n}\n\nextend type Query {\n  \"The caller's alarms on a tenancy, newest first.\"\n  alarms(tenancyId: ID!): [Alarm!]!\n  alarm(tenancyId: ID!, id: ID!): Alarm!\n  \"Values of the latest complete periods, oldest first: the wizard's hint and the detail graph.\"\n  alarmValues(input: AlarmValuesInput!): [AlarmPeriodValue!]!\n  notifications(tenancyId: ID!, limit: Int, offset: Int): NotificationList!\n  notification(tenancyId: ID!, id: ID!): Notification!\n}\n\nextend type Mutation {\n  createAlarm(tenancyId: ID!, alarm: AlarmInput!): Alarm!\n  updateAlarm(tenancyId: ID!, id: ID!, alarm: AlarmInput!): Alarm!\n  deleteAlarm(tenancyId: ID!, id: ID!): DeleteAlarmResult!\n  \"Marks one notification read (or unread with read: false).\"\n  markNotificationRead(tenancyId: ID!, id: ID!, read: Boolean): Notification!\n  markAllNotificationsRead(tenancyId: ID!): MarkAllNotificationsReadResult!\n}\n\n# Consumption data queries (SPEC §7 \"Data queries\" and \"Readout query\"), issue 7.\n# Meaning of every field, with example queries: docs/notes/consumption-contract.md.\n#\n# Date conventions: tenantGraph takes Copenhagen local minutes, end exclusive (see schema.graphql).\n# Every other operation here takes Copenhagen calendar dates YYYY-MM-DD with BOTH ends inclusive, exactly\n# like the period machine's { startDate, endDate }.\n#\n# Access: every operation checks access first; an id that is unknown or belongs to another tenant gets the\n# same FORBIDDEN error as tenantGraph. Data is clipped to the caller's tenancy dates.\n\nextend type Query {\n  \"Unit prices of the unit's property valid at any time in [periodBegin, periodEnd], oldest first.\"\n  quantityPrices(input: QuantityPricesInput!): [Price!]!\n  \"Fixed charges (subscription, meter rent, …) of the unit's property, split into the requested buckets.\"\n  fixedCharges(input: FixedChargesInput!): FixedChargeTable!\n  \"Month-to-date or year-to-date consumption and cost, and where it ends at the same pace.\"\n  consumptionProjection(input: ProjectionInput!): [Projection!]!\n  \"One row per room or per meter of a unit, with comparison values.\"\n  tenantTable(table: TenantTableInput!): Table!\n  \"KPIs per quantity for a unit and period.\"\n  unitQuantityKpis(input: UnitQuantityKpisInput!): [QuantityKpi!]!\n  \"First and last register readout of a meter in [fromDate, toDate] (nucleus side). Null when no readout.\"\n  readoutMinMax(\n    \"tenancies.id (SPEC Tenancy.id) of one of the caller's tenancies.\"\n    tenancyId: Int!\n    meterNumber: String!\n    quantity: String!\n    \"YYYY-MM-DD, inclusive.\"\n    fromDate: String!\n    \"YYYY-MM-DD, inclusive.\"\n    toDate: String!\n  ): ReadoutMinMax\n}\n\n# ---------------------------------------------------------------------------------------------------------\n# tenantGraph extensions\n# ---------------------------------------------------------------------------------------------------------\n\n\"The related series a graph may carry next to each consumption series (Consumption.relatedValues).\"\nenum RelatedKind {\n  \"The property's per-m² average, times the unit's area (or per m² when normalized). Never another tenant's own numbers.\"\n  PROPERTY\n  \"The same number of buckets immediately before the period, aligned bucket by bucket.\"\n  LAST_PERIOD\n  \"The same buckets one year earlier, aligned bucket by bucket.\"\n  LAST_YEAR\n}\n\nextend input TenantGraphInput {\n  \"Related series to add to each consumption series; types in relatedValues are the enum names.\"\n  related: [RelatedKind!]\n  \"\"\"\n  Degree-day climate correction (heat-energy, heat-volume and hca only). Adds related series DEGREE_DAYS,\n  NORMAL_DEGREE_DAYS, CLIMATE_NORMAL_YEAR (this period's values as in a normal year) and, with LAST_YEAR asked,\n  LAST_YEAR_DEGREE_DAYS and CLIMATE_LAST_YEAR (last year's values at this period's degree days).\n  \"\"\"\n  climateCorrection: ClimateCorrectionInput\n  \"For hca: add a KWH_ESTIMATE related series (heat-cost-allocator units converted to kWh, method in docs/domain.md).\"\n  hcaKwhEstimate: Boolean\n}\n\nextend input ObjectInput {\n  \"PROPERTY only: multiply the property's per-m² average by this unit's area (one of the caller's units in that property). Without it PROPERTY values are per m².\"\n  scaleToUnitId: ID\n}\n\ninput ClimateCorrectionInput {\n  \"Share of the heat that goes to hot water and is left uncorrected, 0 to 0.9. Default 0.25.\"\n  hotWaterShare: Float\n}\n\n\"Which climate correction was applied to a series.\"\nenum ClimateCorrectionKind {\n  \"Heating degree days, base 17 °C, on the space-heating share.\"\n  DEGREE_DAYS\n  \"Not applied; see reason.\"\n  NONE\n}\n\ntype ClimateCorrection {\n  applied: ClimateCorrectionKind!\n  \"Why not applied, e.g. 'not a heating quantity' or 'no outdoor temperature for part of the period'. Null when applied.\"\n  reason: String\n  \"Base temperature of the degree days, °C (17).\"\n  baseTemperature: Float!\n  hotWaterShare: Float!\n  \"Degree days of the period (sum over its buckets); null when unknown.\"\n  degreeDays: Float\n  \"Degree days of the same buckets one year earlier.\"\n  lastYearDegreeDays: Float\n  \"Degree days of a normal year over the same buckets.\"\n  normalDegreeDays: Float\n}\n\nextend type Consumption {\n  \"Set when climateCorrection was asked for.\"\n  climateCorrection: ClimateCorrection\n  \"How KWH_ESTIMATE was made, when it was asked for and possible; null otherwise.\"\n  kwhEstimateMethod: String\n}\n\nextend type Graph {\n  \"Per timestamp: true when the bucket is still open (it ends after the newest data / now), so its value is partial.\"\n  partial: [Boolean!]!\n}\n\n# ---------------------------------------------------------------------------------------------------------\n# Prices, fixed charges, projection\n# ---------------------------------------------------------------------------------------------------------\n\ninput QuantityPricesInput {\n  \"One of the caller's units (apartment id).\"\n  unitId: ID!\n  \"Restrict to these quantities; all priced quantities when absent.\"\n  quantities: [String!]\n  \"YYYY-MM-DD, inclusive.\"\n  periodBegin: String!\n  \"YYYY-MM-DD, inclusive.\"\n  periodEnd: String!\n}\n\ntype Price {\n  quantity: String!\n  \"Per quantity unit (kWh, m³, hca unit), including VAT.\"\n  price: Float!\n  \"ISO 4217, e.g. DKK.\"\n  currency: String!\n  \"YYYY-MM-DD, inclusive.\"\n  validFrom: String!\n  \"YYYY-MM-DD, exclusive; null while open-ended.\"\n  validTo: String\n}\n\ninput FixedChargesInput {\n  unitId: ID!\n  \"YYYY-MM-DD, inclusive.\"\n  periodBegin: String!\n  \"YYYY-MM-DD, inclusive.\"\n  periodEnd: String!\n  \"MONTH or YEAR (others are refused).\"\n  resolution: Resolution!\n}\n\ntype FixedCharge {\n  \"Label key of the charge, e.g. 'subscription', 'meter-rent' (translated in the UI).\"\n  kind: String!\n  \"The quantity it belongs to, or null for the whole tenancy.\"\n  quantity: String\n  \"Amount per year.\"\n  amountPerYear: Float!\n  currency: String!\n  validFrom: String!\n  validTo: String\n  \"Amount falling in each bucket of FixedChargeTable.timestamps (pro rata per day, clipped to the tenancy); null outside the tenancy.\"\n  values: [Float]!\n}\n\ntype FixedChargeTable {\n  \"Bucket starts, same format as Graph.timestamps.\"\n  timestamps: [String!]!\n  charges: [FixedCharge!]!\n  \"Sum of all charges per bucket.\"\n  totals: [Float]!\n}\n\ninput ProjectionInput {\n  unitId: ID!\n  quantities: [String!]!\n  \"MONTH (this month) or YEAR (this calendar year).\"\n  span: Resolution!\n  \"Today's date YYYY-MM-DD for the projection; default today in Copenhagen (tests pass a date).\"\n  asOf: String\n}\n\ntype Projection {\n  quantityDescriptor: QuantityDescriptor!\n  \"First day of the month/year, YYYY-MM-DD.\"\n  periodBegin: String!\n  \"Last day of the month/year, YYYY-MM-DD (inclusive).\"\n  periodEnd: String!\n  \"Whole days with data so far (up to yesterday, and the data there is).\"\n  daysElapsed: Int!\n  daysTotal: Int!\n  \"Consumption so far; null when no data.\"\n  soFar: Float\n  \"Cost so far (consumption × the day's price); null without prices.\"\n  costSoFar: Float\n  \"soFar / daysElapsed × daysTotal; null with fewer than 3 days of data.\"\n  projected: Float\n  projectedCost: Float\n  \"Fixed charges of the whole month/year, to add to projectedCost for the bill.\"\n  fixedCharges: Float\n  currency: String\n  \"'linear-daily-average' (the only method so far).\"\n  method: String!\n}\n\n# ---------------------------------------------------------------------------------------------------------\n# Table and KPIs\n# ---------------------------------------------------------------------------------------------------------\n\nenum CompareWith {\n  PROPERTY\n  LAST_PERIOD\n}\n\nenum TableRows {\n  \"One row per room (hca and indoor-climate points), plus one for points without a room.\"\n  ROOM\n  \"One row per measurement point (meter).\"\n  METER\n}\n\ninput TenantTableInput {\n  unitId: ID!\n  quantities: [String!]!\n  \"YYYY-MM-DD, inclusive.\"\n  periodBegin: String!\n  \"YYYY-MM-DD, inclusive.\"\n  periodEnd: String!\n  \"Default LAST_PERIOD.\"\n  compareWith: CompareWith\n  \"Default METER.\"\n  rows: TableRows\n  graphType: GraphType\n  normalized: Boolean\n}\n\ntype TableRow {\n  \"MPOINT object for METER rows; the UNIT object for ROOM rows (label says which room).\"\n  object: ObjectDetails!\n  \"Room name, meter name, or null.\"\n  label: String\n  \"One value per Table.quantityDescriptors entry; null where the row has no such quantity or no data.\"\n  values: [Float]!\n  \"Same shape: the row in the comparison (its last period; for PROPERTY the property's per-m² average × the unit's area, split by the row's share).\"\n  comparisonValues: [Float]!\n}\n\ntype Table {\n  quantityDescriptors: [QuantityDescriptor!]!\n  rows: [TableRow!]!\n  compareWith: CompareWith!\n  \"True when the period is still open.\"\n  partial: Boolean!\n}\n\ninput UnitQuantityKpisInput {\n  unitId: ID!\n  quantities: [String!]!\n  \"YYYY-MM-DD, inclusive.\"\n  periodBegin: String!\n  \"YYYY-MM-DD, inclusive.\"\n  periodEnd: String!\n  graphType: GraphType\n  normalized: Boolean\n  climateCorrection: ClimateCorrectionInput\n  hcaKwhEstimate: Boolean\n}\n\ntype RoomValue {\n  label: String!\n  value: Float\n}\n\ntype MeterValue {\n  object: ObjectDetails!\n  value: Float\n}\n\ntype QuantityKpi {\n  quantityDescriptor: QuantityDescriptor!\n  \"Sum (or average, per the quantity's aggregation) over the period; null when no data.\"\n  total: Float\n  \"The same length of time immediately before.\"\n  previousPeriod: Float\n  \"The same dates one year earlier.\"\n  previousYear: Float\n  \"The property's per-m² average × the unit's area (or per m² when normalized).\"\n  propertyComparison: Float\n  rooms: [RoomValue!]!\n  meters: [MeterValue!]!\n  \"True when the period is still open (ends today or later).\"\n  partial: Boolean!\n  \"previousYear corrected to this period's degree days (space-heating share only); null when not applicable.\"\n  previousYearClimateCorrected: Float\n  \"total corrected to a normal year's degree days; null when not applicable.\"\n  totalNormalYear: Float\n  climateCorrection: ClimateCorrection\n  \"For hca with hcaKwhEstimate: the total as estimated kWh.\"\n  kwhEstimate: Float\n  kwhEstimateMethod: String\n}\n\n# ---------------------------------------------------------------------------------------------------------\n# Readout (nucleus)\n# ---------------------------------------------------------------------------------------------------------\n\ntype ReadoutMinMax {\n  meterNumber: String!\n  quantity: String!\n  \"ISO 8601 with the Copenhagen offset.\"\n  firstReadoutTimestamp: String!\n  firstReadoutValue: Float!\n  lastReadoutTimestamp: String!\n  lastReadoutValue: Float!\n}\n";

@@ -7,15 +7,21 @@ import { deleteAlarm } from './resolvers/alarmDelete.ts';
 import { alarms } from './resolvers/alarms.ts';
 import { updateAlarm } from './resolvers/alarmUpdate.ts';
 import { alarmValues } from './resolvers/alarmValues.ts';
+import { consumptionProjection } from './resolvers/consumptionProjection.ts';
+import { fixedCharges } from './resolvers/fixedCharges.ts';
 import { loginWithEmailAndPassword } from './resolvers/loginWithEmailAndPassword.ts';
 import { me } from './resolvers/me.ts';
 import { notification } from './resolvers/notification.ts';
 import { markAllNotificationsRead } from './resolvers/notificationMarkAllRead.ts';
 import { markNotificationRead } from './resolvers/notificationMarkRead.ts';
 import { notifications } from './resolvers/notifications.ts';
+import { quantityPrices } from './resolvers/quantityPrices.ts';
+import { readoutMinMax } from './resolvers/readoutMinMax.ts';
 import { refreshToken } from './resolvers/refreshToken.ts';
 import { tenantGraph } from './resolvers/tenantGraph.ts';
+import { tenantTable } from './resolvers/tenantTable.ts';
 import { tenantUnits } from './resolvers/tenantUnits.ts';
+import { unitQuantityKpis } from './resolvers/unitQuantityKpis.ts';
 import { type Resolvers, typeDefs } from './types.generated.ts';
 
 /** Where the tenant backend is mounted. */
@@ -31,6 +37,12 @@ const resolvers: Resolvers = {
     alarmValues,
     notifications,
     notification,
+    quantityPrices,
+    fixedCharges,
+    consumptionProjection,
+    tenantTable,
+    unitQuantityKpis,
+    readoutMinMax,
   },
   Mutation: {
     loginWithEmailAndPassword,

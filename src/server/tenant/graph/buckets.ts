@@ -85,3 +85,54 @@ export function planBuckets(
 export function formatBucket(start: Temporal.ZonedDateTime): string {
   return start.toString({ timeZoneName: 'never', smallestUnit: 'second' });
 }
+
+/** The same number of buckets right before the plan (the LAST_PERIOD comparison), bucket i ↔ bucket i. */
+export function previousPlan(plan: BucketPlan): BucketPlan {
+  const n = plan.starts.length;
+  const from =
+    plan.resolution === 'HOUR'
+      ? plan.from.subtract({ hours: n })
+      : plan.from
+          .toPlainDate()
+          .subtract(
+            plan.resolution === 'DAY'
+              ? { days: n }
+              : plan.resolution === 'WEEK'
+                ? { weeks: n }
+                : plan.resolution === 'MONTH'
+                  ? { months: n }
+                  : { years: n },
+          )
+          .toZonedDateTime(TIME_ZONE);
+  return { ...planBuckets(plan.resolution, from, plan.from), resolution: plan.resolution };
+}
+
+/**
+ * The plan's buckets one year earlier (the LAST_YEAR comparison), bucket i ↔ bucket i: the same local time a
+ * calendar year back, except weeks, which go back 52 weeks so they stay ISO weeks (Monday starts).
+ */
+export function lastYearPlan(plan: BucketPlan): BucketPlan {
+  const back = (t: Temporal.ZonedDateTime) =>
+    plan.resolution === 'WEEK'
+      ? t.toPlainDate().subtract({ weeks: 52 }).toZonedDateTime(TIME_ZONE)
+      : plan.resolution === 'HOUR'
+        ? t.subtract({ years: 1 }).round({ smallestUnit: 'hour', roundingMode: 'floor' })
+        : t.toPlainDate().subtract({ years: 1 }).toZonedDateTime(TIME_ZONE);
+  const starts = plan.starts.map(back);
+  const last = starts.at(-1);
+  return {
+    resolution: plan.resolution,
+    starts,
+    from: starts[0] ?? back(plan.from),
+    to: last ? nextBucket(last, plan.resolution) : back(plan.to),
+  };
+}
+
+/** Whether a bucket has not ended yet at `now` (its value is partial). */
+export function isOpenBucket(
+  start: Temporal.ZonedDateTime,
+  resolution: Resolution,
+  now: Temporal.Instant,
+): boolean {
+  return Temporal.Instant.compare(nextBucket(start, resolution).toInstant(), now) > 0;
+}

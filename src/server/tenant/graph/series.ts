@@ -6,11 +6,13 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
+import { epochDay } from '../../../lib/degreeDays.ts';
 import { TIME_ZONE } from '../../../lib/periods.ts';
 import type { Aggregation } from '../../../lib/quantities.ts';
 import type { Db } from '../../db/client.ts';
 import { pgNumberArray, queryRows } from '../../db/sql.ts';
-import type { BucketPlan } from './buckets.ts';
+import { MIN_HOURS_PER_DAY } from '../degreeDays.ts';
+import { type BucketPlan, nextBucket } from './buckets.ts';
 
 /** What one series is made of. */
 export interface SeriesQuery {
@@ -22,6 +24,17 @@ export interface SeriesQuery {
   windows: { from: Temporal.ZonedDateTime; to: Temporal.ZonedDateTime }[];
   /** For cost: consumption times the price valid on each local day. */
   price?: { propertyId: number; quantity: string };
+  /**
+   * Instead of points: all apartment points of a property's quantity, from property_daily_rollups (hourly_consumption
+   * at HOUR). For summed quantities `perM2` gives the sum per m² of the apartments with data, `total` the plain sum;
+   * averaged quantities are the property-wide average either way.
+   */
+  property?: { propertyId: number; quantity: string; measure: 'perM2' | 'total' };
+  /**
+   * Instead of points: the property's heating degree days (property_degree_days), summed per bucket. A bucket (or
+   * total) is null unless every one of its days is known. Not for HOUR plans (degree days are per day).
+   */
+  degreeDays?: { propertyId: number };
 }
 
 /** The key a bucket start has in the query's result. */
@@ -53,7 +66,66 @@ function dailySource(q: SeriesQuery, ids: string, key: SQL, where: SQL): SQL {
     WHERE d.measurement_point_id = ANY(${ids}::int[]) AND ${where}`;
 }
 
+/**
+ * Fewest apartments with data for a property figure to be shown: with two, one tenant could subtract their own
+ * numbers and read the neighbour's. Buckets (hours, days) below it are gaps.
+ */
+export const MIN_PROPERTY_APARTMENTS = 3;
+
+/** The bucket key of a row with a `d.day` date column, for DAY and coarser plans. */
+function dayKey(resolution: BucketPlan['resolution']): SQL {
+  if (resolution === 'DAY') return sql`d.day::text`;
+  if (resolution === 'WEEK') return sql`date_trunc('week', d.day::timestamp)::date::text`;
+  const unit = sql.raw(resolution === 'YEAR' ? `'year'` : `'month'`);
+  return sql`date_trunc(${unit}, d.day::timestamp)::date::text`;
+}
+
+/** The property's complete days of degree days (SeriesQuery.degreeDays); c counts the days. */
+function degreeDaySource(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.ZonedDateTime): SQL {
+  return sql`SELECT ${dayKey(q.plan.resolution)} AS k, d.degree_days AS x, 1 AS c FROM property_degree_days d
+    WHERE d.property_id = ${q.degreeDays!.propertyId} AND d.hours >= ${MIN_HOURS_PER_DAY}
+      AND d.day >= ${from.toPlainDate().toString()}::date AND d.day < ${to.toPlainDate().toString()}::date`;
+}
+
+/** Days in [from, to) (midnights). */
+function daysBetween(from: Temporal.ZonedDateTime, to: Temporal.ZonedDateTime): number {
+  return epochDay(to.toPlainDate()) - epochDay(from.toPlainDate());
+}
+
+/** The property's apartments combined (SeriesQuery.property), per hour or per day. */
+function propertySource(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.ZonedDateTime): SQL {
+  const p = q.property!;
+  const perM2 = p.measure === 'perM2' && q.aggregation === 'sum';
+  const { resolution } = q.plan;
+  if (resolution === 'HOUR') {
+    const day = sql`(g.hour_start AT TIME ZONE ${TIME_ZONE})::date`;
+    // Per apartment first, so an apartment with several points of the quantity counts its area once.
+    return sql`SELECT extract(epoch FROM g.hour_start)::bigint::text AS k,
+        ${q.price ? sql`g.x * pr.price` : sql`g.x`} AS x, g.c AS c
+      FROM (SELECT ha.hour_start, ${perM2 ? sql`sum(ha.s) / nullif(sum(a.area_m2), 0)` : sql`sum(ha.s)`} AS x,
+                   sum(ha.c) AS c
+            FROM (SELECT h.hour_start, pt.apartment_id, sum(h.value) AS s, count(*) AS c
+                  FROM hourly_consumption h JOIN measurement_points pt ON pt.id = h.measurement_point_id
+                  WHERE pt.property_id = ${p.propertyId} AND pt.quantity = ${p.quantity} AND pt.apartment_id IS NOT NULL
+                    AND h.hour_start >= ${from.toInstant().toString()}::timestamptz
+                    AND h.hour_start < ${to.toInstant().toString()}::timestamptz
+                  GROUP BY 1, 2) ha
+            JOIN apartments a ON a.id = ha.apartment_id GROUP BY ha.hour_start
+            HAVING count(*) >= ${MIN_PROPERTY_APARTMENTS}) g
+      ${q.price ? priceJoin(q.price, day) : sql``}`;
+  }
+  const key = dayKey(resolution);
+  const value = perM2 ? sql`d.per_m2` : sql`d.sum`;
+  return sql`SELECT ${key} AS k, ${q.price ? sql`${value} * pr.price` : value} AS x, d.count AS c
+    FROM property_daily_rollups d ${q.price ? priceJoin(q.price, sql`d.day`) : sql``}
+    WHERE d.property_id = ${p.propertyId} AND d.quantity = ${p.quantity}
+      AND d.apartments >= ${MIN_PROPERTY_APARTMENTS}
+      AND d.day >= ${from.toPlainDate().toString()}::date AND d.day < ${to.toPlainDate().toString()}::date`;
+}
+
 function source(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.ZonedDateTime): SQL {
+  if (q.property) return propertySource(q, from, to);
+  if (q.degreeDays) return degreeDaySource(q, from, to);
   const ids = pgNumberArray(q.pointIds);
   const { resolution } = q.plan;
   if (resolution === 'HOUR')
@@ -89,17 +161,45 @@ function source(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.Zoned
     UNION ALL ${dailySource(q, ids, daily(sql`d.day`), edges)}`;
 }
 
+/** Each series' rows, tagged with its index; series without points or windows add nothing. */
+function unionParts(queries: SeriesQuery[]): SQL[] {
+  return queries.flatMap((q, i) =>
+    q.pointIds.length === 0 && !q.property && !q.degreeDays
+      ? []
+      : q.windows.map((w) => sql`SELECT ${i}::int AS i, u.k, u.x, u.c FROM (${source(q, w.from, w.to)}) u`),
+  );
+}
+
+/** One total per series over its windows (sum, or average per the aggregation); null where there is no data. */
+export async function seriesTotals(db: Db, queries: SeriesQuery[]): Promise<(number | null)[]> {
+  const parts = unionParts(queries);
+  if (parts.length === 0) return queries.map(() => null);
+  const rows = await queryRows<{ i: number; x: string | null; c: string | null }>(
+    db,
+    sql`SELECT s.i, sum(s.x)::text AS x, sum(s.c)::text AS c
+        FROM (${sql.join(parts, sql` UNION ALL `)}) s GROUP BY s.i`,
+  );
+  const byIndex = new Map(rows.map((r) => [Number(r.i), r]));
+  return queries.map((q, i) => {
+    const row = byIndex.get(i);
+    if (!row || row.x === null) return null;
+    if (q.degreeDays) {
+      const days = q.windows.reduce((n, w) => n + daysBetween(w.from, w.to), 0);
+      return Number(row.c) === days ? Number(row.x) : null;
+    }
+    if (q.aggregation === 'sum') return Number(row.x);
+    const count = Number(row.c);
+    return count > 0 ? Number(row.x) / count : null;
+  });
+}
+
 /**
  * Every series' value per bucket of its plan, in one SQL query for all of them; null where no point has
  * data. Each series' rows are tagged with its index, so sums and counts group per series and bucket.
  */
 export async function seriesValues(db: Db, queries: SeriesQuery[]): Promise<(number | null)[][]> {
   const none = () => queries.map((q) => q.plan.starts.map((): number | null => null));
-  const parts = queries.flatMap((q, i) =>
-    q.pointIds.length === 0
-      ? []
-      : q.windows.map((w) => sql`SELECT ${i}::int AS i, u.k, u.x, u.c FROM (${source(q, w.from, w.to)}) u`),
-  );
+  const parts = unionParts(queries);
   if (parts.length === 0) return none();
   const rows = await queryRows<{ i: number; k: string; x: string | null; c: string | null }>(
     db,
@@ -111,6 +211,10 @@ export async function seriesValues(db: Db, queries: SeriesQuery[]): Promise<(num
     q.plan.starts.map((start) => {
       const row = byKey.get(`${i}|${bucketKey(start, q.plan)}`);
       if (!row || row.x === null) return null;
+      if (q.degreeDays)
+        return Number(row.c) === daysBetween(start, nextBucket(start, q.plan.resolution))
+          ? Number(row.x)
+          : null;
       if (q.aggregation === 'sum') return Number(row.x);
       const count = Number(row.c);
       return count > 0 ? Number(row.x) / count : null;

@@ -1,26 +1,45 @@
 /**
  * `tenantGraph`: values per Europe/Copenhagen bucket for units (all their points of a quantity combined,
- * summed or averaged per the quantity) and measurement points, clipped to the caller's tenancy.
- * HOURLY_VALUES is consumption, COST multiplies by the day's price, CO2 by the property's factor (grams).
+ * summed or averaged per the quantity), measurement points, the property (its per-m² average) and the property's
+ * own points (SOURCE), clipped to the caller's tenancy. HOURLY_VALUES is consumption, COST multiplies by the day's
+ * price, CO2 by the property's factor (grams). Related series: PROPERTY, LAST_PERIOD, LAST_YEAR, degree days and
+ * climate-corrected values, and the hca kWh estimate. A fixed number of SQL statements, whatever the period.
  */
-import { and, inArray } from 'drizzle-orm';
+import { and, inArray, isNull, or } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
-import { GRAPH_TYPES, isQuantityId, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
+import { GRAPH_TYPES, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import { measurementPoints, propertyCo2Factors } from '../../db/schema.ts';
 import { requireUserId } from '../../graphql/context.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
-import { clipToTenancies, unitAccess } from '../access.ts';
+import { callerUnits, clipToTenancies, propertyAccess, type UnitAccess } from '../access.ts';
 import {
+  bucketNormalDegreeDays,
+  climateInput,
+  climateReport,
+  correctSeries,
+  dbId,
+  degreeDaysPerBucket,
+  isClimateCorrected,
+  kwhEstimateMethod,
+  kwhPerUnit,
+  quantityId,
+  sumOrNull,
+} from '../consumption/common.ts';
+import {
+  type BucketPlan,
   formatBucket,
+  isOpenBucket,
+  lastYearPlan,
   localMinute,
   MAX_BUCKETS,
   planBuckets,
+  previousPlan,
   TooManyBucketsError,
 } from '../graph/buckets.ts';
 import { type SeriesQuery, seriesValues } from '../graph/series.ts';
-import { currentMeters, pointObject, unitObject } from '../objects.ts';
-import type { Consumption, GraphSeries, QueryResolvers } from '../types.generated.ts';
+import { currentMeters, pointObject, propertyObject, unitObject } from '../objects.ts';
+import type { Consumption, GraphSeries, QueryResolvers, RelatedValues } from '../types.generated.ts';
 
 const localMinuteText = z
   .string()
@@ -34,10 +53,7 @@ const localMinuteText = z
     }
   }, 'must be a real date and time between the years 2000 and 2100');
 
-const dbId = z
-  .string()
-  .regex(/^\d{1,9}$/, 'must be a numeric id')
-  .transform(Number);
+const RELATED = ['PROPERTY', 'LAST_PERIOD', 'LAST_YEAR'] as const;
 
 const inputSchema = z
   .object({
@@ -48,26 +64,29 @@ const inputSchema = z
     objects: z
       .array(
         z.object({
-          kind: z.enum(['UNIT', 'MPOINT'], { message: 'only UNIT and MPOINT objects are supported' }),
+          kind: z.enum(['UNIT', 'MPOINT', 'PROPERTY', 'SOURCE']),
           id: dbId,
+          scaleToUnitId: dbId.nullish(),
         }),
       )
       .min(1)
       .max(20),
-    quantities: z
-      .array(
-        z
-          .string()
-          .refine(isQuantityId, { error: (issue) => `unknown quantity ${JSON.stringify(issue.input)}` }),
-      )
-      .min(1)
-      .max(10),
+    quantities: z.array(quantityId).min(1).max(10),
     normalized: z.boolean().nullish(),
+    related: z.array(z.enum(RELATED)).max(3).nullish(),
+    climateCorrection: climateInput,
+    hcaKwhEstimate: z.boolean().nullish(),
   })
   .refine((g) => g.periodBegin < g.periodEnd, {
     message: 'periodBegin must be before periodEnd',
     path: ['periodEnd'],
+  })
+  .refine((g) => g.objects.every((o) => o.scaleToUnitId == null || o.kind === 'PROPERTY'), {
+    message: 'scaleToUnitId is only for PROPERTY objects',
+    path: ['objects'],
   });
+
+type Source = Pick<SeriesQuery, 'pointIds' | 'property'>;
 
 export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_parent, args, ctx) => {
   const userId = requireUserId(ctx);
@@ -78,7 +97,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     if (averaged)
       throw badInput(`${input.graphType} is only defined for consumption quantities, not ${averaged}`);
   }
-  let plan: ReturnType<typeof planBuckets>;
+  let plan: BucketPlan;
   try {
     plan = planBuckets(input.resolution, localMinute(input.periodBegin), localMinute(input.periodEnd));
   } catch (err) {
@@ -87,6 +106,8 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       `Range too large for ${input.resolution} resolution: at most ${MAX_BUCKETS[input.resolution]} buckets`,
     );
   }
+  const related = new Set(input.related ?? []);
+  const climate = input.climateCorrection;
 
   const db = ctx.db;
   const pointIds = input.objects.filter((o) => o.kind === 'MPOINT').map((o) => o.id);
@@ -94,90 +115,247 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     ? await db.select().from(measurementPoints).where(inArray(measurementPoints.id, pointIds))
     : [];
   const pointById = new Map(askedPoints.map((p) => [p.id, p]));
-  const apartmentIds: number[] = [];
-  for (const o of input.objects) {
-    if (o.kind === 'UNIT') apartmentIds.push(o.id);
-    else {
-      const apartmentId = pointById.get(o.id)?.apartmentId;
-      if (apartmentId == null) throw forbidden();
-      apartmentIds.push(apartmentId);
-    }
-  }
   // Access first: nothing else is read for an object the caller may not see.
-  const access = await unitAccess(db, userId, apartmentIds);
+  const units = await callerUnits(db, userId);
+  const unitOf = (apartmentId: number | null | undefined): UnitAccess => {
+    const unit = apartmentId == null ? undefined : units.get(apartmentId);
+    if (!unit) throw forbidden();
+    return unit;
+  };
+  /** Per object: whose tenancy windows and area apply, and the unit to scale PROPERTY values to. */
+  const resolved = input.objects.map((o) => {
+    if (o.kind === 'UNIT') return { o, access: unitOf(o.id), scaleTo: unitOf(o.id) };
+    if (o.kind === 'MPOINT') {
+      const unit = unitOf(pointById.get(o.id)?.apartmentId);
+      return { o, access: unit, scaleTo: unit };
+    }
+    const { access } = propertyAccess(units, o.id);
+    if (o.scaleToUnitId == null) return { o, access, scaleTo: null };
+    const scaleTo = unitOf(o.scaleToUnitId);
+    if (scaleTo.property.id !== o.id) throw forbidden();
+    return { o, access, scaleTo };
+  });
+
   const unitIds = input.objects.filter((o) => o.kind === 'UNIT').map((o) => o.id);
-  const unitPoints = unitIds.length
-    ? await db
-        .select({
-          id: measurementPoints.id,
-          apartmentId: measurementPoints.apartmentId,
-          quantity: measurementPoints.quantity,
-        })
-        .from(measurementPoints)
-        .where(
-          and(
-            inArray(measurementPoints.apartmentId, unitIds),
-            inArray(measurementPoints.quantity, quantities),
-          ),
-        )
-    : [];
+  const sourceIds = input.objects.filter((o) => o.kind === 'SOURCE').map((o) => o.id);
+  const ownPoints =
+    unitIds.length || sourceIds.length
+      ? await db
+          .select({
+            id: measurementPoints.id,
+            apartmentId: measurementPoints.apartmentId,
+            propertyId: measurementPoints.propertyId,
+            quantity: measurementPoints.quantity,
+          })
+          .from(measurementPoints)
+          .where(
+            and(
+              inArray(measurementPoints.quantity, quantities),
+              or(
+                unitIds.length ? inArray(measurementPoints.apartmentId, unitIds) : undefined,
+                sourceIds.length
+                  ? and(
+                      isNull(measurementPoints.apartmentId),
+                      inArray(measurementPoints.propertyId, sourceIds),
+                    )
+                  : undefined,
+              ),
+            ),
+          )
+      : [];
   const meterByPoint = await currentMeters(db, pointIds);
-  const propertyIds = [...new Set([...access.values()].map((a) => a.property.id))];
+  const propertyIds = [...new Set(resolved.map((r) => r.access.property.id))];
   const co2 =
     input.graphType === 'CO2'
       ? await db.select().from(propertyCo2Factors).where(inArray(propertyCo2Factors.propertyId, propertyIds))
       : [];
 
-  // One series per object × quantity, all read by one query.
-  const series = input.objects.flatMap((o, i) => {
-    const apartmentId = apartmentIds[i]!;
-    const unit = access.get(apartmentId)!;
-    const point = o.kind === 'MPOINT' ? pointById.get(o.id)! : null;
-    const windows = clipToTenancies(plan, unit);
-    return quantities.map((quantity) => {
-      const pointIds = point
-        ? point.quantity === quantity
-          ? [point.id]
-          : []
-        : unitPoints.filter((p) => p.apartmentId === apartmentId && p.quantity === quantity).map((p) => p.id);
-      const query: SeriesQuery = {
-        plan,
-        pointIds,
-        aggregation: QUANTITIES[quantity].aggregation,
-        windows,
-        ...(input.graphType === 'COST' ? { price: { propertyId: unit.property.id, quantity } } : {}),
-      };
-      return query;
-    });
-  });
-  const raws = await seriesValues(db, series);
+  const previous = related.has('LAST_PERIOD') ? previousPlan(plan) : null;
+  const lastYear = related.has('LAST_YEAR') ? lastYearPlan(plan) : null;
+  const wantsDegreeDays = climate !== null && quantities.some(isClimateCorrected);
 
-  const graphs: GraphSeries[] = input.objects.map((o, i): GraphSeries => {
-    const { apartment, property, tenant } = access.get(apartmentIds[i]!)!;
+  // Every series of the graph (main and related), read by one query; index bookkeeping in `slots`.
+  const queries: SeriesQuery[] = [];
+  const add = (q: SeriesQuery) => queries.push(q) - 1;
+  const withPlan = (
+    p: BucketPlan,
+    source: Source,
+    access: UnitAccess,
+    quantity: QuantityId,
+  ): SeriesQuery => ({
+    plan: p,
+    ...source,
+    aggregation: QUANTITIES[quantity].aggregation,
+    windows: clipToTenancies(p, access),
+    ...(input.graphType === 'COST' ? { price: { propertyId: access.property.id, quantity } } : {}),
+  });
+  const propertyTotal = (propertyId: number, quantity: QuantityId): Source => ({
+    pointIds: [],
+    property: { propertyId, quantity, measure: 'total' },
+  });
+  const slots = resolved.map(({ o, access }) =>
+    quantities.map((quantity) => {
+      const propertyId = access.property.id;
+      const propertySource: Source = {
+        pointIds: [],
+        property: { propertyId, quantity, measure: 'perM2' },
+      };
+      let source: Source;
+      if (o.kind === 'PROPERTY') source = propertySource;
+      else if (o.kind === 'MPOINT') {
+        const point = pointById.get(o.id)!;
+        source = { pointIds: point.quantity === quantity ? [point.id] : [] };
+      } else {
+        const belongs = (p: (typeof ownPoints)[number]) =>
+          p.quantity === quantity &&
+          (o.kind === 'UNIT' ? p.apartmentId === o.id : p.apartmentId === null && p.propertyId === o.id);
+        source = { pointIds: ownPoints.filter(belongs).map((p) => p.id) };
+      }
+      const main = add(withPlan(plan, source, access, quantity));
+      const property =
+        related.has('PROPERTY') && o.kind !== 'SOURCE'
+          ? add(withPlan(plan, propertySource, access, quantity))
+          : null;
+      const last = previous ? add(withPlan(previous, source, access, quantity)) : null;
+      const ly = lastYear ? add(withPlan(lastYear, source, access, quantity)) : null;
+      // For the hca kWh estimate: the property's heat and allocator totals over the same buckets.
+      const estimate =
+        input.hcaKwhEstimate && quantity === 'hca' && input.graphType === 'HOURLY_VALUES'
+          ? {
+              heat: add(withPlan(plan, propertyTotal(propertyId, 'heat-energy'), access, 'heat-energy')),
+              units: add(withPlan(plan, propertyTotal(propertyId, 'hca'), access, 'hca')),
+            }
+          : null;
+      return { main, property, last, ly, estimate };
+    }),
+  );
+  // Degree days per property, as series of the same query (per day under an HOUR plan).
+  const degreeDaySeries = (p: BucketPlan, propertyId: number) => {
+    const dayPlan = p.resolution === 'HOUR' ? planBuckets('DAY', p.from, p.to) : p;
+    const slot = add({
+      plan: dayPlan,
+      pointIds: [],
+      aggregation: 'sum',
+      windows: [{ from: dayPlan.from, to: dayPlan.to }],
+      degreeDays: { propertyId },
+    });
+    return { dayPlan, slot };
+  };
+  const degreeDaySlots = new Map(
+    (wantsDegreeDays ? propertyIds : []).map((id) => [
+      id,
+      { now: degreeDaySeries(plan, id), lastYear: lastYear ? degreeDaySeries(lastYear, id) : null },
+    ]),
+  );
+  const raws = await seriesValues(db, queries);
+  const normals = wantsDegreeDays ? bucketNormalDegreeDays(plan) : [];
+
+  const graphs: GraphSeries[] = resolved.map(({ o, access, scaleTo }, i): GraphSeries => {
+    const { property, tenant } = access;
     const point = o.kind === 'MPOINT' ? pointById.get(o.id)! : null;
     const consumption = quantities.map((quantity, j): Consumption => {
       const info = QUANTITIES[quantity];
-      const raw = raws[i * quantities.length + j]!;
-      const normalized = Boolean(input.normalized) && info.normalizable;
-      const area = Number(apartment.areaM2);
+      const slot = slots[i]![j]!;
       const factorRow = co2.find((f) => f.propertyId === property.id && f.quantity === quantity);
       const factor =
         input.graphType === 'CO2' ? (factorRow ? Number(factorRow.gramPerQuantityUnit) : null) : 1;
-      const values = raw.map((v) => {
-        if (v === null || factor === null) return null;
-        const scaled = v * factor;
-        return normalized ? scaled / area : scaled;
-      });
+      const perM2Wanted = Boolean(input.normalized) && info.normalizable && o.kind !== 'SOURCE';
+      const area = scaleTo ? Number(scaleTo.apartment.areaM2) : null;
+      // Own values are totals, divided by the area when per m²; property values are per m² (summed
+      // quantities), times the area unless per m² was asked (or there is no unit to scale to).
+      const ownScale = perM2Wanted && area ? 1 / area : 1;
+      const propertyPerM2 = info.aggregation === 'sum';
+      const propertyScale = propertyPerM2 && !perM2Wanted && area ? area : 1;
+      const mainIsProperty = o.kind === 'PROPERTY';
+      const normalized = perM2Wanted || (mainIsProperty && propertyPerM2 && !scaleTo && info.normalizable);
+      const scaled = (values: (number | null)[], scale: number) =>
+        values.map((v) => (v === null || factor === null ? null : v * factor * scale));
+      const mainScale = mainIsProperty ? propertyScale : ownScale;
+      const values = scaled(raws[slot.main]!, mainScale);
+      const relatedValues: RelatedValues[] = [];
+      if (slot.property !== null)
+        relatedValues.push({ type: 'PROPERTY', values: scaled(raws[slot.property]!, propertyScale) });
+      if (slot.last !== null)
+        relatedValues.push({ type: 'LAST_PERIOD', values: scaled(raws[slot.last]!, mainScale) });
+      const lastYearValues = slot.ly !== null ? scaled(raws[slot.ly]!, mainScale) : null;
+      if (lastYearValues && related.has('LAST_YEAR'))
+        relatedValues.push({ type: 'LAST_YEAR', values: lastYearValues });
+
+      let climateCorrection: Consumption['climateCorrection'] = null;
+      if (climate) {
+        const slots = degreeDaySlots.get(property.id);
+        const none = plan.starts.map(() => null);
+        const dd =
+          slots && isClimateCorrected(quantity)
+            ? degreeDaysPerBucket(plan, slots.now.dayPlan, raws[slots.now.slot]!)
+            : none;
+        const ddLastYear =
+          lastYear && slots?.lastYear && isClimateCorrected(quantity)
+            ? degreeDaysPerBucket(lastYear, slots.lastYear.dayPlan, raws[slots.lastYear.slot]!)
+            : none;
+        climateCorrection = climateReport({
+          quantity,
+          hotWaterShare: climate.hotWaterShare,
+          degreeDays: sumOrNull(dd),
+          lastYearDegreeDays: related.has('LAST_YEAR') ? sumOrNull(ddLastYear) : null,
+          normalDegreeDays: isClimateCorrected(quantity) ? sumOrNull(normals) : null,
+        });
+        if (isClimateCorrected(quantity)) {
+          relatedValues.push({ type: 'DEGREE_DAYS', values: dd });
+          relatedValues.push({ type: 'NORMAL_DEGREE_DAYS', values: normals });
+          relatedValues.push({
+            type: 'CLIMATE_NORMAL_YEAR',
+            values: correctSeries(values, dd, normals, climate.hotWaterShare),
+          });
+          if (lastYearValues && related.has('LAST_YEAR')) {
+            relatedValues.push({ type: 'LAST_YEAR_DEGREE_DAYS', values: ddLastYear });
+            relatedValues.push({
+              type: 'CLIMATE_LAST_YEAR',
+              values: correctSeries(lastYearValues, ddLastYear, dd, climate.hotWaterShare),
+            });
+          }
+        }
+      }
+      let kwhEstimate: string | null = null;
+      if (slot.estimate !== null) {
+        // Over the buckets where both property totals are known.
+        const heat = raws[slot.estimate.heat]!;
+        const units = raws[slot.estimate.units]!;
+        const both = heat.flatMap((h, b) =>
+          h !== null && units[b] != null ? [[h, units[b]!] as const] : [],
+        );
+        const perUnit = both.length
+          ? kwhPerUnit(
+              both.reduce((sum, [h]) => sum + h, 0),
+              both.reduce((sum, [, u]) => sum + u, 0),
+            )
+          : null;
+        kwhEstimate = kwhEstimateMethod(perUnit);
+        relatedValues.push({
+          type: 'KWH_ESTIMATE',
+          values: values.map((v) => (v === null || perUnit === null ? null : v * perUnit)),
+        });
+      }
       return {
         quantityDescriptor: { quantity, normalized, expressedAs: input.graphType === 'CO2' ? 'co2' : null },
         values,
-        relatedValues: [],
+        relatedValues,
+        climateCorrection,
+        kwhEstimateMethod: kwhEstimate,
       };
     });
-    const object = point
-      ? pointObject(point, apartment, property, tenant, meterByPoint.get(point.id))
-      : unitObject(apartment, property, tenant);
+    const object =
+      o.kind === 'UNIT'
+        ? unitObject(access.apartment, property, tenant)
+        : o.kind === 'MPOINT'
+          ? pointObject(point!, access.apartment, property, tenant, meterByPoint.get(point!.id))
+          : propertyObject(property, o.kind);
     return { type: input.graphType, object, consumption };
   });
-  return { timestamps: plan.starts.map(formatBucket), graphs };
+  const now = Temporal.Now.instant();
+  return {
+    timestamps: plan.starts.map(formatBucket),
+    graphs,
+    partial: plan.starts.map((start) => isOpenBucket(start, plan.resolution, now)),
+  };
 };

@@ -1,0 +1,42 @@
+/** fixedCharges (tenant backend): subscriptions and meter rent per bucket of a period. */
+
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { FixedChargesDocument as fixedChargesDocument } from '../gql/tenant.ts';
+import { authorizedRequest } from '../graphql.ts';
+
+export type FixedChargesInput = {
+  unitId: string;
+  periodBegin: string;
+  periodEnd: string;
+  resolution: 'MONTH' | 'YEAR';
+};
+
+export type FixedCharge = {
+  kind: string;
+  quantity: string | null;
+  amountPerYear: number;
+  currency: string;
+  validFrom: string;
+  validTo: string | null;
+  values: (number | null)[];
+};
+
+export type FixedChargeTable = { timestamps: string[]; totals: (number | null)[]; charges: FixedCharge[] };
+
+/** Query options for the fixed charges of a unit. */
+export function fixedChargesQueryOptions(input: FixedChargesInput) {
+  return queryOptions({
+    queryKey: ['fixedCharges', input],
+    queryFn: async () => (await authorizedRequest('tenant', fixedChargesDocument, { input })).fixedCharges,
+  });
+}
+
+/** Fixed charges, fetched once the input is known. */
+export function useFixedCharges(input: FixedChargesInput | null) {
+  return useQuery({
+    ...fixedChargesQueryOptions(input ?? ({} as FixedChargesInput)),
+    enabled: input !== null,
+  });
+}
+
+export { fixedChargesDocument };

@@ -1,0 +1,40 @@
+/** quantityPrices (tenant backend): unit prices with their validity (SPEC §3 Price, §7). */
+
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { QuantityPricesDocument as quantityPricesDocument } from '../gql/tenant.ts';
+import { authorizedRequest } from '../graphql.ts';
+
+export type QuantityPricesInput = {
+  unitId: string;
+  quantities?: string[];
+  periodBegin: string;
+  periodEnd: string;
+};
+
+/** A price; validTo is exclusive and null while open-ended. */
+export type Price = {
+  quantity: string;
+  price: number;
+  currency: string;
+  validFrom: string;
+  validTo: string | null;
+};
+
+/** Query options for the prices of a unit's property. */
+export function quantityPricesQueryOptions(input: QuantityPricesInput) {
+  return queryOptions({
+    queryKey: ['quantityPrices', input],
+    queryFn: async () =>
+      (await authorizedRequest('tenant', quantityPricesDocument, { input })).quantityPrices,
+  });
+}
+
+/** Prices, fetched once the input is known. */
+export function useQuantityPrices(input: QuantityPricesInput | null) {
+  return useQuery({
+    ...quantityPricesQueryOptions(input ?? ({} as QuantityPricesInput)),
+    enabled: input !== null,
+  });
+}
+
+export { quantityPricesDocument };

@@ -1,0 +1,40 @@
+/** readoutMinMax (tenant backend, nucleus side): a meter's first and last readout in a period (SPEC §3, §7). */
+
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { ReadoutMinMaxDocument as readoutMinMaxDocument } from '../gql/tenant.ts';
+import { authorizedRequest } from '../graphql.ts';
+
+export type ReadoutMinMaxInput = {
+  tenancyId: number;
+  meterNumber: string;
+  quantity: string;
+  fromDate: string;
+  toDate: string;
+};
+
+export type ReadoutMinMax = {
+  meterNumber: string;
+  quantity: string;
+  firstReadoutTimestamp: string;
+  firstReadoutValue: number;
+  lastReadoutTimestamp: string;
+  lastReadoutValue: number;
+};
+
+/** Query options for one meter's readouts. */
+export function readoutMinMaxQueryOptions(input: ReadoutMinMaxInput) {
+  return queryOptions({
+    queryKey: ['readoutMinMax', input],
+    queryFn: async () => (await authorizedRequest('tenant', readoutMinMaxDocument, input)).readoutMinMax,
+  });
+}
+
+/** Readouts, fetched once the input is known. */
+export function useReadoutMinMax(input: ReadoutMinMaxInput | null) {
+  return useQuery({
+    ...readoutMinMaxQueryOptions(input ?? ({} as ReadoutMinMaxInput)),
+    enabled: input !== null,
+  });
+}
+
+export { readoutMinMaxDocument };

@@ -1,0 +1,56 @@
+/** unitQuantityKpis (tenant backend): totals and comparisons per quantity for a unit and period (SPEC §3, §7). */
+
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { UnitQuantityKpisDocument as unitQuantityKpisDocument } from '../gql/tenant.ts';
+import { authorizedRequest } from '../graphql.ts';
+import type { ClimateCorrection, ObjectDetails, QuantityDescriptor } from './objectDetails.ts';
+
+export type UnitQuantityKpisInput = {
+  unitId: string;
+  quantities: string[];
+  periodBegin: string;
+  periodEnd: string;
+  graphType?: 'HOURLY_VALUES' | 'COST' | 'CO2';
+  normalized?: boolean;
+  climateCorrection?: { hotWaterShare?: number };
+  hcaKwhEstimate?: boolean;
+};
+
+export type QuantityKpi = {
+  quantityDescriptor: QuantityDescriptor;
+  total: number | null;
+  previousPeriod: number | null;
+  previousYear: number | null;
+  propertyComparison: number | null;
+  partial: boolean;
+  previousYearClimateCorrected: number | null;
+  totalNormalYear: number | null;
+  climateCorrection: ClimateCorrection | null;
+  kwhEstimate: number | null;
+  kwhEstimateMethod: string | null;
+  rooms: { label: string; value: number | null }[];
+  meters: { object: ObjectDetails; value: number | null }[];
+};
+
+/** Query options for the KPIs of a unit. */
+export function unitQuantityKpisQueryOptions(input: UnitQuantityKpisInput) {
+  return queryOptions({
+    queryKey: ['unitQuantityKpis', input],
+    queryFn: async () =>
+      (
+        await authorizedRequest('tenant', unitQuantityKpisDocument, {
+          input,
+        })
+      ).unitQuantityKpis,
+  });
+}
+
+/** KPIs, fetched once the input is known. */
+export function useUnitQuantityKpis(input: UnitQuantityKpisInput | null) {
+  return useQuery({
+    ...unitQuantityKpisQueryOptions(input ?? ({} as UnitQuantityKpisInput)),
+    enabled: input !== null,
+  });
+}
+
+export { unitQuantityKpisDocument };

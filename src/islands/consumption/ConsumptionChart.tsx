@@ -1,0 +1,183 @@
+/**
+ * A consumption chart drawn by ApexCharts, imported inside the effect so it stays out of the page's first JS.
+ * Null values are gaps (never zero); partial buckets are drawn lighter. ApexCharts' keyboard module makes the
+ * chart focusable and its points steppable with the arrow keys.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { bucketLabel } from '../../lib/buckets.ts';
+import type { Language } from '../../lib/languages.ts';
+import type { ServerResolution } from '../../lib/periods.ts';
+import { Spinner } from '../shared/Spinner.tsx';
+import type { ValueFormat } from './valueFormat.ts';
+
+/** One drawn series. */
+export type ChartSeries = {
+  key: string;
+  name: string;
+  values: (number | null)[];
+  kind: 'bar' | 'line';
+  color: string;
+  dashed?: boolean;
+};
+
+/** What a chart draws. */
+export type GraphModel = {
+  timestamps: string[];
+  partial: boolean[];
+  resolution: ServerResolution;
+  series: ChartSeries[];
+  format: ValueFormat;
+};
+
+type Props = { model: GraphModel; lang: Language; title: string; height?: number; compact?: boolean };
+
+// A lighter shade of each bar colour marks a bucket that is not over yet.
+const PARTIAL_FILL = '#fdba8c';
+
+/** Axis labels: times for an hourly graph of one day, with the day when it spans several. */
+export function axisLabels(model: GraphModel, lang: Language, weekWord: string): string[] {
+  const days = new Set(model.timestamps.map((ts) => ts.slice(0, 10)));
+  const labels = model.timestamps.map((ts) =>
+    bucketLabel(ts, model.resolution, lang, { withDay: days.size > 1, weekWord }),
+  );
+  // The autumn DST change repeats an hour (02:00 twice); the UTC offset tells the two apart on a category axis.
+  const seen = new Map<string, number>();
+  for (const l of labels) seen.set(l, (seen.get(l) ?? 0) + 1);
+  return labels.map((l, i) =>
+    (seen.get(l) ?? 0) > 1 ? `${l} (${model.timestamps[i]?.slice(19) ?? ''})` : l,
+  );
+}
+
+/** The chart. */
+export function ConsumptionChart({ model, lang, title, height = 320, compact = false }: Props) {
+  const { t } = useTranslation('consumption');
+  const host = useRef<HTMLDivElement>(null);
+  const [loaded, setLoaded] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const weekWord = t('chart.week_short');
+
+  useEffect(() => {
+    let disposed = false;
+    let chart: { destroy: () => void } | null = null;
+    setLoaded(false);
+    (async () => {
+      // Only what this chart uses: the dashboard's small bar charts need neither lines, legend nor keyboard.
+      const hasLine = model.series.some((x) => x.kind === 'line');
+      const hasBar = model.series.some((x) => x.kind === 'bar');
+      const [{ default: ApexCharts }] = await Promise.all([
+        import('apexcharts/core'),
+        hasBar ? import('apexcharts/bar') : null,
+        hasLine ? import('apexcharts/line') : null,
+        compact ? null : import('apexcharts/features/keyboard'),
+        compact ? null : import('apexcharts/features/legend'),
+      ]);
+      if (disposed || !host.current) return;
+      const labels = axisLabels(model, lang, weekWord);
+      // Category axes do not thin their labels; show every n-th so they never overlap on a phone.
+      const fit = Math.max(2, Math.floor(host.current.clientWidth / (model.resolution === 'HOUR' ? 84 : 64)));
+      const step = Math.max(1, Math.ceil(labels.length / fit));
+      const shown = new Set(labels.filter((_, i) => (labels.length - 1 - i) % step === 0));
+      const instance = new ApexCharts(host.current, {
+        chart: {
+          type: hasBar ? 'bar' : 'line',
+          height,
+          fontFamily: 'inherit',
+          toolbar: { show: false },
+          zoom: { enabled: false },
+          animations: { enabled: false },
+          sparkline: { enabled: false },
+          accessibility: {
+            enabled: true,
+            description: title,
+            keyboard: { enabled: !compact, navigation: { enabled: !compact, wrapAround: false } },
+          },
+        },
+        series: model.series.map((s) => ({
+          name: s.name,
+          type: s.kind === 'bar' ? 'bar' : 'line',
+          data: s.values.map((y, i) => ({
+            x: labels[i] ?? '',
+            y,
+            ...(s.kind === 'bar' && model.partial[i] ? { fillColor: PARTIAL_FILL } : {}),
+          })),
+        })),
+        colors: model.series.map((s) => s.color),
+        stroke: {
+          width: model.series.map((s) => (s.kind === 'bar' ? 0 : 2)),
+          dashArray: model.series.map((s) => (s.dashed ? 5 : 0)),
+          curve: 'straight',
+        },
+        markers: {
+          size: model.series.map((s) => (s.kind === 'line' && model.timestamps.length < 40 ? 3 : 0)),
+        },
+        plotOptions: { bar: { borderRadius: 3, columnWidth: '62%' } },
+        dataLabels: { enabled: false },
+        legend: { show: !compact && model.series.length > 1, position: 'bottom', fontSize: '13px' },
+        grid: { borderColor: '#e7e5e4', strokeDashArray: 3 },
+        xaxis: {
+          type: 'category',
+          labels: {
+            show: !compact,
+            rotate: 0,
+            hideOverlappingLabels: true,
+            formatter: (value: string | number) => (shown.has(String(value)) ? String(value) : ''),
+            style: { colors: '#57534e' },
+          },
+          axisTicks: { show: false },
+          tooltip: { enabled: false },
+        },
+        yaxis: {
+          show: !compact,
+          title: compact
+            ? undefined
+            : { text: model.format.unit, style: { color: '#57534e', fontWeight: 500 } },
+          labels: {
+            formatter: (v: number) =>
+              Number.isFinite(v)
+                ? new Intl.NumberFormat(lang === 'en' ? 'en-GB' : 'da-DK', {
+                    maximumFractionDigits: 2,
+                  }).format(v)
+                : '',
+            style: { colors: '#57534e' },
+          },
+        },
+        tooltip: {
+          shared: true,
+          intersect: false,
+          x: {
+            formatter: (_: unknown, opts?: { dataPointIndex?: number }) => {
+              const i = opts?.dataPointIndex ?? -1;
+              const ts = model.timestamps[i];
+              if (!ts) return '';
+              const text = bucketLabel(ts, model.resolution, lang, { long: true, weekWord: t('chart.week') });
+              return model.partial[i] ? `${text} (${t('chart.partial')})` : text;
+            },
+          },
+          y: { formatter: (v: number | null) => model.format.format(v ?? null) },
+        },
+        noData: { text: t('no_data') },
+      });
+      await instance.render();
+      if (disposed) instance.destroy();
+      else {
+        chart = instance;
+        setLoaded(true);
+      }
+    })().catch(() => {
+      if (!disposed) setFailed(true);
+    });
+    return () => {
+      disposed = true;
+      chart?.destroy();
+    };
+  }, [model, lang, title, height, compact, weekWord, t]);
+
+  return (
+    <div className="chart" style={{ minHeight: height }}>
+      {!loaded && !failed && <Spinner label={t('chart.loading')} />}
+      {failed && <p className="alert error">{t('chart.failed')}</p>}
+      <div ref={host} className="chart-host" />
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+/** A graph with its accessible table alternative and CSV download; the table holds the same shown values. */
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { bucketLabel, localTimestamp } from '../../lib/buckets.ts';
+import { csvNumber } from '../../lib/csv.ts';
+import type { Language } from '../../lib/languages.ts';
+import { ConsumptionChart, type GraphModel } from './ConsumptionChart.tsx';
+import { CsvButton, DataTable, type TableModel } from './DataTable.tsx';
+
+/** The table of a graph: one row per bucket (local time), one column per series, and a note on open buckets. */
+export function graphTable(
+  model: GraphModel,
+  lang: Language,
+  words: { time: string; note: string; partial: string; week: string },
+): TableModel {
+  const anyPartial = model.partial.some(Boolean);
+  const unit = model.format.unit ? ` (${model.format.unit})` : '';
+  const columns = [
+    words.time,
+    ...model.series.map((s) => `${s.name}${unit}`),
+    ...(anyPartial ? [words.note] : []),
+  ];
+  const rows = model.timestamps.map((ts, i) => [
+    {
+      text: bucketLabel(ts, model.resolution, lang, { long: true, weekWord: words.week }),
+      csv: localTimestamp(ts),
+    },
+    ...model.series.map((s) => {
+      const v = s.values[i] ?? null;
+      return { text: model.format.format(v), csv: csvNumber(v, lang, model.format.decimals) };
+    }),
+    ...(anyPartial
+      ? [{ text: model.partial[i] ? words.partial : '', csv: model.partial[i] ? words.partial : '' }]
+      : []),
+  ]);
+  return { columns, rows };
+}
+
+type Props = {
+  model: GraphModel;
+  lang: Language;
+  title: string;
+  fileParts: string[];
+  height?: number;
+  testId?: string;
+  /** False when a heading above already names the graph; the caption then names it for screen readers only. */
+  showTitle?: boolean;
+  /** A small graph (dashboard card): no axes or legend; the CSV button sits with the table. */
+  compact?: boolean;
+};
+
+/** The panel: chart, the partial-bucket note, a CSV button and the table behind a disclosure. */
+export function GraphPanel({
+  model,
+  lang,
+  title,
+  fileParts,
+  height,
+  testId,
+  showTitle = true,
+  compact = false,
+}: Props) {
+  const { t } = useTranslation('consumption');
+  const table = useMemo(
+    () =>
+      graphTable(model, lang, {
+        time: t('table.time'),
+        note: t('table.note'),
+        partial: t('chart.partial'),
+        week: t('chart.week'),
+      }),
+    [model, lang, t],
+  );
+  const hasData = model.series.some((s) => s.values.some((v) => v !== null));
+  const csv = <CsvButton model={table} lang={lang} fileParts={fileParts} label={title} />;
+  return (
+    <figure className={compact ? 'graph-panel compact' : 'graph-panel'} data-testid={testId}>
+      <figcaption className={compact ? 'visually-hidden' : 'graph-caption'}>
+        <span className={showTitle && !compact ? 'graph-title' : 'visually-hidden'}>{title}</span>
+        {!compact && csv}
+      </figcaption>
+      {hasData ? (
+        <ConsumptionChart model={model} lang={lang} title={title} height={height} compact={compact} />
+      ) : (
+        <div className="state-box empty">
+          <p>{t('no_data')}</p>
+        </div>
+      )}
+      {!compact && model.partial.some(Boolean) && hasData && model.series.some((x) => x.kind === 'bar') && (
+        <p className="muted small">{t('chart.partial_note')}</p>
+      )}
+      <details className="table-alternative">
+        <summary>
+          {t('table.show')}
+          {compact && <span className="visually-hidden"> ({title})</span>}
+        </summary>
+        <DataTable model={table} caption={title} />
+        {compact && csv}
+      </details>
+    </figure>
+  );
+}

@@ -1,0 +1,70 @@
+/** The period machine of one page, persisted under SPEC's storage keys, plus the resolution the user picked. */
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { browserStorage } from '../../client/storage.ts';
+import {
+  type Resolution,
+  resolutionOfSpan,
+  type ServerResolution,
+  serverResolution,
+  todayInCopenhagen,
+} from '../../lib/periods.ts';
+import { resolutionChoices } from '../../lib/resolutionChoices.ts';
+import {
+  type PeriodPage,
+  periodMachine,
+  readStoredPeriod,
+  writePersistedPeriod,
+} from '../../machines/period.machine.ts';
+
+const persistingMachine = periodMachine.provide({
+  actions: { persist: (_, params) => writePersistedPeriod(browserStorage(), params) },
+});
+
+/** The page's period actor and what the page reads from it. */
+export function usePeriod(page: PeriodPage, hasHourlyData: boolean) {
+  const { i18n } = useTranslation();
+  const actor = useActorRef(persistingMachine, {
+    input: {
+      today: todayInCopenhagen().toString(),
+      language: i18n.language,
+      stored: readStoredPeriod(browserStorage()),
+      page,
+      hasHourlyData,
+    },
+  });
+  const period = useSelector(actor, (s) => s.context.period);
+  const spanType = useSelector(actor, (s) => s.context.spanType);
+  const comparison = useSelector(actor, (s) => s.context.comparison);
+
+  useEffect(() => {
+    if (actor.getSnapshot().context.hasHourlyData !== hasHourlyData)
+      actor.send({ type: 'hourly.change', hasHourlyData });
+  }, [actor, hasHourlyData]);
+  useEffect(() => {
+    actor.send({ type: 'language.change', language: i18n.language as never });
+  }, [actor, i18n.language]);
+
+  // The user's pick holds while it makes sense for the period; otherwise the span-type rule decides.
+  const [picked, setPicked] = useState<Resolution | null>(null);
+  const ruled = resolutionOfSpan(spanType);
+  const choices = useMemo(
+    () => resolutionChoices(period, hasHourlyData, ruled),
+    [period, hasHourlyData, ruled],
+  );
+  const resolution: Resolution = picked && choices.includes(picked) ? picked : ruled;
+  const server: ServerResolution = serverResolution(resolution);
+  return {
+    actor,
+    period,
+    comparison,
+    resolution,
+    serverResolution: server,
+    choices,
+    pickResolution: setPicked,
+  };
+}
+
+/** What usePeriod returns. */
+export type PeriodState = ReturnType<typeof usePeriod>;

@@ -1,0 +1,130 @@
+/**
+ * What the unit-level operations (KPIs, table, projection) share: the checked input period, access to one unit,
+ * its points and meters, and the CO2 factors, in a fixed number of statements.
+ */
+import { and, eq, inArray } from 'drizzle-orm';
+import { Temporal } from 'temporal-polyfill';
+import { QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
+import type { Db } from '../../db/client.ts';
+import { measurementPoints, propertyCo2Factors } from '../../db/schema.ts';
+import { badInput } from '../../graphql/errors.ts';
+import { clipToTenancies, type UnitAccess, unitAccess } from '../access.ts';
+import type { BucketPlan } from '../graph/buckets.ts';
+import type { SeriesQuery } from '../graph/series.ts';
+import { dateRange } from './common.ts';
+
+/** Longest period the date-based operations accept, in days (a little over three years). */
+export const MAX_PERIOD_DAYS = 1100;
+
+export type Period = ReturnType<typeof dateRange>;
+
+/** The inclusive date period as a range; BAD_USER_INPUT when reversed or too long. */
+export function checkedPeriod(begin: string, endInclusive: string): Period {
+  const period = dateRange(begin, endInclusive);
+  const days = period.fromDate.until(period.toDate, { largestUnit: 'days' }).days;
+  if (days < 1) throw badInput('periodBegin must not be after periodEnd');
+  if (days > MAX_PERIOD_DAYS) throw badInput(`Period too long: at most ${MAX_PERIOD_DAYS} days`);
+  return period;
+}
+
+/** The same number of days right before. */
+export function previousPeriodOf(p: Period): Period {
+  const days = p.fromDate.until(p.toDate, { largestUnit: 'days' }).days;
+  return dateRange(p.fromDate.subtract({ days }).toString(), p.fromDate.subtract({ days: 1 }).toString());
+}
+
+/** The same dates one year earlier. */
+export function previousYearOf(p: Period): Period {
+  return dateRange(
+    p.fromDate.subtract({ years: 1 }).toString(),
+    p.toDate.subtract({ days: 1 }).subtract({ years: 1 }).toString(),
+  );
+}
+
+/** Checks that COST and CO2 are asked only for summed quantities. */
+export function checkGraphType(graphType: string, quantities: QuantityId[]): void {
+  if (graphType === 'HOURLY_VALUES') return;
+  const averaged = quantities.find((q) => QUANTITIES[q].aggregation === 'avg');
+  if (averaged) throw badInput(`${graphType} is only defined for consumption quantities, not ${averaged}`);
+}
+
+export type PointRow = typeof measurementPoints.$inferSelect;
+
+/** Access to one unit (FORBIDDEN first if it is not the caller's), then its points of the quantities. */
+export async function loadUnit(db: Db, userId: number, unitId: number, quantities: QuantityId[]) {
+  const access = (await unitAccess(db, userId, [unitId])).get(unitId)!;
+  const points = await db
+    .select()
+    .from(measurementPoints)
+    .where(and(eq(measurementPoints.apartmentId, unitId), inArray(measurementPoints.quantity, quantities)))
+    .orderBy(measurementPoints.quantity, measurementPoints.room, measurementPoints.id);
+  return { access, points };
+}
+
+/** CO2 factors of a property by quantity (one statement); empty unless CO2 is asked for. */
+export async function co2Factors(
+  db: Db,
+  graphType: string,
+  propertyId: number,
+): Promise<Map<string, number>> {
+  if (graphType !== 'CO2') return new Map();
+  const rows = await db
+    .select()
+    .from(propertyCo2Factors)
+    .where(eq(propertyCo2Factors.propertyId, propertyId));
+  return new Map(rows.map((r) => [r.quantity, Number(r.gramPerQuantityUnit)]));
+}
+
+/** A plan over a whole period for totals (months from monthly_rollups, edges from daily_rollups). */
+export function totalPlan(p: Period): BucketPlan {
+  return { resolution: 'MONTH', starts: [], from: p.from, to: p.to };
+}
+
+/** A totals query over a period, clipped to the unit's tenancies. */
+export function totalQuery(
+  p: Period,
+  access: UnitAccess,
+  quantity: QuantityId,
+  graphType: string,
+  source: Pick<SeriesQuery, 'pointIds' | 'property'>,
+): SeriesQuery {
+  const plan = totalPlan(p);
+  return {
+    plan,
+    ...source,
+    aggregation: QUANTITIES[quantity].aggregation,
+    windows: clipToTenancies(plan, access),
+    ...(graphType === 'COST' ? { price: { propertyId: access.property.id, quantity } } : {}),
+  };
+}
+
+/** Whether a period has not ended yet. */
+export function isOpen(p: Period, now: Temporal.Instant = Temporal.Now.instant()): boolean {
+  return Temporal.Instant.compare(p.to.toInstant(), now) > 0;
+}
+
+/**
+ * Collects the series of one request; a series asked for twice (a room with one meter, a quantity with one point)
+ * is read once. `add` returns the index of the series' value in the query result.
+ */
+export function seriesCollector() {
+  const queries: SeriesQuery[] = [];
+  const seen = new Map<string, number>();
+  const add = (q: SeriesQuery): number => {
+    const key = JSON.stringify([
+      [...q.pointIds].sort((a, b) => a - b),
+      q.property ?? null,
+      q.price ?? null,
+      q.aggregation,
+      q.plan.resolution,
+      q.plan.from.toString(),
+      q.plan.to.toString(),
+      q.windows.map((w) => [w.from.toString(), w.to.toString()]),
+    ]);
+    const known = seen.get(key);
+    if (known !== undefined) return known;
+    seen.set(key, queries.length);
+    return queries.push(q) - 1;
+  };
+  return { queries, add };
+}

@@ -1,0 +1,204 @@
+/**
+ * `unitQuantityKpis`: per quantity, the unit's total for a date period, the previous period, the same dates a year
+ * earlier, the property's per-m² average scaled to the unit, per room and per meter; optionally climate-corrected
+ * (heat) and as a kWh estimate (hca). All totals come from one SQL statement that reads the coarsest rollups.
+ */
+import { z } from 'zod';
+import { normalDegreeDaysBetween } from '../../../lib/degreeDays.ts';
+import { GRAPH_TYPES, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
+import { requireUserId } from '../../graphql/context.ts';
+import { parseInput } from '../../graphql/errors.ts';
+import {
+  climateInput,
+  climateReport,
+  correctSeries,
+  dbId,
+  isClimateCorrected,
+  isoDate,
+  kwhEstimateMethod,
+  kwhPerUnit,
+  quantityId,
+} from '../consumption/common.ts';
+import {
+  checkedPeriod,
+  checkGraphType,
+  co2Factors,
+  isOpen,
+  loadUnit,
+  type Period,
+  previousPeriodOf,
+  previousYearOf,
+  seriesCollector,
+  totalPlan,
+  totalQuery,
+} from '../consumption/unitData.ts';
+import { seriesTotals } from '../graph/series.ts';
+import { currentMeters, pointObject } from '../objects.ts';
+import type { QuantityKpi, QueryResolvers } from '../types.generated.ts';
+
+const inputSchema = z.object({
+  unitId: dbId,
+  quantities: z.array(quantityId).min(1).max(10),
+  periodBegin: isoDate,
+  periodEnd: isoDate,
+  graphType: z.enum(GRAPH_TYPES).nullish(),
+  normalized: z.boolean().nullish(),
+  climateCorrection: climateInput,
+  hcaKwhEstimate: z.boolean().nullish(),
+});
+
+export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> = async (
+  _parent,
+  args,
+  ctx,
+) => {
+  const userId = requireUserId(ctx);
+  const input = parseInput(inputSchema, args.input);
+  const quantities = [...new Set(input.quantities)] as QuantityId[];
+  const graphType = input.graphType ?? 'HOURLY_VALUES';
+  checkGraphType(graphType, quantities);
+  const period = checkedPeriod(input.periodBegin, input.periodEnd);
+  const previous = previousPeriodOf(period);
+  const lastYear = previousYearOf(period);
+  const climate = input.climateCorrection;
+  const db = ctx.db;
+
+  const { access, points } = await loadUnit(db, userId, input.unitId, quantities);
+  const propertyId = access.property.id;
+  const meters = await currentMeters(
+    db,
+    points.map((p) => p.id),
+  );
+  const factors = await co2Factors(db, graphType, propertyId);
+  const { queries, add } = seriesCollector();
+  const slots = quantities.map((quantity) => {
+    const own = points.filter((p) => p.quantity === quantity);
+    const ids = { pointIds: own.map((p) => p.id) };
+    const rooms = [...new Set(own.flatMap((p) => (p.room ? [p.room] : [])))];
+    const propertyTotal = (q: QuantityId) =>
+      add(
+        totalQuery(period, access, q, 'HOURLY_VALUES', {
+          pointIds: [],
+          property: { propertyId, quantity: q, measure: 'total' },
+        }),
+      );
+    const estimate =
+      input.hcaKwhEstimate && quantity === 'hca' && graphType === 'HOURLY_VALUES'
+        ? { heat: propertyTotal('heat-energy'), units: propertyTotal('hca') }
+        : null;
+    return {
+      quantity,
+      total: add(totalQuery(period, access, quantity, graphType, ids)),
+      previous: add(totalQuery(previous, access, quantity, graphType, ids)),
+      lastYear: add(totalQuery(lastYear, access, quantity, graphType, ids)),
+      property: add(
+        totalQuery(period, access, quantity, graphType, {
+          pointIds: [],
+          property: { propertyId, quantity, measure: 'perM2' },
+        }),
+      ),
+      rooms: rooms.map((room) => ({
+        room,
+        slot: add(
+          totalQuery(period, access, quantity, graphType, {
+            pointIds: own.filter((p) => p.room === room).map((p) => p.id),
+          }),
+        ),
+      })),
+      meters: own.map((point) => ({
+        point,
+        slot: add(totalQuery(period, access, quantity, graphType, { pointIds: [point.id] })),
+      })),
+      estimate,
+    };
+  });
+  // Degree days of the period and of the same dates a year earlier, in the same query.
+  const wantsDegreeDays = climate !== null && quantities.some(isClimateCorrected);
+  const degreeDaysOf = (p: Period) =>
+    add({
+      plan: totalPlan(p),
+      pointIds: [],
+      aggregation: 'sum',
+      windows: [{ from: p.from, to: p.to }],
+      degreeDays: { propertyId },
+    });
+  const degreeDaySlots = wantsDegreeDays
+    ? { now: degreeDaysOf(period), lastYear: degreeDaysOf(lastYear) }
+    : null;
+  const totals = await seriesTotals(db, queries);
+
+  const area = Number(access.apartment.areaM2);
+  return slots.map((s): QuantityKpi => {
+    const info = QUANTITIES[s.quantity];
+    const normalized = Boolean(input.normalized) && info.normalizable;
+    const factor = graphType === 'CO2' ? (factors.get(s.quantity) ?? null) : 1;
+    const own = (slot: number) => {
+      const v = totals[slot] ?? null;
+      if (v === null || factor === null) return null;
+      return normalized ? (v * factor) / area : v * factor;
+    };
+    const propertyValue = (() => {
+      const v = totals[s.property] ?? null;
+      if (v === null || factor === null) return null;
+      return info.aggregation === 'sum' && !normalized ? v * factor * area : v * factor;
+    })();
+    const total = own(s.total);
+    const previousYear = own(s.lastYear);
+    const kpi: QuantityKpi = {
+      quantityDescriptor: {
+        quantity: s.quantity,
+        normalized,
+        expressedAs: graphType === 'CO2' ? 'co2' : null,
+      },
+      total,
+      previousPeriod: own(s.previous),
+      previousYear,
+      propertyComparison: propertyValue,
+      rooms: s.rooms.map((r) => ({ label: r.room, value: own(r.slot) })),
+      meters: s.meters.map((m) => ({
+        object: pointObject(
+          m.point,
+          access.apartment,
+          access.property,
+          access.tenant,
+          meters.get(m.point.id),
+        ),
+        value: own(m.slot),
+      })),
+      partial: isOpen(period),
+      previousYearClimateCorrected: null,
+      totalNormalYear: null,
+      climateCorrection: null,
+      kwhEstimate: null,
+      kwhEstimateMethod: null,
+    };
+    if (climate) {
+      const applies = isClimateCorrected(s.quantity);
+      const dd = applies && degreeDaySlots ? (totals[degreeDaySlots.now] ?? null) : null;
+      const ddLastYear = applies && degreeDaySlots ? (totals[degreeDaySlots.lastYear] ?? null) : null;
+      const normal = applies ? normalDegreeDaysBetween(period.fromDate, period.toDate) : null;
+      kpi.climateCorrection = climateReport({
+        quantity: s.quantity,
+        hotWaterShare: climate.hotWaterShare,
+        degreeDays: dd,
+        lastYearDegreeDays: ddLastYear,
+        normalDegreeDays: normal,
+      });
+      if (applies) {
+        kpi.totalNormalYear = correctSeries([total], [dd], [normal], climate.hotWaterShare)[0]!;
+        kpi.previousYearClimateCorrected = correctSeries(
+          [previousYear],
+          [ddLastYear],
+          [dd],
+          climate.hotWaterShare,
+        )[0]!;
+      }
+    }
+    if (s.estimate) {
+      const perUnit = kwhPerUnit(totals[s.estimate.heat] ?? null, totals[s.estimate.units] ?? null);
+      kpi.kwhEstimateMethod = kwhEstimateMethod(perUnit);
+      kpi.kwhEstimate = total === null || perUnit === null ? null : total * perUnit;
+    }
+    return kpi;
+  });
+};

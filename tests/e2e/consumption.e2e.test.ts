@@ -1,0 +1,277 @@
+import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import type { Page } from 'playwright-core';
+import { baseUrlOf, launchBrowser, logIn } from './browser.ts';
+
+const baseUrl = baseUrlOf();
+const PASSWORD = 'Demo#Tenant2026';
+const DASHBOARD = /\/t\/[^/]+\/$/;
+const QUANTITIES = ['heat-energy', 'hca', 'hot-water-volume', 'cold-water-volume', 'electricity-energy'];
+
+/** Every axe violation (any impact) as readable lines. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+}
+
+/** Waits until the page's islands have drawn their data: a chart or a "no data" box, and no spinner. */
+async function settle(page: Page): Promise<void> {
+  await page.locator('.consumption-page:not(.skeleton)').first().waitFor({ timeout: 30_000 });
+  await expect
+    .poll(() => page.locator('.spinner-inline, .chart-skeleton, .placeholder').count(), { timeout: 30_000 })
+    .toBe(0);
+}
+
+/** No element makes the page wider than the window. */
+async function sidewaysScroll(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+test.describe
+  .serial('consumption pages', () => {
+    let browser: Awaited<ReturnType<typeof launchBrowser>>;
+    let page: Page;
+    let home: string;
+
+    test.beforeAll(async () => {
+      browser = await launchBrowser();
+      page = await browser.context.newPage();
+      await logIn(page, baseUrl, 'tenant@demo.test', PASSWORD);
+      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+      home = page.url();
+    });
+    test.afterAll(async () => {
+      await browser?.close();
+    });
+
+    test('shows one card per quantity of the tenancy, with a total, a small graph and a link, plus rating and CO₂', async () => {
+      await settle(page);
+      for (const q of QUANTITIES) {
+        const card = page.getByTestId(`card-${q}`);
+        await expect.poll(() => card.locator('.kpi-value').textContent()).toMatch(/\d/);
+        expect(await card.locator('.apexcharts-svg').count()).toBe(1);
+        expect(await card.locator(`a[href$="/consumption/${q}"]`).count()).toBeGreaterThan(0);
+      }
+      await expect.poll(() => page.getByTestId('co2-total').textContent()).toMatch(/[\d,]+ g CO₂/);
+      expect(await page.locator('.fun-facts li').count()).toBe(1);
+      // The menu links every consumption page of the tenancy.
+      expect(await page.locator('.nav-sublink').count()).toBe(QUANTITIES.length + 1);
+      expect(await axeViolations(page)).toEqual([]);
+    });
+
+    test('steps the period back and forward by keyboard, and keeps it across pages (SPEC storage keys)', async () => {
+      await page.goto(`${home}consumption/heat-energy`);
+      await settle(page);
+      const label = page.getByTestId('period-label');
+      expect(await label.textContent()).toBe('Last 30 days');
+      await expect.poll(() => page.getByTestId('period-next').isDisabled()).toBe(true);
+
+      await page.getByLabel('Period', { exact: true }).selectOption('last_month');
+      const month = await label.textContent();
+      expect(month).toMatch(/^[A-Z][a-z]+ \d{4}$/);
+      await page.getByTestId('period-previous').focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => label.textContent()).not.toBe(month);
+      const earlier = await label.textContent();
+      await page.getByTestId('period-next').focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => label.textContent()).toBe(month);
+      await settle(page);
+
+      const stored = await page.evaluate(() => ({
+        period: JSON.parse(localStorage.getItem('selectedPeriod') ?? 'null'),
+        span: localStorage.getItem('selectedSpanType'),
+      }));
+      expect(stored.period.startDate).toMatch(/^\d{4}-\d{2}-01$/);
+      expect(stored.span).toBe('day');
+      // A daily graph of a calendar month has one bar per day.
+      const days = Number(stored.period.endDate.slice(8, 10));
+      await page.locator('[data-testid="quantity-graph"] .apexcharts-svg').waitFor();
+      expect(await page.locator('[data-testid="quantity-graph"] .apexcharts-bar-area').count()).toBe(days);
+      expect(earlier).not.toBe(month);
+
+      // Another page starts on the stored period.
+      await page.goto(`${home}consumption/cold-water-volume`);
+      await settle(page);
+      expect(await page.getByTestId('period-label').textContent()).toBe(month);
+    });
+
+    test('switches the comparison between the property and the previous period', async () => {
+      await page.goto(`${home}consumption/heat-energy`);
+      await settle(page);
+      // A week whose previous week has data in the short e2e demo history.
+      await page.getByLabel('Period', { exact: true }).selectOption('last_7_days');
+      await settle(page);
+      const compare = page.getByLabel('Compare with');
+      await compare.selectOption('property');
+      await settle(page);
+      const legend = () => page.locator('[data-testid="quantity-graph"] .apexcharts-legend').textContent();
+      await expect.poll(legend).toContain('Property average for your area');
+      await compare.selectOption('last_period');
+      await settle(page);
+      await expect.poll(legend).toContain('Previous period');
+      expect(await page.evaluate(() => localStorage.getItem('selectedComparison'))).toBe('last_period');
+      // The chart takes focus and its points are stepped with the arrow keys; each step shows the point's values.
+      const chart = page.locator('[data-testid="quantity-graph"] svg[tabindex="0"]');
+      expect(await chart.getAttribute('aria-label')).toBe('Heat energy');
+      await chart.focus();
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await expect
+        .poll(() =>
+          page.locator('[data-testid="quantity-graph"] .apexcharts-tooltip.apexcharts-active').textContent(),
+        )
+        .toMatch(/Your consumption: [\d,]+ kWh/);
+      const table = page.getByTestId('meter-table');
+      expect(await table.locator('thead').textContent()).toContain('Previous period');
+    });
+
+    test('downloads the graph as CSV: a header in the language, one row per bucket, local timestamps, shown values', async () => {
+      await page.goto(`${home}consumption/heat-energy`);
+      await settle(page);
+      await page.getByLabel('Period', { exact: true }).selectOption('last_7_days');
+      await settle(page);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page
+          .locator('[data-testid="quantity-graph"]')
+          .getByRole('button', { name: /Download CSV/ })
+          .click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^heat-energy_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);
+      const text = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '');
+      const lines = text.trimEnd().split('\r\n');
+      expect(lines[0]).toMatch(/^Time,Your consumption \(kWh\),/);
+      expect(lines).toHaveLength(8);
+      for (const line of lines.slice(1)) expect(line).toMatch(/^\d{4}-\d{2}-\d{2} 00:00,(\d+)?,/);
+      // The values are those of the table alternative, as shown (whole kWh for heat).
+      await page.locator('[data-testid="quantity-graph"] summary').click();
+      const firstShown = await page
+        .locator('[data-testid="quantity-graph"] .data-table tbody tr')
+        .first()
+        .locator('td')
+        .first()
+        .textContent();
+      expect(firstShown?.replace(/[^\d]/g, '')).toBe(lines[1]!.split(',')[1]);
+    });
+
+    test('opens the price, room, meter and indoor-climate pages, each with data and no axe violations', async () => {
+      await page.goto(`${home}consumption/heat-energy`);
+      await settle(page);
+      const meterHref = await page.getByTestId('meter-table').locator('tbody a').first().getAttribute('href');
+      expect(meterHref).toMatch(/\/consumption\/heat-energy\/meter\/\d+$/);
+      expect(await axeViolations(page)).toEqual([]);
+
+      await page.goto(`${home}consumption/heat-energy/price`);
+      await settle(page);
+      await expect.poll(() => page.getByTestId('cost-total').textContent()).toMatch(/DKK\s[\d,.]+/);
+      expect(await page.locator('[data-testid="cost-graph"] .apexcharts-svg').count()).toBe(1);
+      await expect
+        .poll(() => page.getByTestId('projection-month').textContent())
+        .toMatch(/this month ends near/);
+      expect(await axeViolations(page)).toEqual([]);
+
+      await page.goto(`${home}consumption/hca`);
+      await settle(page);
+      const roomHref = await page
+        .getByTestId('meter-table')
+        .locator('tbody td a')
+        .first()
+        .getAttribute('href');
+      // The KPI's rooms, each linking to the same room pages.
+      expect(await page.getByTestId('room-table').locator('tbody a').first().getAttribute('href')).toMatch(
+        /\/consumption\/hca\/room\/[a-z-]+$/,
+      );
+      expect(roomHref).toMatch(/\/consumption\/hca\/room\/[a-z-]+$/);
+      await page.goto(new URL(roomHref!, baseUrl).toString());
+      await settle(page);
+      // Room pages compare with the previous period by default (SPEC §3).
+      expect(await page.getByLabel('Compare with').inputValue()).toBe('last_period');
+      await expect.poll(() => page.getByTestId('kpi-total').textContent()).toMatch(/\d+ units?/);
+      expect(await page.locator('.breadcrumbs li').count()).toBe(3);
+      expect(await axeViolations(page)).toEqual([]);
+
+      await page.goto(new URL(meterHref!, baseUrl).toString());
+      await settle(page);
+      await expect.poll(() => page.getByTestId('meter-number').textContent()).toMatch(/EN-/);
+      expect(
+        await page.locator('section[aria-labelledby="readout-title"] .kpi-grid').textContent(),
+      ).toContain('First in the period');
+      expect(await axeViolations(page)).toEqual([]);
+
+      await page.goto(`${home}consumption/indoor-climate`);
+      await settle(page);
+      const rooms = page.getByTestId('room-climate').locator('li');
+      expect(await rooms.count()).toBeGreaterThanOrEqual(2);
+      expect(await rooms.first().locator('svg.face').count()).toBe(2);
+      expect(await axeViolations(page)).toEqual([]);
+    });
+
+    test('shows the CO₂ view with fun facts, the weather-corrected heat comparison and the hca kWh estimate', async () => {
+      await page.goto(`${home}consumption/heat-energy`);
+      await settle(page);
+      await page.getByLabel('CO₂').check();
+      await settle(page);
+      await expect.poll(() => page.getByTestId('kpi-total').textContent()).toMatch(/g CO₂/);
+      expect(await page.locator('.fun-facts li').count()).toBe(4);
+      await page.getByLabel('Consumption', { exact: true }).check();
+      await page.getByLabel('Correct for the weather (degree days)').check();
+      await settle(page);
+      await expect
+        .poll(() => page.getByTestId('climate-note').textContent())
+        .toMatch(/degree days|weather correction/);
+
+      // Heat-cost allocator units, on request also as estimated kWh with the method named.
+      await page.goto(`${home}consumption/hca`);
+      await settle(page);
+      await page.getByLabel('Also show an estimate in kWh').check();
+      await settle(page);
+      await expect.poll(() => page.getByTestId('kpi-kwh-estimate').textContent()).toMatch(/≈ [\d,]+ kWh/);
+      expect(await page.getByTestId('kwh-method').textContent()).toMatch(/How the estimate is made: \S/);
+    });
+
+    test('sends an unknown quantity to login (SPEC §2)', async () => {
+      const response = await page.request.get(`${home}consumption/not-a-quantity`, { maxRedirects: 0 });
+      expect(response.status()).toBe(302);
+      expect(response.headers().location).toBe('/login');
+    });
+  });
+
+test.describe
+  .serial('consumption pages on a phone', () => {
+    let browser: Awaited<ReturnType<typeof launchBrowser>>;
+    let page: Page;
+
+    test.beforeAll(async () => {
+      browser = await launchBrowser({ width: 390, height: 844 });
+      page = await browser.context.newPage();
+      await logIn(page, baseUrl, 'tenant@demo.test', PASSWORD);
+      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+    });
+    test.afterAll(async () => {
+      await browser?.close();
+    });
+
+    test('fits every consumption route into 390 px without sideways scrolling', async () => {
+      const home = page.url();
+      for (const path of [
+        '',
+        'consumption/heat-energy',
+        'consumption/heat-energy/price',
+        'consumption/hca/room/living-room',
+        'consumption/indoor-climate',
+      ]) {
+        await page.goto(`${home}${path}`);
+        await settle(page);
+        await page
+          .locator('details summary')
+          .first()
+          .click()
+          .catch(() => {});
+        expect({ path, overflow: await sidewaysScroll(page) }).toEqual({ path, overflow: 0 });
+      }
+    });
+  });
