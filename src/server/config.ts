@@ -22,6 +22,28 @@ const schema = z.object({
     .int()
     .min(60)
     .default(30 * 86_400),
+  /** smtp(s)://user:pass@host:port; unset: mail goes to the mail_outbox table and the log. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: z.string().default('Tenant app <no-reply@tenant-app.invalid>'),
+  /** The app's public address, for links in mail. */
+  APP_URL: z.url().default('http://127.0.0.1:4321'),
+  /** Trust the first X-Forwarded-For address as the client's (only behind a proxy that sets it). */
+  TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  /** Social login: each provider is off until its client id is set. */
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  APPLE_CLIENT_ID: z.string().optional(),
+  FACEBOOK_CLIENT_ID: z.string().optional(),
+  /** Overrides of a provider's issuer and JWKS address (a staging identity provider, or tests). */
+  GOOGLE_ISSUER: z.string().optional(),
+  GOOGLE_JWKS_URL: z.url().optional(),
+  APPLE_ISSUER: z.string().optional(),
+  APPLE_JWKS_URL: z.url().optional(),
+  FACEBOOK_ISSUER: z.string().optional(),
+  FACEBOOK_JWKS_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

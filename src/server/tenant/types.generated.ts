@@ -34,6 +34,10 @@ export type Mutation = {
   loginWithEmailAndPassword: LoginResult;
   /** Rotates the refresh token; a spent token revokes its family. */
   refreshToken: RefreshResult;
+  /** Exchanges a short-lived token from the account backend (signup, social login, impersonation) for tokens. No ok when it is invalid. */
+  loginFromSlt: LoginResult;
+  /** Logout: revokes the refresh token (and its family). */
+  revokeToken: RevokeResult;
 };
 
 
@@ -43,6 +47,16 @@ export type MutationLoginWithEmailAndPasswordArgs = {
 
 
 export type MutationRefreshTokenArgs = {
+  refreshToken: Scalars['String']['input'];
+};
+
+
+export type MutationLoginFromSltArgs = {
+  token: Scalars['String']['input'];
+};
+
+
+export type MutationRevokeTokenArgs = {
   refreshToken: Scalars['String']['input'];
 };
 
@@ -246,6 +260,12 @@ export type Graph = {
   graphs: Array<GraphSeries>;
 };
 
+export type RevokeResult = {
+  __typename?: 'RevokeResult';
+  /** Unix time (s) of revocation. */
+  revoked: Scalars['Int']['output'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -353,6 +373,8 @@ export type ResolversTypes = {
   Consumption: ResolverTypeWrapper<Consumption>;
   GraphSeries: ResolverTypeWrapper<GraphSeries>;
   Graph: ResolverTypeWrapper<Graph>;
+  RevokeResult: ResolverTypeWrapper<RevokeResult>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -388,6 +410,8 @@ export type ResolversParentTypes = {
   Consumption: Consumption;
   GraphSeries: GraphSeries;
   Graph: Graph;
+  RevokeResult: RevokeResult;
+  Int: Scalars['Int']['output'];
 };
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -399,6 +423,8 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   loginWithEmailAndPassword?: Resolver<ResolversTypes['LoginResult'], ParentType, ContextType, RequireFields<MutationLoginWithEmailAndPasswordArgs, 'credentials'>>;
   refreshToken?: Resolver<ResolversTypes['RefreshResult'], ParentType, ContextType, RequireFields<MutationRefreshTokenArgs, 'refreshToken'>>;
+  loginFromSlt?: Resolver<ResolversTypes['LoginResult'], ParentType, ContextType, RequireFields<MutationLoginFromSltArgs, 'token'>>;
+  revokeToken?: Resolver<ResolversTypes['RevokeResult'], ParentType, ContextType, RequireFields<MutationRevokeTokenArgs, 'refreshToken'>>;
 };
 
 export type TokenPairResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TokenPair'] = ResolversParentTypes['TokenPair']> = {
@@ -531,6 +557,10 @@ export type GraphResolvers<ContextType = GraphQLContext, ParentType extends Reso
   graphs?: Resolver<Array<ResolversTypes['GraphSeries']>, ParentType, ContextType>;
 };
 
+export type RevokeResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RevokeResult'] = ResolversParentTypes['RevokeResult']> = {
+  revoked?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = GraphQLContext> = {
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
@@ -556,8 +586,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Consumption?: ConsumptionResolvers<ContextType>;
   GraphSeries?: GraphSeriesResolvers<ContextType>;
   Graph?: GraphResolvers<ContextType>;
+  RevokeResult?: RevokeResultResolvers<ContextType>;
 };
 
 
 /** This backend's schema.graphql and schema/*.graphql. */
-export const typeDefs = "# Tenant data backend (SPEC \"Backend A\", with the nucleolus data queries), mounted at /api/tenant/graphql.\n\ntype Query {\n  \"The signed-in user (short shape of SPEC §3).\"\n  me: Me\n  \"The units (apartments) of the signed-in user's tenancies, with their path to the property.\"\n  tenantUnits: [TenantUnit!]!\n  \"Consumption per time bucket for the given objects and quantities.\"\n  tenantGraph(graph: TenantGraphInput!): Graph!\n}\n\ntype Mutation {\n  \"Error 'Please enter valid credentials' (code INVALID_CREDENTIALS) on any mismatch.\"\n  loginWithEmailAndPassword(credentials: CredentialsInput!): LoginResult!\n  \"Rotates the refresh token; a spent token revokes its family.\"\n  refreshToken(refreshToken: String!): RefreshResult!\n}\n\ninput CredentialsInput {\n  email: String!\n  password: String!\n  \"The resource the token is for; only 'tenant' is accepted.\"\n  targetResource: String!\n}\n\ntype TokenPair {\n  token: String!\n  refreshToken: String!\n}\n\ntype LoginResult {\n  ok: TokenPair\n}\n\ntype RefreshResult {\n  ok: TokenPair\n}\n\ntype Permission {\n  name: String!\n  description: String!\n}\n\ntype Account {\n  id: ID!\n}\n\ntype Me {\n  id: ID!\n  name: String!\n  email: String!\n  language: String!\n  permissions: [Permission!]!\n  accounts: [Account!]!\n}\n\nenum ObjectKind {\n  PROPERTY\n  UNIT\n  SOURCE\n  MPOINT\n}\n\nenum GraphType {\n  HOURLY_VALUES\n  COST\n  CO2\n}\n\nenum Resolution {\n  HOUR\n  DAY\n  WEEK\n  MONTH\n  YEAR\n}\n\ninput ObjectInput {\n  kind: ObjectKind!\n  id: ID!\n}\n\ninput TenantGraphInput {\n  graphType: GraphType!\n  resolution: Resolution!\n  \"Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, inclusive.\"\n  periodBegin: String!\n  \"Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, exclusive.\"\n  periodEnd: String!\n  objects: [ObjectInput!]!\n  \"Quantity identifiers of SPEC §3, e.g. heat-energy.\"\n  quantities: [String!]!\n  \"Per m² of the unit's area.\"\n  normalized: Boolean\n}\n\ntype PropertyDetails {\n  id: ID!\n  number: String!\n  address: String!\n  city: String!\n  zipcode: String!\n}\n\ntype UnitDetails {\n  id: ID!\n  unitUniqueId: String!\n  name: String!\n  tenantName: String!\n}\n\ntype MeterDetails {\n  id: ID!\n  number: String!\n  roomName: String\n}\n\ntype GroupDetails {\n  id: ID!\n  quantity: String!\n  operational: Boolean!\n  meter: MeterDetails\n}\n\ntype MeasurementPointDetails {\n  id: ID!\n  legacyMeterId: String\n  name: String!\n  room: String\n  quantity: String!\n}\n\ntype ObjectDetails {\n  id: ID!\n  kind: ObjectKind!\n  property: PropertyDetails\n  unit: UnitDetails\n  group: GroupDetails\n  measurementPoint: MeasurementPointDetails\n}\n\ntype PropertySetting {\n  kind: String!\n}\n\ntype Co2Factor {\n  quantity: String!\n  gramPerQuantityUnit: Float!\n}\n\ntype PathProperty {\n  id: ID!\n  number: String!\n  settings: [PropertySetting!]!\n  co2Factors: [Co2Factor!]!\n}\n\ntype PathEntry {\n  property: PathProperty!\n}\n\ntype TenantUnit {\n  unit: UnitDetails!\n  object: ObjectDetails!\n  \"The unit's path up to its property; path[0] is the property.\"\n  path: [PathEntry!]!\n}\n\ntype QuantityDescriptor {\n  quantity: String!\n  normalized: Boolean!\n  \"Only co2 is used.\"\n  expressedAs: String\n}\n\ntype RelatedValues {\n  type: String!\n  values: [Float]!\n}\n\ntype Consumption {\n  quantityDescriptor: QuantityDescriptor!\n  \"One value per timestamp; null where there is no data.\"\n  values: [Float]!\n  relatedValues: [RelatedValues!]!\n}\n\ntype GraphSeries {\n  type: GraphType!\n  object: ObjectDetails!\n  consumption: [Consumption!]!\n}\n\ntype Graph {\n  \"Bucket starts, ISO 8601 with the Europe/Copenhagen offset, e.g. 2025-03-30T03:00:00+02:00.\"\n  timestamps: [String!]!\n  graphs: [GraphSeries!]!\n}\n";
+export const typeDefs = "# Tenant data backend (SPEC \"Backend A\", with the nucleolus data queries), mounted at /api/tenant/graphql.\n\ntype Query {\n  \"The signed-in user (short shape of SPEC §3).\"\n  me: Me\n  \"The units (apartments) of the signed-in user's tenancies, with their path to the property.\"\n  tenantUnits: [TenantUnit!]!\n  \"Consumption per time bucket for the given objects and quantities.\"\n  tenantGraph(graph: TenantGraphInput!): Graph!\n}\n\ntype Mutation {\n  \"Error 'Please enter valid credentials' (code INVALID_CREDENTIALS) on any mismatch.\"\n  loginWithEmailAndPassword(credentials: CredentialsInput!): LoginResult!\n  \"Rotates the refresh token; a spent token revokes its family.\"\n  refreshToken(refreshToken: String!): RefreshResult!\n}\n\ninput CredentialsInput {\n  email: String!\n  password: String!\n  \"The resource the token is for; only 'tenant' is accepted.\"\n  targetResource: String!\n}\n\ntype TokenPair {\n  token: String!\n  refreshToken: String!\n}\n\ntype LoginResult {\n  ok: TokenPair\n}\n\ntype RefreshResult {\n  ok: TokenPair\n}\n\ntype Permission {\n  name: String!\n  description: String!\n}\n\ntype Account {\n  id: ID!\n}\n\ntype Me {\n  id: ID!\n  name: String!\n  email: String!\n  language: String!\n  permissions: [Permission!]!\n  accounts: [Account!]!\n}\n\nenum ObjectKind {\n  PROPERTY\n  UNIT\n  SOURCE\n  MPOINT\n}\n\nenum GraphType {\n  HOURLY_VALUES\n  COST\n  CO2\n}\n\nenum Resolution {\n  HOUR\n  DAY\n  WEEK\n  MONTH\n  YEAR\n}\n\ninput ObjectInput {\n  kind: ObjectKind!\n  id: ID!\n}\n\ninput TenantGraphInput {\n  graphType: GraphType!\n  resolution: Resolution!\n  \"Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, inclusive.\"\n  periodBegin: String!\n  \"Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, exclusive.\"\n  periodEnd: String!\n  objects: [ObjectInput!]!\n  \"Quantity identifiers of SPEC §3, e.g. heat-energy.\"\n  quantities: [String!]!\n  \"Per m² of the unit's area.\"\n  normalized: Boolean\n}\n\ntype PropertyDetails {\n  id: ID!\n  number: String!\n  address: String!\n  city: String!\n  zipcode: String!\n}\n\ntype UnitDetails {\n  id: ID!\n  unitUniqueId: String!\n  name: String!\n  tenantName: String!\n}\n\ntype MeterDetails {\n  id: ID!\n  number: String!\n  roomName: String\n}\n\ntype GroupDetails {\n  id: ID!\n  quantity: String!\n  operational: Boolean!\n  meter: MeterDetails\n}\n\ntype MeasurementPointDetails {\n  id: ID!\n  legacyMeterId: String\n  name: String!\n  room: String\n  quantity: String!\n}\n\ntype ObjectDetails {\n  id: ID!\n  kind: ObjectKind!\n  property: PropertyDetails\n  unit: UnitDetails\n  group: GroupDetails\n  measurementPoint: MeasurementPointDetails\n}\n\ntype PropertySetting {\n  kind: String!\n}\n\ntype Co2Factor {\n  quantity: String!\n  gramPerQuantityUnit: Float!\n}\n\ntype PathProperty {\n  id: ID!\n  number: String!\n  settings: [PropertySetting!]!\n  co2Factors: [Co2Factor!]!\n}\n\ntype PathEntry {\n  property: PathProperty!\n}\n\ntype TenantUnit {\n  unit: UnitDetails!\n  object: ObjectDetails!\n  \"The unit's path up to its property; path[0] is the property.\"\n  path: [PathEntry!]!\n}\n\ntype QuantityDescriptor {\n  quantity: String!\n  normalized: Boolean!\n  \"Only co2 is used.\"\n  expressedAs: String\n}\n\ntype RelatedValues {\n  type: String!\n  values: [Float]!\n}\n\ntype Consumption {\n  quantityDescriptor: QuantityDescriptor!\n  \"One value per timestamp; null where there is no data.\"\n  values: [Float]!\n  relatedValues: [RelatedValues!]!\n}\n\ntype GraphSeries {\n  type: GraphType!\n  object: ObjectDetails!\n  consumption: [Consumption!]!\n}\n\ntype Graph {\n  \"Bucket starts, ISO 8601 with the Europe/Copenhagen offset, e.g. 2025-03-30T03:00:00+02:00.\"\n  timestamps: [String!]!\n  graphs: [GraphSeries!]!\n}\n\n# Accounts on the tenant backend: the session handed over from the account backend, and logout.\n\nextend type Mutation {\n  \"Exchanges a short-lived token from the account backend (signup, social login, impersonation) for tokens. No ok when it is invalid.\"\n  loginFromSlt(token: String!): LoginResult!\n  \"Logout: revokes the refresh token (and its family).\"\n  revokeToken(refreshToken: String!): RevokeResult!\n}\n\ntype RevokeResult {\n  \"Unix time (s) of revocation.\"\n  revoked: Int!\n}\n";
