@@ -56,13 +56,13 @@ function limiters(db: Db): Limiters {
 /** A throttle key; null (unknown client address) skips that throttle. */
 type Key = string | null;
 
-/** Throws TOO_MANY_ATTEMPTS when any of the keys is over its limit, without counting an attempt. */
+/** Throws TOO_MANY_ATTEMPTS when any of the keys has used up its attempts, without counting one. */
 export async function assertNotThrottled(db: Db, checks: Array<[ThrottleName, Key]>): Promise<void> {
   const all = limiters(db);
   for (const [name, key] of checks) {
     if (key === null) continue;
     const res = await all[name].get(key);
-    if (res && res.consumedPoints > LIMITS[name].points) throw tooManyAttempts(res.msBeforeNext);
+    if (res && res.consumedPoints >= LIMITS[name].points) throw tooManyAttempts(res.msBeforeNext);
   }
 }
 

@@ -18,10 +18,7 @@ export interface TestApi {
 }
 
 /** Creates both backends over the database; log lines are captured, not printed. */
-export async function createTestApi(
-  database: Database,
-  env: Record<string, string> = {},
-): Promise<TestApi> {
+export async function createTestApi(database: Database, env: Record<string, string> = {}): Promise<TestApi> {
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
