@@ -7,7 +7,7 @@ import { FALLBACK_LANGUAGE, type Language, parseLanguage } from '../lib/language
 import { config } from './config.ts';
 import { browserStorage, readString, STORAGE_KEYS, writeString } from './storage.ts';
 
-export const NAMESPACES = ['common', 'domain'] as const;
+export const NAMESPACES = ['common', 'domain', 'account'] as const;
 
 /** The cookie that mirrors the chosen language so server-rendered shells use it. */
 export const LANGUAGE_COOKIE = 'lang';
