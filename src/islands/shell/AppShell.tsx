@@ -143,10 +143,10 @@ function SideMenu({ tenancyId, open, onClose }: { tenancyId: string; open: boole
     { key: 'nav.consumption', icon: 'consumption', href: base, active: true },
     ...(user?.accountHasStatements ? [{ key: 'nav.statements', icon: 'statements' as const }] : []),
     { key: 'nav.alarms', icon: 'alarms' },
-    { key: 'nav.tenancy_info', icon: 'tenancy' },
+    { key: 'nav.tenancy_info', icon: 'tenancy', href: `${base}settings` },
     ...(hideNotifications ? [] : [{ key: 'nav.notifications', icon: 'notifications' as const }]),
     { key: 'nav.help', icon: 'help' },
-    { key: 'nav.profile', icon: 'profile' },
+    { key: 'nav.profile', icon: 'profile', href: `${base}profile` },
   ];
 
   return (
