@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 /** The example of docs/notes/accounts.md. */
-export const EXAMPLE = {
+const EXAMPLE = {
   account: 'Boligselskabet Havnen',
   property: {
     number: '3001',
@@ -108,10 +108,11 @@ describe('import-property', () => {
       countOf(meters),
       countOf(tenancies),
     ]);
-    const bad = structuredClone(EXAMPLE) as Record<string, any>;
-    bad.apartments[1].areaM2 = 0;
-    bad.apartments[1].measurementPoints[0].quantity = 'beer-volume';
-    bad.apartments[1].tenancies[0].end = '2020-01-01';
+    const bad = structuredClone(EXAMPLE);
+    const second = bad.apartments[1]!;
+    second.areaM2 = 0;
+    second.measurementPoints[0]!.quantity = 'beer-volume';
+    (second.tenancies[0] as { end?: string }).end = '2020-01-01';
     const err = await importProperty(database.db, bad).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PropertyImportError);
     const problems = (err as PropertyImportError).problems.join('\n');

@@ -118,6 +118,7 @@ function Preferences({ language, notifications }: { language: string; notificati
           type="checkbox"
           role="switch"
           checked={emailOn}
+          aria-checked={emailOn}
           aria-describedby={`${id}-notify-help`}
           onChange={async (e) => {
             const next = e.target.checked;
@@ -270,10 +271,7 @@ function Tenancies() {
           <li key={tenancy.id} className="row-between">
             <span>{tenancy.apartment.address}</span>
             {confirming === tenancy.id ? (
-              <span
-                role="group"
-                aria-label={t('profile.leave_confirm', { address: tenancy.apartment.address })}
-              >
+              <span>
                 <span className="small">
                   {t('profile.leave_confirm', { address: tenancy.apartment.address })}{' '}
                 </span>

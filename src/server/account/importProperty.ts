@@ -110,22 +110,18 @@ export async function validatePropertyFile(db: Db, input: unknown): Promise<Prop
   for (const d of duplicates(uniqueIds)) problems.push(`apartment uniqueId ${d} appears more than once`);
   for (const d of duplicates(meterNumbers)) problems.push(`meter number ${d} appears more than once`);
   for (const d of duplicates(tenancyIds)) problems.push(`tenancyId ${d} appears more than once`);
-  file.apartments.forEach((a, i) =>
-    a.measurementPoints.forEach((p, j) =>
-      p.meters.forEach((m, k) => {
-        if (m.removedAt && m.removedAt <= m.installedAt) {
-          problems.push(
-            `apartments.${i}.measurementPoints.${j}.meters.${k}: removedAt is not after installedAt`,
-          );
-        }
+  for (const [i, a] of file.apartments.entries()) {
+    for (const [j, p] of a.measurementPoints.entries()) {
+      for (const [k, m] of p.meters.entries()) {
+        const at = `apartments.${i}.measurementPoints.${j}.meters.${k}`;
+        if (m.removedAt && m.removedAt <= m.installedAt)
+          problems.push(`${at}: removedAt is not after installedAt`);
         if (!m.legacyKind && !legacyKindOfQuantity(p.quantity as QuantityId)) {
-          problems.push(
-            `apartments.${i}.measurementPoints.${j}.meters.${k}: legacyKind is needed for ${p.quantity}`,
-          );
+          problems.push(`${at}: legacyKind is needed for ${p.quantity}`);
         }
-      }),
-    ),
-  );
+      }
+    }
+  }
   const taken = async <T extends string>(label: string, found: Promise<Array<{ v: T }>>) => {
     for (const { v } of await found) problems.push(`${label} ${v} already exists`);
   };
