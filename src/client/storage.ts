@@ -30,7 +30,11 @@ export const IMPERSONATION_KEY = 'impersonation';
  */
 export function browserStorage(): KeyValueStorage {
   try {
-    if (window.sessionStorage.getItem(IMPERSONATION_KEY)) return window.sessionStorage;
+    if (window.sessionStorage?.getItem(IMPERSONATION_KEY)) return window.sessionStorage;
+  } catch {
+    // Session storage refused: no impersonation in this tab.
+  }
+  try {
     // Reading window.localStorage throws when the user blocks site data.
     return window.localStorage;
   } catch {
