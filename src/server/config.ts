@@ -29,8 +29,8 @@ const schema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().default('Tenant app <no-reply@tenant-app.invalid>'),
-  /** The app's public address, for links in mail. */
-  APP_URL: z.url().default('http://127.0.0.1:4321'),
+  /** The app's public address, for links in mail; defaults to http://HOST:PORT. */
+  APP_URL: z.url().optional(),
   /** Trust the first X-Forwarded-For address as the client's (only behind a proxy that sets it). */
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
   /** Social login: each provider is off until its client id is set. */
@@ -47,7 +47,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type ServerConfig = z.infer<typeof schema> & { dataDir: string };
+export type ServerConfig = z.infer<typeof schema> & { dataDir: string; APP_URL: string };
 
 /** Parses the environment; throws one error listing every bad variable. */
 export function parseServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
@@ -56,5 +56,7 @@ export function parseServerConfig(env: Record<string, string | undefined> = proc
     const lines = result.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  return { ...result.data, dataDir: resolve(result.data.DATA_DIR) };
+  const { HOST, PORT } = result.data;
+  const appUrl = result.data.APP_URL ?? `http://${HOST.includes(':') ? `[${HOST}]` : HOST}:${PORT}`;
+  return { ...result.data, dataDir: resolve(result.data.DATA_DIR), APP_URL: appUrl.replace(/\/$/, '') };
 }

@@ -12,6 +12,8 @@ import type { TestProject } from 'vitest/node';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** Where the app sends mail: tests that read mail listen there (empty against E2E_BASE_URL). */
+    smtpUrl: string;
   }
 }
 
@@ -74,11 +76,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const given = process.env.E2E_BASE_URL;
   if (given) {
     project.provide('baseUrl', given.replace(/\/$/, ''));
+    project.provide('smtpUrl', '');
     return async () => {};
   }
   buildIfStale();
   const dataDir = mkdtempSync(join(tmpdir(), 'tenant-e2e-data-'));
   const port = await freePort();
+  const smtpUrl = `smtp://127.0.0.1:${await freePort()}`;
   const child = spawn(join(root, 'node_modules/.bin/node'), ['--import', 'tsx', 'src/server/start.ts'], {
     cwd: root,
     env: {
@@ -90,12 +94,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
       DEMO_DAYS: '35',
       DEMO_APARTMENTS: '3',
       LOG_LEVEL: 'warn',
+      SMTP_URL: smtpUrl,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   const url = await waitForUrl(child);
   project.provide('baseUrl', url);
+  project.provide('smtpUrl', smtpUrl);
   return async () => {
     if (child.exitCode === null && child.pid) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -3,7 +3,7 @@
  * dashboard; /no-tenancies is only for a logged-in user without tenancies. Also keeps `?activationCode=`.
  */
 import { navigate } from 'astro:transitions/client';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { captureActivationCode } from '../../client/pendingCode.ts';
 import { homePath } from '../../client/session.ts';
 import { useSession } from '../shared/useSession.ts';
@@ -25,7 +25,12 @@ export default function GuestGuard({ mode }: { mode: Mode }) {
   useEffect(() => {
     captureActivationCode(new URL(window.location.href));
   }, []);
+  // Decided once, when the session is first known: a login or signup on this very page must not be
+  // overtaken by the guard (the form navigates on by itself).
+  const decided = useRef(false);
   useEffect(() => {
+    if (status === 'busy' || decided.current) return;
+    decided.current = true;
     if (mode === 'guest' && status === 'withTenancies') void navigate(home, { history: 'replace' });
     if (mode === 'guest' && status === 'noTenancies' && !window.location.pathname.startsWith('/signup')) {
       void navigate('/no-tenancies', { history: 'replace' });

@@ -21,8 +21,8 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-/** Starts an SMTP server on a free local port (no TLS, no auth). */
-export async function startTestSmtp(): Promise<TestSmtp> {
+/** Starts an SMTP server on a local port, free by default (no TLS, no auth). */
+export async function startTestSmtp(port = 0): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
   const waiters: Array<() => void> = [];
   const server = new SMTPServer({
@@ -50,10 +50,10 @@ export async function startTestSmtp(): Promise<TestSmtp> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: bound } = server.server.address() as AddressInfo;
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${bound}`,
     mails,
     async waitFor(match, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
