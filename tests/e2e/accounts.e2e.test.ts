@@ -40,6 +40,8 @@ async function freshPage(context: BrowserContext): Promise<Page> {
     localStorage.clear();
     sessionStorage.clear();
   });
+  // A language stored by the previous visitor may have set the cookie again while /login loaded.
+  await context.clearCookies();
   return page;
 }
 
@@ -207,7 +209,12 @@ describe('accounts', () => {
     }
     const signedIn = await freshPage(browser.context);
     await logIn(signedIn, baseUrl, 'admin@demo.test', DEMO_PASSWORD);
-    await signedIn.waitForURL(DASHBOARD, { timeout: 30_000 });
+    await signedIn.waitForURL(DASHBOARD, { timeout: 30_000 }).catch(async (err: unknown) => {
+      const alert = await signedIn.locator('[role=alert]').allTextContents();
+      throw new Error(
+        `login did not reach the dashboard: at ${signedIn.url()}, alerts ${JSON.stringify(alert)}: ${err}`,
+      );
+    });
     const dashboard = new URL(signedIn.url()).pathname;
     for (const lang of ['en', 'da', 'nb']) {
       await browser.context.addCookies([{ name: 'lang', value: lang, url: baseUrl }]);
