@@ -4,7 +4,7 @@
  * and axe on every new page in en, da and nb.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { startTestSmtp, type TestSmtp } from '../api/helpers/smtp.ts';
 import { launchBrowser, logIn, seriousA11yViolations } from './browser.ts';
 
@@ -141,7 +141,10 @@ describe('accounts', () => {
   });
 
   it('ends an impersonation session after 60 minutes (fake clock) and shows who is being viewed', async () => {
-    const page = await freshPage(browser.context);
+    // Its own browser: Playwright's clock belongs to the whole context and would stay an hour ahead.
+    const own = await launchBrowser();
+    onTestFinished(() => own.close());
+    const page = await freshPage(own.context);
     await page.clock.install();
     await logIn(page, baseUrl, 'multi@demo.test', DEMO_PASSWORD);
     await page.waitForURL(DASHBOARD, { timeout: 30_000 });
