@@ -15,6 +15,7 @@ import { refreshAccountToken } from './operations/accountRefreshToken.ts';
 import { revokeToken } from './operations/revokeToken.ts';
 import { tenantLogin } from './operations/tenantLogin.ts';
 import { refreshTenantToken } from './operations/tenantRefreshToken.ts';
+import { revokeTenantToken } from './operations/tenantRevokeToken.ts';
 import { tokenAuth } from './operations/tokenAuth.ts';
 import { fetchUserAndTenancies } from './operations/userQuery.ts';
 import { queryClient } from './queryClient.ts';
@@ -79,8 +80,13 @@ const liveMachine = sessionMachine.provide({
       }),
     ),
     revoke: fromPromise(async ({ input }: { input: { tokens: SessionTokens | null } }) => {
-      const refreshToken = input.tokens?.account.refreshToken;
-      if (refreshToken) await revokeToken(refreshToken);
+      // Logout ends the refresh tokens of both backends; one failing does not keep the other alive.
+      const account = input.tokens?.account.refreshToken;
+      const tenant = input.tokens?.tenant.refreshToken;
+      await Promise.allSettled([
+        account ? revokeToken(account) : null,
+        tenant ? revokeTenantToken(tenant) : null,
+      ]);
     }),
   },
   actions: {
@@ -91,8 +97,8 @@ const liveMachine = sessionMachine.provide({
       queryClient.clear();
     },
     redirectAfterLogout: (_, params) => {
-      // SPEC §6: a refused session sends the browser to the site root; a chosen logout goes to login.
-      void navigate(params.reason === 'user' ? '/login' : '/');
+      // A chosen logout goes to login; an expired or refused session too, with SPEC §8's "Your log in expired".
+      void navigate(params.reason === 'user' ? '/login' : '/login?expired=1');
     },
   },
 });

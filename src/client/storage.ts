@@ -20,8 +20,19 @@ export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'
 
 const NO_STORAGE: KeyValueStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} };
 
-/** The browser's localStorage; one that keeps nothing where there is none or the browser refuses it. */
+/** Marks a tab as an impersonation session (SPEC §3: impersonation uses session storage). */
+export const IMPERSONATION_KEY = 'impersonation';
+
+/**
+ * The browser's localStorage, or this tab's sessionStorage while it holds an impersonation session; one
+ * that keeps nothing where there is none or the browser refuses it.
+ */
 export function browserStorage(): KeyValueStorage {
+  try {
+    if (window.sessionStorage?.getItem(IMPERSONATION_KEY)) return window.sessionStorage;
+  } catch {
+    // Session storage refused: no impersonation in this tab.
+  }
   try {
     // Reading window.localStorage throws when the user blocks site data.
     return window.localStorage;

@@ -14,6 +14,10 @@ export const SERVER_ERROR_CODES = [
   'invalid_refresh_response',
   'invalid_login_response',
   'activation_code_invalid',
+  'too_many_attempts',
+  'wrong_password',
+  'last_admin',
+  'social_login_failed',
   'login_required',
   'access_denied',
   'bad_input',
@@ -37,6 +41,16 @@ export type BackendErrorCode =
   | 'TOKEN_REVOKED'
   | 'NOT_FOUND'
   | 'QUERY_TOO_COMPLEX'
+  | 'TOO_MANY_ATTEMPTS'
+  | 'USER_EXISTS'
+  | 'EMAIL_IN_ADMIN_PORTAL'
+  | 'ABOVE_DEFAULT_RIGHTS'
+  | 'TENANCY_USER_EXISTS'
+  | 'ACTIVATION_CODE_INVALID'
+  | 'PASSWORD_UPDATE_FAILED'
+  | 'WRONG_PASSWORD'
+  | 'LAST_ADMIN'
+  | 'SOCIAL_LOGIN_FAILED'
   | 'INTERNAL_SERVER_ERROR';
 
 const BY_EXTENSION_CODE: Record<BackendErrorCode, ServerErrorCode> = {
@@ -48,6 +62,16 @@ const BY_EXTENSION_CODE: Record<BackendErrorCode, ServerErrorCode> = {
   TOKEN_REVOKED: 'session_expired',
   NOT_FOUND: 'not_found',
   QUERY_TOO_COMPLEX: 'request_too_large',
+  TOO_MANY_ATTEMPTS: 'too_many_attempts',
+  USER_EXISTS: 'user_exists',
+  EMAIL_IN_ADMIN_PORTAL: 'email_in_admin_portal',
+  ABOVE_DEFAULT_RIGHTS: 'above_default_rights',
+  TENANCY_USER_EXISTS: 'tenancy_user_exists',
+  ACTIVATION_CODE_INVALID: 'activation_code_invalid',
+  PASSWORD_UPDATE_FAILED: 'password_update_failed',
+  WRONG_PASSWORD: 'wrong_password',
+  LAST_ADMIN: 'last_admin',
+  SOCIAL_LOGIN_FAILED: 'social_login_failed',
   INTERNAL_SERVER_ERROR: 'server_error',
 };
 
@@ -72,6 +96,7 @@ const BY_MESSAGE: ReadonlyArray<readonly [string, ServerErrorCode]> = [
   ['invalid refreshaccesstoken response', 'invalid_refresh_response'],
   ['invalid login response', 'invalid_login_response'],
   ['activation code you entered is invalid', 'activation_code_invalid'],
+  ['too many attempts', 'too_many_attempts'],
   ['adgang ikke tilladt', 'access_denied'],
   ['login required', 'login_required'],
   ['login_required', 'login_required'],
@@ -128,6 +153,13 @@ export function serverErrorCode(err: unknown): ServerErrorCode {
     return BY_EXTENSION_CODE[ext as BackendErrorCode];
   }
   return 'unknown';
+}
+
+/** The minutes a TOO_MANY_ATTEMPTS error asks the caller to wait (extensions.retryAfterSeconds), at least 1. */
+export function retryAfterMinutes(err: unknown): number {
+  const first = firstError(err) as { extensions?: { retryAfterSeconds?: unknown } } | undefined;
+  const seconds = isObject(first) ? first.extensions?.retryAfterSeconds : undefined;
+  return typeof seconds === 'number' && seconds > 0 ? Math.max(1, Math.ceil(seconds / 60)) : 1;
 }
 
 /** The i18n key (namespace domain) of the message for a code. */

@@ -1,11 +1,20 @@
 /**
  * Operator CLI: `npm run cli -- <command>`.
- *   import <file.csv>   import meter readings (all or nothing)
- *   demo:seed           load the demo dataset into an empty database
- *   demo:catch-up       generate demo readings up to the current hour
- *   help                this text
+ *   import <file.csv>                 import meter readings (all or nothing)
+ *   import-property <file.json>       a property with apartments, meters and tenancies (all or nothing)
+ *   activation-code <tenancy>         a new 12-letter activation code
+ *   invite <tenancy> <email>          mail an invitation with a code link
+ *   deactivate <email>                refuse a user everywhere, end their sessions
+ *   impersonate <email> [reason]      a one-time support link
+ *   demo:seed                         load the demo dataset into an empty database
+ *   demo:catch-up                     generate demo readings up to the current hour
+ *   help                              this text
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { issueImpersonationLink } from './account/impersonation.ts';
+import { importProperty, PropertyImportError } from './account/importProperty.ts';
+import { deactivateUser, inviteAsOperator, issueActivationCode, OperatorError } from './account/operator.ts';
 import { progressPrinter } from './demo/progress.ts';
 import { catchUpDemo, DEMO_PASSWORD, DEMO_USERS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
 import { afterDemoSeed } from './demo/statements.ts';
@@ -20,6 +29,19 @@ const HELP = `Usage: npm run cli -- <command>
 Commands:
   import <file.csv>   Import meter readings. Columns: meter_number,timestamp,value (with a header).
                       Timestamps are ISO 8601 with an offset or Z. A bad row rejects the whole file.
+  import-property <file.json>
+                      Create a property with its apartments, measurement points, meters and tenancies
+                      from one JSON file (format: docs/notes/accounts.md). Validated whole; an error writes nothing.
+  activation-code <tenancy>
+                      Print a new random 12-letter activation code for the tenancy (landlord's reference,
+                      e.g. T-1001-3, or numeric id). It expires after 30 days.
+  invite <tenancy> <email>
+                      Mail an invitation with an activation-code link (SMTP_URL, else the mail_outbox table).
+  deactivate <email>  Deactivate a user: every request is refused from now on and every session ends.
+  impersonate <email> [reason]
+                      Print a one-time link /impersonate/{token} (expires in 10 minutes) that opens a
+                      60-minute session as the user. Recorded with operator (IMPERSONATOR or the OS user),
+                      user and time. APP_URL sets the link's origin.
   demo:seed           Load the demo dataset, if the database is empty (DEMO_DAYS, DEMO_APARTMENTS).
   demo:catch-up       Generate demo readings from the last generated hour up to now.
 ${REPORTS_HELP}
@@ -38,12 +60,106 @@ function positiveInt(name: string, fallback: number): number {
 
 class UsageError extends Error {}
 
+const COMMAND_HELP: Record<string, string> = {
+  'import-property':
+    'Usage: npm run cli -- import-property <file.json>\nFormat: docs/notes/accounts.md. Validated whole; an error writes nothing.',
+  'activation-code':
+    "Usage: npm run cli -- activation-code <tenancy>\n<tenancy> is the landlord's tenancy reference or the numeric id.",
+  invite: 'Usage: npm run cli -- invite <tenancy> <email>\nMails an invitation with an activation-code link.',
+  deactivate:
+    'Usage: npm run cli -- deactivate <email>\nThe user is refused on every request, and every session ends.',
+  impersonate:
+    'Usage: npm run cli -- impersonate <email> [reason]\nPrints a one-time link (10 minutes) for a 60-minute session as the user; recorded.',
+};
+
+/** Runs an account command with the services open; closes the database afterwards. */
+async function withDatabase<T>(
+  work: (services: Awaited<ReturnType<typeof getServices>>) => Promise<T>,
+): Promise<T> {
+  const services = await getServices();
+  try {
+    return await work(services);
+  } finally {
+    await services.database.close();
+  }
+}
+
+async function runAccountCommand(command: string, rest: string[]): Promise<boolean> {
+  if (!(command in COMMAND_HELP)) return false;
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(COMMAND_HELP[command]);
+    return true;
+  }
+  const arity: Record<string, [number, number]> = {
+    'import-property': [1, 1],
+    'activation-code': [1, 1],
+    invite: [2, 2],
+    deactivate: [1, 1],
+    impersonate: [1, 2],
+  };
+  const [min, max] = arity[command]!;
+  if (rest.length < min || rest.length > max) throw new UsageError(COMMAND_HELP[command]!);
+  if (command === 'import-property') {
+    const file = rest[0]!;
+    if (!existsSync(file)) throw new UsageError(`No such file: ${file}`);
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new UsageError(`${file} is not valid JSON: ${(err as Error).message}`);
+    }
+    const result = await withDatabase(({ database }) => importProperty(database.db, json));
+    console.log(
+      `Imported property #${result.propertyId}: ${result.apartments} apartments, ${result.measurementPoints} measurement points, ${result.meters} meters, ${result.tenancies} tenancies.`,
+    );
+    return true;
+  }
+  if (command === 'activation-code') {
+    const { tenancy, code, expiresAt } = await withDatabase(({ database }) =>
+      issueActivationCode(database.db, rest[0]!),
+    );
+    console.log(
+      `Activation code for tenancy ${tenancy.tenancyId}: ${code} (valid until ${expiresAt.toISOString()})`,
+    );
+    return true;
+  }
+  if (command === 'invite') {
+    const done = await withDatabase((services) =>
+      inviteAsOperator(services, services.database.db, rest[0]!, rest[1]!),
+    );
+    const where = process.env.SMTP_URL ? 'by SMTP' : 'to the mail_outbox table (SMTP_URL is unset)';
+    console.log(
+      `Invited ${done.email} to tenancy ${done.tenancy.tenancyId} with code ${done.code}; mail sent ${where}.`,
+    );
+    return true;
+  }
+  if (command === 'deactivate') {
+    const user = await withDatabase(({ database }) => deactivateUser(database.db, rest[0]!));
+    console.log(`Deactivated ${user.email} (user #${user.id}); every session has ended.`);
+    return true;
+  }
+  const operator = process.env.IMPERSONATOR || userInfo().username;
+  const issued = await withDatabase(({ database, config }) =>
+    issueImpersonationLink(database.db, config.APP_URL, rest[0]!, operator, rest[1] ?? '').catch(
+      (err: Error) => {
+        throw new OperatorError(err.message);
+      },
+    ),
+  );
+  console.log(
+    `One-time link for ${rest[0]} (expires in ${issued.minutes} minutes; recorded as issued by ${operator}):`,
+  );
+  console.log(issued.link);
+  return true;
+}
+
 async function run(args: string[]): Promise<void> {
   const [command, ...rest] = args;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     console.log(HELP);
     return;
   }
+  if (await runAccountCommand(command, rest)) return;
   if (command === 'import') {
     if (rest.length !== 1)
       throw new UsageError('import takes exactly one file: npm run cli -- import <file.csv>');
@@ -124,7 +240,13 @@ async function run(args: string[]): Promise<void> {
 run(process.argv.slice(2)).then(
   () => process.exit(0),
   (err: unknown) => {
-    if (err instanceof IngestError || err instanceof UsageError || err instanceof CliInputError)
+    if (
+      err instanceof IngestError ||
+      err instanceof UsageError ||
+      err instanceof CliInputError ||
+      err instanceof OperatorError ||
+      err instanceof PropertyImportError
+    )
       console.error(err.message);
     else console.error(err instanceof Error ? (err.stack ?? err.message) : err);
     process.exit(1);

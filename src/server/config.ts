@@ -22,6 +22,28 @@ const schema = z.object({
     .int()
     .min(60)
     .default(30 * 86_400),
+  /** smtp(s)://user:pass@host:port; unset: mail goes to the mail_outbox table and the log. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: z.string().default('Tenant app <no-reply@tenant-app.invalid>'),
+  /** The app's public address, for links in mail; defaults to http://HOST:PORT. */
+  APP_URL: z.url().optional(),
+  /** Trust the first X-Forwarded-For address as the client's (only behind a proxy that sets it). */
+  TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  /** Social login: each provider is off until its client id is set. */
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  APPLE_CLIENT_ID: z.string().optional(),
+  FACEBOOK_CLIENT_ID: z.string().optional(),
+  /** Overrides of a provider's issuer and JWKS address (a staging identity provider, or tests). */
+  GOOGLE_ISSUER: z.string().optional(),
+  GOOGLE_JWKS_URL: z.url().optional(),
+  APPLE_ISSUER: z.string().optional(),
+  APPLE_JWKS_URL: z.url().optional(),
+  FACEBOOK_ISSUER: z.string().optional(),
+  FACEBOOK_JWKS_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `development` (astro dev) turns GraphQL introspection and field suggestions on; anything else is production. */
   NODE_ENV: z.string().default('production'),
@@ -31,8 +53,6 @@ const schema = z.object({
   GRAPH_MAX_POINTS: z.coerce.number().int().min(1).default(5_000),
   /** Largest request body the API reads, in bytes; a larger one is refused with 413 before it is parsed. */
   API_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(100_000),
-  /** 1: trust X-Forwarded-Proto from a reverse proxy (TLS ends there), for HSTS and the Secure cookie flag. */
-  TRUST_PROXY: z.enum(['0', '1']).default('0'),
   /** Comma-separated origins allowed to call the API from another origin (CORS); empty means same origin only. */
   CORS_ORIGINS: z
     .string()
@@ -48,6 +68,7 @@ const schema = z.object({
 
 export type ServerConfig = z.infer<typeof schema> & {
   dataDir: string;
+  APP_URL: string;
   /** GraphQL introspection and "Did you mean" suggestions: on in development, off in production. */
   graphqlIntrospection: boolean;
 };
@@ -63,5 +84,7 @@ export function parseServerConfig(env: Record<string, string | undefined> = proc
   const graphqlIntrospection = data.GRAPHQL_INTROSPECTION
     ? data.GRAPHQL_INTROSPECTION === '1'
     : data.NODE_ENV === 'development';
-  return { ...data, dataDir: resolve(data.DATA_DIR), graphqlIntrospection };
+  const host = data.HOST.includes(':') ? `[${data.HOST}]` : data.HOST;
+  const appUrl = (data.APP_URL ?? `http://${host}:${data.PORT}`).replace(/\/$/, '');
+  return { ...data, dataDir: resolve(data.DATA_DIR), APP_URL: appUrl, graphqlIntrospection };
 }

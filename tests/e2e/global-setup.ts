@@ -68,11 +68,13 @@ export default async function setup(): Promise<() => Promise<void>> {
   const given = process.env.E2E_BASE_URL;
   if (given) {
     process.env.E2E_BASE_URL = given.replace(/\/$/, '');
+    process.env.E2E_SMTP_URL ??= '';
     return async () => {};
   }
   buildIfStale();
   const dataDir = mkdtempSync(join(tmpdir(), 'tenant-e2e-data-'));
   const port = await freePort();
+  const smtpUrl = `smtp://127.0.0.1:${await freePort()}`;
   const child = spawn(join(root, 'node_modules/.bin/node'), ['--import', 'tsx', 'src/server/start.ts'], {
     cwd: root,
     env: {
@@ -84,12 +86,15 @@ export default async function setup(): Promise<() => Promise<void>> {
       DEMO_DAYS: '35',
       DEMO_APARTMENTS: '3',
       LOG_LEVEL: 'warn',
+      SMTP_URL: smtpUrl,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   const url = await waitForUrl(child);
   process.env.E2E_BASE_URL = url;
+  // Where the app sends mail: tests that read mail listen there (empty against an outside E2E_BASE_URL).
+  process.env.E2E_SMTP_URL = smtpUrl;
   return async () => {
     if (child.exitCode === null && child.pid) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

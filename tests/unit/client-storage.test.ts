@@ -4,6 +4,7 @@ import {
   accessTokenExpiry,
   browserStorage,
   clearSessionStorage,
+  IMPERSONATION_KEY,
   type KeyValueStorage,
   parseAccessToken,
   readSelectedTenancy,
@@ -228,5 +229,17 @@ describe('browserStorage', () => {
     expect(() => writeTokens(refused, null)).not.toThrow();
     vi.unstubAllGlobals();
     expect(readTokens(browserStorage(), NOW)).toBeNull();
+  });
+});
+
+describe('browserStorage during impersonation', () => {
+  it("is the tab's sessionStorage while it holds an impersonation session", () => {
+    const local = memoryStorage();
+    const session = memoryStorage();
+    vi.stubGlobal('window', { localStorage: local, sessionStorage: session });
+    expect(browserStorage()).toBe(local);
+    session.setItem(IMPERSONATION_KEY, '{"email":"a@b.c","endsAt":1}');
+    expect(browserStorage()).toBe(session);
+    vi.unstubAllGlobals();
   });
 });

@@ -12,6 +12,13 @@ export type RefreshTokenMutationVariables = Exact<{
 
 export type RefreshTokenMutation = { refreshToken: { payload: unknown, refreshExpiresIn: number, token: string, refreshToken: string } };
 
+export type AddTenancyMutationVariables = Exact<{
+  activationCode: string;
+}>;
+
+
+export type AddTenancyMutation = { addTenancy: { ok: boolean } };
+
 export type AllocationStatementsQueryVariables = Exact<{
   tenancyId: string | number;
 }>;
@@ -19,12 +26,121 @@ export type AllocationStatementsQueryVariables = Exact<{
 
 export type AllocationStatementsQuery = { allocationStatements: Array<{ id: string, periodStartDate: string, periodEndDate: string, expenseTypes: Array<string>, currency: string, balance: string, objectionDeadline: string, fileName: string, url: string }> };
 
+export type ChangePasswordMutationVariables = Exact<{
+  currentPassword: string;
+  newPassword: string;
+}>;
+
+
+export type ChangePasswordMutation = { changePassword: { token: string } };
+
+export type ConfirmEmailChangeMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type ConfirmEmailChangeMutation = { confirmEmailChange: { ok: boolean } };
+
+export type CreateEmailPasswordUserMutationVariables = Exact<{
+  email: string;
+  password: string;
+  language?: string | null | undefined;
+}>;
+
+
+export type CreateEmailPasswordUserMutation = { createEmailPasswordUser: { token: string, refreshToken: string, user: { id: string } } };
+
+export type DeleteAccountMutationVariables = Exact<{
+  password?: string | null | undefined;
+  confirmation: string;
+}>;
+
+
+export type DeleteAccountMutation = { deleteAccount: { ok: boolean } };
+
+export type ImpersonateMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type ImpersonateMutation = { impersonate: { token: string, refreshToken: string, expiresAt: number, email: string, slt: string } };
+
+export type InviteToTenancyMutationVariables = Exact<{
+  tenancyId: string | number;
+  email: string;
+}>;
+
+
+export type InviteToTenancyMutation = { inviteToTenancy: { id: string } };
+
+export type LeaveTenancyMutationVariables = Exact<{
+  tenancyId: string | number;
+}>;
+
+
+export type LeaveTenancyMutation = { leaveTenancy: { ok: boolean } };
+
+export type PasswordResetMutationVariables = Exact<{
+  email: string;
+  token: string;
+  newPassword: string;
+}>;
+
+
+export type PasswordResetMutation = { passwordReset: { ok: boolean } };
+
+export type RemoveTenancyUserMutationVariables = Exact<{
+  tenancyId: string | number;
+  userId: string | number;
+}>;
+
+
+export type RemoveTenancyUserMutation = { removeTenancyUser: { ok: boolean } };
+
+export type RequestEmailChangeMutationVariables = Exact<{
+  password: string;
+  newEmail: string;
+}>;
+
+
+export type RequestEmailChangeMutation = { requestEmailChange: { ok: boolean } };
+
+export type RequestPasswordResetMutationVariables = Exact<{
+  email: string;
+}>;
+
+
+export type RequestPasswordResetMutation = { requestPasswordReset: { ok: boolean } };
+
+export type ResendInvitationMutationVariables = Exact<{
+  invitationId: string | number;
+}>;
+
+
+export type ResendInvitationMutation = { resendInvitation: { id: string } };
+
 export type RevokeTokenMutationVariables = Exact<{
   refreshToken: string;
 }>;
 
 
 export type RevokeTokenMutation = { revokeToken: { revoked: number } };
+
+export type SetTenancyAdminMutationVariables = Exact<{
+  tenancyId: string | number;
+  userId: string | number;
+  isAdmin: boolean;
+}>;
+
+
+export type SetTenancyAdminMutation = { setTenancyAdmin: { userId: string } };
+
+export type TenancySettingsQueryVariables = Exact<{
+  tenancyId: string | number;
+}>;
+
+
+export type TenancySettingsQuery = { tenancySettings: { id: string, tenancyId: string, address: string, zipcode: string, city: string, apartment: string, start: string, end: string | null, propertyName: string, isAdmin: boolean, contact: { phone: string | null, email: string | null }, members: Array<{ userId: string, name: string, email: string, isAdmin: boolean, isMe: boolean }>, pendingInvitations: Array<{ id: string, email: string, lastSentAt: string }> } };
 
 export type TokenAuthMutationVariables = Exact<{
   email: string;
@@ -34,10 +150,25 @@ export type TokenAuthMutationVariables = Exact<{
 
 export type TokenAuthMutation = { tokenAuth: { payload: unknown, refreshExpiresIn: number, token: string, refreshToken: string } };
 
+export type UpdateProfileMutationVariables = Exact<{
+  language?: string | null | undefined;
+  emailNotifications?: boolean | null | undefined;
+}>;
+
+
+export type UpdateProfileMutation = { updateProfile: { language: string, emailNotifications: boolean } };
+
 export type UserQueryQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type UserQueryQuery = { me: { id: string, email: string, name: string, language: string, isSuperuser: boolean, isActive: boolean, isAdmin: boolean, userType: string, emailNotifications: boolean, accountHasStatements: boolean } | null, allTenanciesForCurrentUser: Array<{ id: string, propertyNumber: string, tenancyId: string, tenant: string, start: string, end: string | null, useNewBackend: boolean, isAdmin: boolean, dataAvailability: { start: string | null, end: string | null }, billingPeriod: { start: string | null, end: string | null }, apartment: { uniqueId: string, apartment: string, address: string, apartmentInfo: { city: string, zipcode: string } }, latestAllocationStatement: { fileName: string, url: string, periodStartDate: string, periodEndDate: string, expenseTypes: Array<string> } | null, meterUnits: Array<{ kind: string, unit: string }> }> };
+
+export type ValidateActivationCodeQueryVariables = Exact<{
+  activationCode: string;
+}>;
+
+
+export type ValidateActivationCodeQuery = { validateActivationCode: { ok: boolean, text: string } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -68,6 +199,13 @@ export const RefreshTokenDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RefreshTokenMutation, RefreshTokenMutationVariables>;
+export const AddTenancyDocument = new TypedDocumentString(`
+    mutation AddTenancy($activationCode: String!) {
+  addTenancy(activationCode: $activationCode) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<AddTenancyMutation, AddTenancyMutationVariables>;
 export const AllocationStatementsDocument = new TypedDocumentString(`
     query AllocationStatements($tenancyId: ID!) {
   allocationStatements(tenancyId: $tenancyId) {
@@ -83,6 +221,98 @@ export const AllocationStatementsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AllocationStatementsQuery, AllocationStatementsQueryVariables>;
+export const ChangePasswordDocument = new TypedDocumentString(`
+    mutation ChangePassword($currentPassword: String!, $newPassword: String!) {
+  changePassword(currentPassword: $currentPassword, newPassword: $newPassword) {
+    token
+  }
+}
+    `) as unknown as TypedDocumentString<ChangePasswordMutation, ChangePasswordMutationVariables>;
+export const ConfirmEmailChangeDocument = new TypedDocumentString(`
+    mutation ConfirmEmailChange($token: String!) {
+  confirmEmailChange(token: $token) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<ConfirmEmailChangeMutation, ConfirmEmailChangeMutationVariables>;
+export const CreateEmailPasswordUserDocument = new TypedDocumentString(`
+    mutation CreateEmailPasswordUser($email: String!, $password: String!, $language: String) {
+  createEmailPasswordUser(email: $email, password: $password, language: $language) {
+    token
+    refreshToken
+    user {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateEmailPasswordUserMutation, CreateEmailPasswordUserMutationVariables>;
+export const DeleteAccountDocument = new TypedDocumentString(`
+    mutation DeleteAccount($password: String, $confirmation: String!) {
+  deleteAccount(password: $password, confirmation: $confirmation) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteAccountMutation, DeleteAccountMutationVariables>;
+export const ImpersonateDocument = new TypedDocumentString(`
+    mutation Impersonate($token: String!) {
+  impersonate(token: $token) {
+    token
+    refreshToken
+    expiresAt
+    email
+    slt
+  }
+}
+    `) as unknown as TypedDocumentString<ImpersonateMutation, ImpersonateMutationVariables>;
+export const InviteToTenancyDocument = new TypedDocumentString(`
+    mutation InviteToTenancy($tenancyId: ID!, $email: String!) {
+  inviteToTenancy(tenancyId: $tenancyId, email: $email) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<InviteToTenancyMutation, InviteToTenancyMutationVariables>;
+export const LeaveTenancyDocument = new TypedDocumentString(`
+    mutation LeaveTenancy($tenancyId: ID!) {
+  leaveTenancy(tenancyId: $tenancyId) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<LeaveTenancyMutation, LeaveTenancyMutationVariables>;
+export const PasswordResetDocument = new TypedDocumentString(`
+    mutation PasswordReset($email: String!, $token: String!, $newPassword: String!) {
+  passwordReset(email: $email, token: $token, newPassword: $newPassword) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<PasswordResetMutation, PasswordResetMutationVariables>;
+export const RemoveTenancyUserDocument = new TypedDocumentString(`
+    mutation RemoveTenancyUser($tenancyId: ID!, $userId: ID!) {
+  removeTenancyUser(tenancyId: $tenancyId, userId: $userId) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<RemoveTenancyUserMutation, RemoveTenancyUserMutationVariables>;
+export const RequestEmailChangeDocument = new TypedDocumentString(`
+    mutation RequestEmailChange($password: String!, $newEmail: String!) {
+  requestEmailChange(password: $password, newEmail: $newEmail) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<RequestEmailChangeMutation, RequestEmailChangeMutationVariables>;
+export const RequestPasswordResetDocument = new TypedDocumentString(`
+    mutation RequestPasswordReset($email: String!) {
+  requestPasswordReset(email: $email) {
+    ok
+  }
+}
+    `) as unknown as TypedDocumentString<RequestPasswordResetMutation, RequestPasswordResetMutationVariables>;
+export const ResendInvitationDocument = new TypedDocumentString(`
+    mutation ResendInvitation($invitationId: ID!) {
+  resendInvitation(invitationId: $invitationId) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ResendInvitationMutation, ResendInvitationMutationVariables>;
 export const RevokeTokenDocument = new TypedDocumentString(`
     mutation RevokeToken($refreshToken: String!) {
   revokeToken(refreshToken: $refreshToken) {
@@ -90,6 +320,45 @@ export const RevokeTokenDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokeTokenMutation, RevokeTokenMutationVariables>;
+export const SetTenancyAdminDocument = new TypedDocumentString(`
+    mutation SetTenancyAdmin($tenancyId: ID!, $userId: ID!, $isAdmin: Boolean!) {
+  setTenancyAdmin(tenancyId: $tenancyId, userId: $userId, isAdmin: $isAdmin) {
+    userId
+  }
+}
+    `) as unknown as TypedDocumentString<SetTenancyAdminMutation, SetTenancyAdminMutationVariables>;
+export const TenancySettingsDocument = new TypedDocumentString(`
+    query TenancySettings($tenancyId: ID!) {
+  tenancySettings(tenancyId: $tenancyId) {
+    id
+    tenancyId
+    address
+    zipcode
+    city
+    apartment
+    start
+    end
+    propertyName
+    contact {
+      phone
+      email
+    }
+    isAdmin
+    members {
+      userId
+      name
+      email
+      isAdmin
+      isMe
+    }
+    pendingInvitations {
+      id
+      email
+      lastSentAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TenancySettingsQuery, TenancySettingsQueryVariables>;
 export const TokenAuthDocument = new TypedDocumentString(`
     mutation TokenAuth($email: String!, $password: String!) {
   tokenAuth(email: $email, password: $password) {
@@ -100,6 +369,14 @@ export const TokenAuthDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TokenAuthMutation, TokenAuthMutationVariables>;
+export const UpdateProfileDocument = new TypedDocumentString(`
+    mutation UpdateProfile($language: String, $emailNotifications: Boolean) {
+  updateProfile(language: $language, emailNotifications: $emailNotifications) {
+    language
+    emailNotifications
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateProfileMutation, UpdateProfileMutationVariables>;
 export const UserQueryDocument = new TypedDocumentString(`
     query UserQuery {
   me {
@@ -154,3 +431,11 @@ export const UserQueryDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<UserQueryQuery, UserQueryQueryVariables>;
+export const ValidateActivationCodeDocument = new TypedDocumentString(`
+    query ValidateActivationCode($activationCode: String!) {
+  validateActivationCode(activationCode: $activationCode) {
+    ok
+    text
+  }
+}
+    `) as unknown as TypedDocumentString<ValidateActivationCodeQuery, ValidateActivationCodeQueryVariables>;

@@ -275,6 +275,13 @@ export type FixedChargesQueryVariables = Exact<{
 
 export type FixedChargesQuery = { fixedCharges: { timestamps: Array<string>, totals: Array<number | null>, charges: Array<{ kind: string, quantity: string | null, amountPerYear: number, currency: string, validFrom: string, validTo: string | null, values: Array<number | null> }> } };
 
+export type LoginFromSltMutationVariables = Exact<{
+  token: string;
+}>;
+
+
+export type LoginFromSltMutation = { loginFromSlt: { ok: { token: string, refreshToken: string } | null } };
+
 export type MarkAllNotificationsReadMutationVariables = Exact<{
   tenancyId: string | number;
 }>;
@@ -344,6 +351,13 @@ export type TenantRefreshTokenMutationVariables = Exact<{
 
 
 export type TenantRefreshTokenMutation = { refreshToken: { ok: { token: string, refreshToken: string } | null } };
+
+export type TenantRevokeTokenMutationVariables = Exact<{
+  refreshToken: string;
+}>;
+
+
+export type TenantRevokeTokenMutation = { revokeToken: { revoked: number } };
 
 export type TenantTableQueryVariables = Exact<{
   table: TenantTableInput;
@@ -877,6 +891,16 @@ export const FixedChargesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<FixedChargesQuery, FixedChargesQueryVariables>;
+export const LoginFromSltDocument = new TypedDocumentString(`
+    mutation LoginFromSlt($token: String!) {
+  loginFromSlt(token: $token) {
+    ok {
+      token
+      refreshToken
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<LoginFromSltMutation, LoginFromSltMutationVariables>;
 export const MarkAllNotificationsReadDocument = new TypedDocumentString(`
     mutation MarkAllNotificationsRead($tenancyId: ID!) {
   markAllNotificationsRead(tenancyId: $tenancyId) {
@@ -1063,6 +1087,13 @@ export const TenantRefreshTokenDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TenantRefreshTokenMutation, TenantRefreshTokenMutationVariables>;
+export const TenantRevokeTokenDocument = new TypedDocumentString(`
+    mutation TenantRevokeToken($refreshToken: String!) {
+  revokeToken(refreshToken: $refreshToken) {
+    revoked
+  }
+}
+    `) as unknown as TypedDocumentString<TenantRevokeTokenMutation, TenantRevokeTokenMutationVariables>;
 export const TenantTableDocument = new TypedDocumentString(`
     query TenantTable($table: TenantTableInput!) {
   tenantTable(table: $table) {

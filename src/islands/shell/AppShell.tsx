@@ -231,7 +231,7 @@ function SideMenu({
         ]
       : []),
     { key: 'nav.alarms', icon: 'alarms', href: `${base}alarms`, active: under('alarms') },
-    { key: 'nav.tenancy_info', icon: 'tenancy' },
+    { key: 'nav.tenancy_info', icon: 'tenancy', href: `${base}settings`, active: under('settings') },
     ...(hideNotifications
       ? []
       : [
@@ -245,7 +245,7 @@ function SideMenu({
           },
         ]),
     { key: 'nav.help', icon: 'help', href: `${base}help`, active: under('help') },
-    { key: 'nav.profile', icon: 'profile' },
+    { key: 'nav.profile', icon: 'profile', href: `${base}profile`, active: under('profile') },
   ];
 
   return (

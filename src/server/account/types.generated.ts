@@ -20,10 +20,26 @@ export type Query = {
   me?: Maybe<User>;
   /** Every tenancy the signed-in user is a member of. */
   allTenanciesForCurrentUser: Array<Tenancy>;
+  /** SPEC §5: ok, or not ok with the reason as text. Throttled per client address and per user. */
+  validateActivationCode: ActivationCodeValidation;
+  /** Tenancy info (SPEC §3): address, dates, contact, users with admin flag, pending invitations. Members only. */
+  tenancySettings: TenancySettings;
+  /** Which social providers are configured (their buttons show only then). */
+  socialProviders: Array<Scalars['String']['output']>;
   /** A tenancy's allocation statements, newest period first. FORBIDDEN unless the caller is a member. */
   allocationStatements: Array<AllocationStatementSummary>;
   /** A tenancy's monthly reports that have not expired, newest month first. FORBIDDEN unless a member. */
   monthlyReports: Array<MonthlyReportLink>;
+};
+
+
+export type QueryValidateActivationCodeArgs = {
+  activationCode: Scalars['String']['input'];
+};
+
+
+export type QueryTenancySettingsArgs = {
+  tenancyId: Scalars['ID']['input'];
 };
 
 
@@ -44,6 +60,42 @@ export type Mutation = {
   refreshToken: Refresh;
   /** Revokes a refresh token (and its family). Revoking an unknown token is an error. */
   revokeToken: Revoke;
+  /**
+   * Signup. A new email creates the user; an existing one with the right password signs in (so the
+   * activation code can then be added); with the wrong one: 'A user already exists with that email, but
+   * the password is not correct.' (USER_EXISTS). Admin-portal emails: EMAIL_IN_ADMIN_PORTAL.
+   */
+  createEmailPasswordUser: CreateUserResult;
+  /** Adds the caller to the activation code's tenancy; the code is then spent. */
+  addTenancy: OkResult;
+  /** Mails a single-use reset link when the email belongs to a user. The answer is the same either way. */
+  requestPasswordReset: OkResult;
+  /** Sets a new password with the mailed token; revokes every session. PASSWORD_UPDATE_FAILED on a bad token. */
+  passwordReset: OkResult;
+  /** Changes the password (the current one is required); every session of the user ends, a new one starts. */
+  changePassword: SessionResult;
+  /** Mails a confirmation link to the new address (and a notice to the old one). Needs the password. */
+  requestEmailChange: OkResult;
+  /** Switches to the new address with the mailed token; every session of the user ends. */
+  confirmEmailChange: OkResult;
+  /** Language and email-notification choice. */
+  updateProfile: User;
+  /** Leaves a tenancy. The last admin of a tenancy with other users must make someone admin first. */
+  leaveTenancy: OkResult;
+  /** Deletes the account and its personal data, and ends every session on both backends. Irreversible. */
+  deleteAccount: OkResult;
+  /** Tenancy admin: invites an email (a mail with an activation-code link). */
+  inviteToTenancy: Invitation;
+  /** Tenancy admin: sends a pending invitation again (with a fresh expiry). */
+  resendInvitation: Invitation;
+  /** Tenancy admin: gives or takes the admin flag. The last admin cannot drop their own. */
+  setTenancyAdmin: TenancyMember;
+  /** Tenancy admin: removes a user from the tenancy. An admin cannot remove themselves this way. */
+  removeTenancyUser: OkResult;
+  /** Exchanges a one-time impersonation link token for a session that ends after 60 minutes. */
+  impersonate: ImpersonationResult;
+  /** Social login with a provider's ID token (apple, google, facebook); off until the provider is configured. */
+  socialAuth: SocialAuthResult;
 };
 
 
@@ -61,6 +113,100 @@ export type MutationRefreshTokenArgs = {
 
 export type MutationRevokeTokenArgs = {
   refreshToken: Scalars['String']['input'];
+};
+
+
+export type MutationCreateEmailPasswordUserArgs = {
+  email: Scalars['String']['input'];
+  password: Scalars['String']['input'];
+  language?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationAddTenancyArgs = {
+  activationCode: Scalars['String']['input'];
+};
+
+
+export type MutationRequestPasswordResetArgs = {
+  email: Scalars['String']['input'];
+};
+
+
+export type MutationPasswordResetArgs = {
+  email: Scalars['String']['input'];
+  token: Scalars['String']['input'];
+  newPassword: Scalars['String']['input'];
+};
+
+
+export type MutationChangePasswordArgs = {
+  currentPassword: Scalars['String']['input'];
+  newPassword: Scalars['String']['input'];
+};
+
+
+export type MutationRequestEmailChangeArgs = {
+  password: Scalars['String']['input'];
+  newEmail: Scalars['String']['input'];
+};
+
+
+export type MutationConfirmEmailChangeArgs = {
+  token: Scalars['String']['input'];
+};
+
+
+export type MutationUpdateProfileArgs = {
+  language?: InputMaybe<Scalars['String']['input']>;
+  emailNotifications?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationLeaveTenancyArgs = {
+  tenancyId: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteAccountArgs = {
+  password?: InputMaybe<Scalars['String']['input']>;
+  confirmation: Scalars['String']['input'];
+};
+
+
+export type MutationInviteToTenancyArgs = {
+  tenancyId: Scalars['ID']['input'];
+  email: Scalars['String']['input'];
+};
+
+
+export type MutationResendInvitationArgs = {
+  invitationId: Scalars['ID']['input'];
+};
+
+
+export type MutationSetTenancyAdminArgs = {
+  tenancyId: Scalars['ID']['input'];
+  userId: Scalars['ID']['input'];
+  isAdmin: Scalars['Boolean']['input'];
+};
+
+
+export type MutationRemoveTenancyUserArgs = {
+  tenancyId: Scalars['ID']['input'];
+  userId: Scalars['ID']['input'];
+};
+
+
+export type MutationImpersonateArgs = {
+  token: Scalars['String']['input'];
+};
+
+
+export type MutationSocialAuthArgs = {
+  accessToken: Scalars['String']['input'];
+  provider: Scalars['String']['input'];
+  nonce?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type ObtainJsonWebToken = {
@@ -159,6 +305,113 @@ export type Tenancy = {
   meterUnits: Array<MeterUnit>;
   /** Whether the signed-in user is an admin of this tenancy. */
   isAdmin: Scalars['Boolean']['output'];
+};
+
+export type ActivationCodeValidation = {
+  __typename?: 'ActivationCodeValidation';
+  ok: Scalars['Boolean']['output'];
+  /** Empty when ok; otherwise the reason to show. */
+  text: Scalars['String']['output'];
+};
+
+export type OkResult = {
+  __typename?: 'OkResult';
+  ok: Scalars['Boolean']['output'];
+};
+
+export type CreateUserResult = {
+  __typename?: 'CreateUserResult';
+  token: Scalars['String']['output'];
+  refreshToken: Scalars['String']['output'];
+  refreshExpiresIn: Scalars['Int']['output'];
+  user: User;
+  /** A short-lived token for the tenant backend's loginFromSlt. */
+  slt: Scalars['String']['output'];
+};
+
+export type SessionResult = {
+  __typename?: 'SessionResult';
+  token: Scalars['String']['output'];
+  refreshToken: Scalars['String']['output'];
+  refreshExpiresIn: Scalars['Int']['output'];
+  /** A short-lived token for the tenant backend's loginFromSlt. */
+  slt: Scalars['String']['output'];
+};
+
+export type ImpersonationResult = {
+  __typename?: 'ImpersonationResult';
+  token: Scalars['String']['output'];
+  refreshToken: Scalars['String']['output'];
+  /** Unix time (s) at which the impersonation session ends. */
+  expiresAt: Scalars['Int']['output'];
+  /** The impersonated user's email, for the 'viewing as' bar. */
+  email: Scalars['String']['output'];
+  slt: Scalars['String']['output'];
+};
+
+export type SocialUser = {
+  __typename?: 'SocialUser';
+  email: Scalars['String']['output'];
+};
+
+export type Social = {
+  __typename?: 'Social';
+  provider: Scalars['String']['output'];
+  user: SocialUser;
+};
+
+export type SocialAuthResult = {
+  __typename?: 'SocialAuthResult';
+  social: Social;
+  token: Scalars['String']['output'];
+  refreshToken: Scalars['String']['output'];
+  refreshExpiresIn: Scalars['Int']['output'];
+  slt: Scalars['String']['output'];
+};
+
+export type PropertyContact = {
+  __typename?: 'PropertyContact';
+  phone?: Maybe<Scalars['String']['output']>;
+  email?: Maybe<Scalars['String']['output']>;
+};
+
+export type TenancyMember = {
+  __typename?: 'TenancyMember';
+  userId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  email: Scalars['String']['output'];
+  isAdmin: Scalars['Boolean']['output'];
+  /** Whether this is the caller. */
+  isMe: Scalars['Boolean']['output'];
+};
+
+export type Invitation = {
+  __typename?: 'Invitation';
+  id: Scalars['ID']['output'];
+  email: Scalars['String']['output'];
+  createdAt: Scalars['String']['output'];
+  lastSentAt: Scalars['String']['output'];
+};
+
+export type TenancySettings = {
+  __typename?: 'TenancySettings';
+  id: Scalars['ID']['output'];
+  tenancyId: Scalars['String']['output'];
+  address: Scalars['String']['output'];
+  zipcode: Scalars['String']['output'];
+  city: Scalars['String']['output'];
+  apartment: Scalars['String']['output'];
+  /** Moving-in date (YYYY-MM-DD). */
+  start: Scalars['String']['output'];
+  /** Moving-out date, null while the tenancy runs. */
+  end?: Maybe<Scalars['String']['output']>;
+  propertyName: Scalars['String']['output'];
+  contact: PropertyContact;
+  /** Whether the caller is an admin of this tenancy. */
+  isAdmin: Scalars['Boolean']['output'];
+  members: Array<TenancyMember>;
+  /** Invitations not yet accepted. */
+  pendingInvitations: Array<Invitation>;
 };
 
 /** One allocation statement in a tenancy's list (SPEC §2 statements). */
@@ -266,21 +519,33 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 export type ResolversTypes = {
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   ObtainJSONWebToken: ResolverTypeWrapper<ObtainJsonWebToken>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Refresh: ResolverTypeWrapper<Refresh>;
   Revoke: ResolverTypeWrapper<Revoke>;
   User: ResolverTypeWrapper<User>;
-  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   DateRange: ResolverTypeWrapper<DateRange>;
   ApartmentInfo: ResolverTypeWrapper<ApartmentInfo>;
   Apartment: ResolverTypeWrapper<Apartment>;
   AllocationStatement: ResolverTypeWrapper<AllocationStatement>;
   MeterUnit: ResolverTypeWrapper<MeterUnit>;
   Tenancy: ResolverTypeWrapper<Tenancy>;
+  ActivationCodeValidation: ResolverTypeWrapper<ActivationCodeValidation>;
+  OkResult: ResolverTypeWrapper<OkResult>;
+  CreateUserResult: ResolverTypeWrapper<CreateUserResult>;
+  SessionResult: ResolverTypeWrapper<SessionResult>;
+  ImpersonationResult: ResolverTypeWrapper<ImpersonationResult>;
+  SocialUser: ResolverTypeWrapper<SocialUser>;
+  Social: ResolverTypeWrapper<Social>;
+  SocialAuthResult: ResolverTypeWrapper<SocialAuthResult>;
+  PropertyContact: ResolverTypeWrapper<PropertyContact>;
+  TenancyMember: ResolverTypeWrapper<TenancyMember>;
+  Invitation: ResolverTypeWrapper<Invitation>;
+  TenancySettings: ResolverTypeWrapper<TenancySettings>;
   AllocationStatementSummary: ResolverTypeWrapper<AllocationStatementSummary>;
   MonthlyReportLink: ResolverTypeWrapper<MonthlyReportLink>;
 };
@@ -289,21 +554,33 @@ export type ResolversTypes = {
 export type ResolversParentTypes = {
   JSON: Scalars['JSON']['output'];
   Query: Record<PropertyKey, never>;
+  String: Scalars['String']['output'];
   ID: Scalars['ID']['output'];
   Mutation: Record<PropertyKey, never>;
-  String: Scalars['String']['output'];
+  Boolean: Scalars['Boolean']['output'];
   ObtainJSONWebToken: ObtainJsonWebToken;
   Int: Scalars['Int']['output'];
   Refresh: Refresh;
   Revoke: Revoke;
   User: User;
-  Boolean: Scalars['Boolean']['output'];
   DateRange: DateRange;
   ApartmentInfo: ApartmentInfo;
   Apartment: Apartment;
   AllocationStatement: AllocationStatement;
   MeterUnit: MeterUnit;
   Tenancy: Tenancy;
+  ActivationCodeValidation: ActivationCodeValidation;
+  OkResult: OkResult;
+  CreateUserResult: CreateUserResult;
+  SessionResult: SessionResult;
+  ImpersonationResult: ImpersonationResult;
+  SocialUser: SocialUser;
+  Social: Social;
+  SocialAuthResult: SocialAuthResult;
+  PropertyContact: PropertyContact;
+  TenancyMember: TenancyMember;
+  Invitation: Invitation;
+  TenancySettings: TenancySettings;
   AllocationStatementSummary: AllocationStatementSummary;
   MonthlyReportLink: MonthlyReportLink;
 };
@@ -315,6 +592,9 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   me?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
   allTenanciesForCurrentUser?: Resolver<Array<ResolversTypes['Tenancy']>, ParentType, ContextType>;
+  validateActivationCode?: Resolver<ResolversTypes['ActivationCodeValidation'], ParentType, ContextType, RequireFields<QueryValidateActivationCodeArgs, 'activationCode'>>;
+  tenancySettings?: Resolver<ResolversTypes['TenancySettings'], ParentType, ContextType, RequireFields<QueryTenancySettingsArgs, 'tenancyId'>>;
+  socialProviders?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   allocationStatements?: Resolver<Array<ResolversTypes['AllocationStatementSummary']>, ParentType, ContextType, RequireFields<QueryAllocationStatementsArgs, 'tenancyId'>>;
   monthlyReports?: Resolver<Array<ResolversTypes['MonthlyReportLink']>, ParentType, ContextType, RequireFields<QueryMonthlyReportsArgs, 'tenancyId'>>;
 };
@@ -323,6 +603,22 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   tokenAuth?: Resolver<ResolversTypes['ObtainJSONWebToken'], ParentType, ContextType, RequireFields<MutationTokenAuthArgs, 'email' | 'password'>>;
   refreshToken?: Resolver<ResolversTypes['Refresh'], ParentType, ContextType, RequireFields<MutationRefreshTokenArgs, 'refreshToken'>>;
   revokeToken?: Resolver<ResolversTypes['Revoke'], ParentType, ContextType, RequireFields<MutationRevokeTokenArgs, 'refreshToken'>>;
+  createEmailPasswordUser?: Resolver<ResolversTypes['CreateUserResult'], ParentType, ContextType, RequireFields<MutationCreateEmailPasswordUserArgs, 'email' | 'password'>>;
+  addTenancy?: Resolver<ResolversTypes['OkResult'], ParentType, ContextType, RequireFields<MutationAddTenancyArgs, 'activationCode'>>;
+  requestPasswordReset?: Resolver<ResolversTypes['OkResult'], ParentType, ContextType, RequireFields<MutationRequestPasswordResetArgs, 'email'>>;
+  passwordReset?: Resolver<ResolversTypes['OkResult'], ParentType, ContextType, RequireFields<MutationPasswordResetArgs, 'email' | 'token' | 'newPassword'>>;
+  changePassword?: Resolver<ResolversTypes['SessionResult'], ParentType, ContextType, RequireFields<MutationChangePasswordArgs, 'currentPassword' | 'newPassword'>>;
+  requestEmailChange?: Resolver<ResolversTypes['OkResult'], ParentType, ContextType, RequireFields<MutationRequestEmailChangeArgs, 'password' | 'newEmail'>>;
+  confirmEmailChange?: Resolver<ResolversTypes['OkResult'], ParentType, ContextType, RequireFields<MutationConfirmEmailChangeArgs, 'token'>>;
+  updateProfile?: Resolver<ResolversTypes['User'], ParentType, ContextType, Partial<MutationUpdateProfileArgs>>;
+  leaveTenancy?: Resolver<ResolversTypes['OkResult'], ParentType, ContextType, RequireFields<MutationLeaveTenancyArgs, 'tenancyId'>>;
+  deleteAccount?: Resolver<ResolversTypes['OkResult'], ParentType, ContextType, RequireFields<MutationDeleteAccountArgs, 'confirmation'>>;
+  inviteToTenancy?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationInviteToTenancyArgs, 'tenancyId' | 'email'>>;
+  resendInvitation?: Resolver<ResolversTypes['Invitation'], ParentType, ContextType, RequireFields<MutationResendInvitationArgs, 'invitationId'>>;
+  setTenancyAdmin?: Resolver<ResolversTypes['TenancyMember'], ParentType, ContextType, RequireFields<MutationSetTenancyAdminArgs, 'tenancyId' | 'userId' | 'isAdmin'>>;
+  removeTenancyUser?: Resolver<ResolversTypes['OkResult'], ParentType, ContextType, RequireFields<MutationRemoveTenancyUserArgs, 'tenancyId' | 'userId'>>;
+  impersonate?: Resolver<ResolversTypes['ImpersonationResult'], ParentType, ContextType, RequireFields<MutationImpersonateArgs, 'token'>>;
+  socialAuth?: Resolver<ResolversTypes['SocialAuthResult'], ParentType, ContextType, RequireFields<MutationSocialAuthArgs, 'accessToken' | 'provider'>>;
 };
 
 export type ObtainJsonWebTokenResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ObtainJSONWebToken'] = ResolversParentTypes['ObtainJSONWebToken']> = {
@@ -402,6 +698,91 @@ export type TenancyResolvers<ContextType = GraphQLContext, ParentType extends Re
   isAdmin?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
+export type ActivationCodeValidationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ActivationCodeValidation'] = ResolversParentTypes['ActivationCodeValidation']> = {
+  ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type OkResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OkResult'] = ResolversParentTypes['OkResult']> = {
+  ok?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type CreateUserResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateUserResult'] = ResolversParentTypes['CreateUserResult']> = {
+  token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  refreshToken?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  refreshExpiresIn?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  user?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+  slt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SessionResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SessionResult'] = ResolversParentTypes['SessionResult']> = {
+  token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  refreshToken?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  refreshExpiresIn?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  slt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ImpersonationResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ImpersonationResult'] = ResolversParentTypes['ImpersonationResult']> = {
+  token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  refreshToken?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  slt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SocialUserResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SocialUser'] = ResolversParentTypes['SocialUser']> = {
+  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SocialResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Social'] = ResolversParentTypes['Social']> = {
+  provider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  user?: Resolver<ResolversTypes['SocialUser'], ParentType, ContextType>;
+};
+
+export type SocialAuthResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SocialAuthResult'] = ResolversParentTypes['SocialAuthResult']> = {
+  social?: Resolver<ResolversTypes['Social'], ParentType, ContextType>;
+  token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  refreshToken?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  refreshExpiresIn?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  slt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type PropertyContactResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PropertyContact'] = ResolversParentTypes['PropertyContact']> = {
+  phone?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type TenancyMemberResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TenancyMember'] = ResolversParentTypes['TenancyMember']> = {
+  userId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  isAdmin?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  isMe?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type InvitationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Invitation'] = ResolversParentTypes['Invitation']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastSentAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TenancySettingsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TenancySettings'] = ResolversParentTypes['TenancySettings']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  tenancyId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  address?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  zipcode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  city?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  apartment?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  end?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  propertyName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  contact?: Resolver<ResolversTypes['PropertyContact'], ParentType, ContextType>;
+  isAdmin?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  members?: Resolver<Array<ResolversTypes['TenancyMember']>, ParentType, ContextType>;
+  pendingInvitations?: Resolver<Array<ResolversTypes['Invitation']>, ParentType, ContextType>;
+};
+
 export type AllocationStatementSummaryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AllocationStatementSummary'] = ResolversParentTypes['AllocationStatementSummary']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   periodStartDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -434,10 +815,22 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AllocationStatement?: AllocationStatementResolvers<ContextType>;
   MeterUnit?: MeterUnitResolvers<ContextType>;
   Tenancy?: TenancyResolvers<ContextType>;
+  ActivationCodeValidation?: ActivationCodeValidationResolvers<ContextType>;
+  OkResult?: OkResultResolvers<ContextType>;
+  CreateUserResult?: CreateUserResultResolvers<ContextType>;
+  SessionResult?: SessionResultResolvers<ContextType>;
+  ImpersonationResult?: ImpersonationResultResolvers<ContextType>;
+  SocialUser?: SocialUserResolvers<ContextType>;
+  Social?: SocialResolvers<ContextType>;
+  SocialAuthResult?: SocialAuthResultResolvers<ContextType>;
+  PropertyContact?: PropertyContactResolvers<ContextType>;
+  TenancyMember?: TenancyMemberResolvers<ContextType>;
+  Invitation?: InvitationResolvers<ContextType>;
+  TenancySettings?: TenancySettingsResolvers<ContextType>;
   AllocationStatementSummary?: AllocationStatementSummaryResolvers<ContextType>;
   MonthlyReportLink?: MonthlyReportLinkResolvers<ContextType>;
 };
 
 
 /** This backend's schema.graphql and schema/*.graphql. */
-export const typeDefs = "# Account backend (SPEC \"Backend B\"), mounted at /api/account/graphql.\n# Tokens issued here are refused by the tenant backend, and the other way round.\n\nscalar JSON\n\ntype Query {\n  \"The signed-in user (full shape of SPEC §3). Null without a valid access token.\"\n  me: User\n  \"Every tenancy the signed-in user is a member of.\"\n  allTenanciesForCurrentUser: [Tenancy!]!\n}\n\ntype Mutation {\n  \"Email and password login. Error 'Please enter valid credentials' (code INVALID_CREDENTIALS) on any mismatch.\"\n  tokenAuth(email: String!, password: String!): ObtainJSONWebToken!\n  \"Rotates the refresh token: the old one is spent; presenting a spent one revokes its whole family.\"\n  refreshToken(refreshToken: String!, authType: String): Refresh!\n  \"Revokes a refresh token (and its family). Revoking an unknown token is an error.\"\n  revokeToken(refreshToken: String!): Revoke!\n}\n\ntype ObtainJSONWebToken {\n  \"The access token's claims.\"\n  payload: JSON!\n  \"Unix time (s) at which the refresh token expires.\"\n  refreshExpiresIn: Int!\n  token: String!\n  refreshToken: String!\n}\n\ntype Refresh {\n  payload: JSON!\n  refreshExpiresIn: Int!\n  token: String!\n  \"The rotated refresh token; the one sent is spent.\"\n  refreshToken: String!\n}\n\ntype Revoke {\n  \"Unix time (s) of revocation.\"\n  revoked: Int!\n}\n\ntype User {\n  id: ID!\n  email: String!\n  name: String!\n  language: String!\n  isSuperuser: Boolean!\n  isActive: Boolean!\n  isAdmin: Boolean!\n  \"Auth type: email, apple, google or facebook.\"\n  userType: String!\n  emailNotifications: Boolean!\n  accountHasStatements: Boolean!\n}\n\ntype DateRange {\n  \"ISO date (YYYY-MM-DD), Europe/Copenhagen.\"\n  start: String\n  end: String\n}\n\ntype ApartmentInfo {\n  city: String!\n  zipcode: String!\n}\n\ntype Apartment {\n  apartmentInfo: ApartmentInfo!\n  uniqueId: String!\n  apartment: String!\n  address: String!\n}\n\ntype AllocationStatement {\n  fileName: String!\n  url: String!\n  periodStartDate: String!\n  periodEndDate: String!\n  expenseTypes: [String!]!\n}\n\ntype MeterUnit {\n  \"Legacy meter-kind name, e.g. energy, radiator, coldwater.\"\n  kind: String!\n  \"Unit identifier, e.g. kilo-watt-hour.\"\n  unit: String!\n}\n\ntype Tenancy {\n  id: ID!\n  propertyNumber: String!\n  tenancyId: String!\n  tenant: String!\n  start: String!\n  end: String\n  useNewBackend: Boolean!\n  \"First and last day with consumption data for this tenancy's apartment (within the tenancy).\"\n  dataAvailability: DateRange!\n  billingPeriod: DateRange!\n  apartment: Apartment!\n  \"Null until allocation statements exist.\"\n  latestAllocationStatement: AllocationStatement\n  meterUnits: [MeterUnit!]!\n  \"Whether the signed-in user is an admin of this tenancy.\"\n  isAdmin: Boolean!\n}\n\n# Allocation statements and monthly report links of a tenancy (issue 10).\n\n\"One allocation statement in a tenancy's list (SPEC §2 statements).\"\ntype AllocationStatementSummary {\n  id: ID!\n  \"ISO dates (YYYY-MM-DD).\"\n  periodStartDate: String!\n  periodEndDate: String!\n  \"Expense type ids, e.g. heating, hot-water, meter-rental.\"\n  expenseTypes: [String!]!\n  \"ISO 4217 currency code.\"\n  currency: String!\n  \"The tenant's shares minus advance payments, two decimals: positive is to pay, negative is a refund.\"\n  balance: String!\n  \"Last day to object to the statement.\"\n  objectionDeadline: String!\n  fileName: String!\n  \"Download path of the PDF; it needs this backend's bearer token (never a public file URL).\"\n  url: String!\n}\n\n\"A public monthly consumption report (SPEC §2 report/:code) that has not expired.\"\ntype MonthlyReportLink {\n  \"First day of the reported month.\"\n  month: String!\n  \"Path of the public report page, /report/<code>.\"\n  url: String!\n  expiresAt: String!\n}\n\nextend type Query {\n  \"A tenancy's allocation statements, newest period first. FORBIDDEN unless the caller is a member.\"\n  allocationStatements(tenancyId: ID!): [AllocationStatementSummary!]!\n  \"A tenancy's monthly reports that have not expired, newest month first. FORBIDDEN unless a member.\"\n  monthlyReports(tenancyId: ID!): [MonthlyReportLink!]!\n}\n";
+export const typeDefs = "# Account backend (SPEC \"Backend B\"), mounted at /api/account/graphql.\n# Tokens issued here are refused by the tenant backend, and the other way round.\n\nscalar JSON\n\ntype Query {\n  \"The signed-in user (full shape of SPEC §3). Null without a valid access token.\"\n  me: User\n  \"Every tenancy the signed-in user is a member of.\"\n  allTenanciesForCurrentUser: [Tenancy!]!\n}\n\ntype Mutation {\n  \"Email and password login. Error 'Please enter valid credentials' (code INVALID_CREDENTIALS) on any mismatch.\"\n  tokenAuth(email: String!, password: String!): ObtainJSONWebToken!\n  \"Rotates the refresh token: the old one is spent; presenting a spent one revokes its whole family.\"\n  refreshToken(refreshToken: String!, authType: String): Refresh!\n  \"Revokes a refresh token (and its family). Revoking an unknown token is an error.\"\n  revokeToken(refreshToken: String!): Revoke!\n}\n\ntype ObtainJSONWebToken {\n  \"The access token's claims.\"\n  payload: JSON!\n  \"Unix time (s) at which the refresh token expires.\"\n  refreshExpiresIn: Int!\n  token: String!\n  refreshToken: String!\n}\n\ntype Refresh {\n  payload: JSON!\n  refreshExpiresIn: Int!\n  token: String!\n  \"The rotated refresh token; the one sent is spent.\"\n  refreshToken: String!\n}\n\ntype Revoke {\n  \"Unix time (s) of revocation.\"\n  revoked: Int!\n}\n\ntype User {\n  id: ID!\n  email: String!\n  name: String!\n  language: String!\n  isSuperuser: Boolean!\n  isActive: Boolean!\n  isAdmin: Boolean!\n  \"Auth type: email, apple, google or facebook.\"\n  userType: String!\n  emailNotifications: Boolean!\n  accountHasStatements: Boolean!\n}\n\ntype DateRange {\n  \"ISO date (YYYY-MM-DD), Europe/Copenhagen.\"\n  start: String\n  end: String\n}\n\ntype ApartmentInfo {\n  city: String!\n  zipcode: String!\n}\n\ntype Apartment {\n  apartmentInfo: ApartmentInfo!\n  uniqueId: String!\n  apartment: String!\n  address: String!\n}\n\ntype AllocationStatement {\n  fileName: String!\n  url: String!\n  periodStartDate: String!\n  periodEndDate: String!\n  expenseTypes: [String!]!\n}\n\ntype MeterUnit {\n  \"Legacy meter-kind name, e.g. energy, radiator, coldwater.\"\n  kind: String!\n  \"Unit identifier, e.g. kilo-watt-hour.\"\n  unit: String!\n}\n\ntype Tenancy {\n  id: ID!\n  propertyNumber: String!\n  tenancyId: String!\n  tenant: String!\n  start: String!\n  end: String\n  useNewBackend: Boolean!\n  \"First and last day with consumption data for this tenancy's apartment (within the tenancy).\"\n  dataAvailability: DateRange!\n  billingPeriod: DateRange!\n  apartment: Apartment!\n  \"Null until allocation statements exist.\"\n  latestAllocationStatement: AllocationStatement\n  meterUnits: [MeterUnit!]!\n  \"Whether the signed-in user is an admin of this tenancy.\"\n  isAdmin: Boolean!\n}\n\n# Accounts and tenancies: signup, activation codes, password reset, profile, tenancy admin, impersonation,\n# social login. Expected failures carry extensions.code (see src/lib/errors.ts for the client's mapping).\n\nextend type Query {\n  \"SPEC §5: ok, or not ok with the reason as text. Throttled per client address and per user.\"\n  validateActivationCode(activationCode: String!): ActivationCodeValidation!\n  \"Tenancy info (SPEC §3): address, dates, contact, users with admin flag, pending invitations. Members only.\"\n  tenancySettings(tenancyId: ID!): TenancySettings!\n  \"Which social providers are configured (their buttons show only then).\"\n  socialProviders: [String!]!\n}\n\nextend type Mutation {\n  \"\"\"\n  Signup. A new email creates the user; an existing one with the right password signs in (so the\n  activation code can then be added); with the wrong one: 'A user already exists with that email, but\n  the password is not correct.' (USER_EXISTS). Admin-portal emails: EMAIL_IN_ADMIN_PORTAL.\n  \"\"\"\n  createEmailPasswordUser(email: String!, password: String!, language: String): CreateUserResult!\n  \"Adds the caller to the activation code's tenancy; the code is then spent.\"\n  addTenancy(activationCode: String!): OkResult!\n  \"Mails a single-use reset link when the email belongs to a user. The answer is the same either way.\"\n  requestPasswordReset(email: String!): OkResult!\n  \"Sets a new password with the mailed token; revokes every session. PASSWORD_UPDATE_FAILED on a bad token.\"\n  passwordReset(email: String!, token: String!, newPassword: String!): OkResult!\n  \"Changes the password (the current one is required); every session of the user ends, a new one starts.\"\n  changePassword(currentPassword: String!, newPassword: String!): SessionResult!\n  \"Mails a confirmation link to the new address (and a notice to the old one). Needs the password.\"\n  requestEmailChange(password: String!, newEmail: String!): OkResult!\n  \"Switches to the new address with the mailed token; every session of the user ends.\"\n  confirmEmailChange(token: String!): OkResult!\n  \"Language and email-notification choice.\"\n  updateProfile(language: String, emailNotifications: Boolean): User!\n  \"Leaves a tenancy. The last admin of a tenancy with other users must make someone admin first.\"\n  leaveTenancy(tenancyId: ID!): OkResult!\n  \"Deletes the account and its personal data, and ends every session on both backends. Irreversible.\"\n  deleteAccount(password: String, confirmation: String!): OkResult!\n  \"Tenancy admin: invites an email (a mail with an activation-code link).\"\n  inviteToTenancy(tenancyId: ID!, email: String!): Invitation!\n  \"Tenancy admin: sends a pending invitation again (with a fresh expiry).\"\n  resendInvitation(invitationId: ID!): Invitation!\n  \"Tenancy admin: gives or takes the admin flag. The last admin cannot drop their own.\"\n  setTenancyAdmin(tenancyId: ID!, userId: ID!, isAdmin: Boolean!): TenancyMember!\n  \"Tenancy admin: removes a user from the tenancy. An admin cannot remove themselves this way.\"\n  removeTenancyUser(tenancyId: ID!, userId: ID!): OkResult!\n  \"Exchanges a one-time impersonation link token for a session that ends after 60 minutes.\"\n  impersonate(token: String!): ImpersonationResult!\n  \"Social login with a provider's ID token (apple, google, facebook); off until the provider is configured.\"\n  socialAuth(accessToken: String!, provider: String!, nonce: String): SocialAuthResult!\n}\n\ntype ActivationCodeValidation {\n  ok: Boolean!\n  \"Empty when ok; otherwise the reason to show.\"\n  text: String!\n}\n\ntype OkResult {\n  ok: Boolean!\n}\n\ntype CreateUserResult {\n  token: String!\n  refreshToken: String!\n  refreshExpiresIn: Int!\n  user: User!\n  \"A short-lived token for the tenant backend's loginFromSlt.\"\n  slt: String!\n}\n\ntype SessionResult {\n  token: String!\n  refreshToken: String!\n  refreshExpiresIn: Int!\n  \"A short-lived token for the tenant backend's loginFromSlt.\"\n  slt: String!\n}\n\ntype ImpersonationResult {\n  token: String!\n  refreshToken: String!\n  \"Unix time (s) at which the impersonation session ends.\"\n  expiresAt: Int!\n  \"The impersonated user's email, for the 'viewing as' bar.\"\n  email: String!\n  slt: String!\n}\n\ntype SocialUser {\n  email: String!\n}\n\ntype Social {\n  provider: String!\n  user: SocialUser!\n}\n\ntype SocialAuthResult {\n  social: Social!\n  token: String!\n  refreshToken: String!\n  refreshExpiresIn: Int!\n  slt: String!\n}\n\ntype PropertyContact {\n  phone: String\n  email: String\n}\n\ntype TenancyMember {\n  userId: ID!\n  name: String!\n  email: String!\n  isAdmin: Boolean!\n  \"Whether this is the caller.\"\n  isMe: Boolean!\n}\n\ntype Invitation {\n  id: ID!\n  email: String!\n  createdAt: String!\n  lastSentAt: String!\n}\n\ntype TenancySettings {\n  id: ID!\n  tenancyId: String!\n  address: String!\n  zipcode: String!\n  city: String!\n  apartment: String!\n  \"Moving-in date (YYYY-MM-DD).\"\n  start: String!\n  \"Moving-out date, null while the tenancy runs.\"\n  end: String\n  propertyName: String!\n  contact: PropertyContact!\n  \"Whether the caller is an admin of this tenancy.\"\n  isAdmin: Boolean!\n  members: [TenancyMember!]!\n  \"Invitations not yet accepted.\"\n  pendingInvitations: [Invitation!]!\n}\n\n# Allocation statements and monthly report links of a tenancy (issue 10).\n\n\"One allocation statement in a tenancy's list (SPEC §2 statements).\"\ntype AllocationStatementSummary {\n  id: ID!\n  \"ISO dates (YYYY-MM-DD).\"\n  periodStartDate: String!\n  periodEndDate: String!\n  \"Expense type ids, e.g. heating, hot-water, meter-rental.\"\n  expenseTypes: [String!]!\n  \"ISO 4217 currency code.\"\n  currency: String!\n  \"The tenant's shares minus advance payments, two decimals: positive is to pay, negative is a refund.\"\n  balance: String!\n  \"Last day to object to the statement.\"\n  objectionDeadline: String!\n  fileName: String!\n  \"Download path of the PDF; it needs this backend's bearer token (never a public file URL).\"\n  url: String!\n}\n\n\"A public monthly consumption report (SPEC §2 report/:code) that has not expired.\"\ntype MonthlyReportLink {\n  \"First day of the reported month.\"\n  month: String!\n  \"Path of the public report page, /report/<code>.\"\n  url: String!\n  expiresAt: String!\n}\n\nextend type Query {\n  \"A tenancy's allocation statements, newest period first. FORBIDDEN unless the caller is a member.\"\n  allocationStatements(tenancyId: ID!): [AllocationStatementSummary!]!\n  \"A tenancy's monthly reports that have not expired, newest month first. FORBIDDEN unless a member.\"\n  monthlyReports(tenancyId: ID!): [MonthlyReportLink!]!\n}\n";

@@ -1,6 +1,8 @@
 /** Email/password login and token issuing, shared by both backends (each with its own key and audience). */
 import { eq } from 'drizzle-orm';
+import type { Logger } from 'pino';
 import { z } from 'zod';
+import { wrongPassword } from '../account/errors.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
@@ -8,6 +10,7 @@ import { invalidCredentials, parseInput } from '../graphql/errors.ts';
 import type { Backend, SigningKey } from './keys.ts';
 import { verifyPassword } from './password.ts';
 import { issueRefreshToken } from './refresh.ts';
+import { assertNotThrottled, clearThrottle, countFailure, type ThrottleName } from './throttle.ts';
 import { type AccessClaims, signAccessToken } from './tokens.ts';
 
 const credentialsSchema = z.object({
@@ -21,13 +24,56 @@ const credentialsSchema = z.object({
   password: z.string().min(1).max(1024),
 });
 
-/** Checks email and password; the same error and about the same time for an unknown email, a wrong password or an inactive user. */
-export async function authenticate(db: Db, input: { email: string; password: string }) {
+/** Who is logging in, for throttling and the failed-login log (which never holds the password). */
+export interface LoginAttempt {
+  clientAddress: string | null;
+  logger: Logger;
+}
+
+/**
+ * Checks email and password; the same error and about the same time for an unknown email, a wrong password
+ * or an inactive user. Failures count per email and per client address (both backends share the counts);
+ * over the limit every attempt, right or wrong, gets TOO_MANY_ATTEMPTS until the block ends.
+ */
+export async function authenticate(
+  db: Db,
+  input: { email: string; password: string },
+  attempt: LoginAttempt,
+) {
   const { email, password } = parseInput(credentialsSchema, input);
+  const checks: Array<[ThrottleName, string | null]> = [
+    ['loginAccount', email],
+    ['loginIp', attempt.clientAddress],
+  ];
+  await assertNotThrottled(db, checks);
   const [user] = await db.select().from(users).where(eq(users.email, email));
   const ok = await verifyPassword(user?.passwordHash ?? null, password);
-  if (!user || !ok || !user.isActive) throw invalidCredentials();
+  if (!user || !ok || !user.isActive) {
+    await countFailure(db, checks);
+    const reason = !user ? 'unknown email' : !ok ? 'wrong password' : 'deactivated';
+    attempt.logger.warn({ email, clientAddress: attempt.clientAddress, reason }, 'failed login');
+    throw invalidCredentials();
+  }
+  await clearThrottle(db, 'loginAccount', email);
   return user;
+}
+
+/** Checks a signed-in user's current password (profile actions); wrong answers count as failed logins. */
+export async function confirmPassword(
+  db: Db,
+  user: { email: string; passwordHash: string | null },
+  password: string,
+  attempt: LoginAttempt,
+): Promise<void> {
+  const checks: Array<[ThrottleName, string | null]> = [
+    ['loginAccount', user.email],
+    ['loginIp', attempt.clientAddress],
+  ];
+  await assertNotThrottled(db, checks);
+  if (password.length <= 1024 && (await verifyPassword(user.passwordHash, password))) return;
+  await countFailure(db, checks);
+  attempt.logger.warn({ email: user.email, clientAddress: attempt.clientAddress }, 'wrong current password');
+  throw wrongPassword();
 }
 
 /** What a login or refresh hands back. */
@@ -45,9 +91,22 @@ export async function issueTokens(
   backend: Backend,
   key: SigningKey,
   user: { id: number; email: string },
+  /** A hard end for the session (impersonation), which neither token outlives. */
+  sessionEndsAt: Date | null = null,
 ): Promise<IssuedTokens> {
-  const { token, claims } = await signAccessToken(backend, key, user, config.ACCESS_TOKEN_TTL);
-  const refresh = await issueRefreshToken(db, backend, user.id, config.REFRESH_TOKEN_TTL);
+  const now = new Date();
+  const left = sessionEndsAt ? Math.floor((sessionEndsAt.getTime() - now.getTime()) / 1000) : Infinity;
+  const accessTtl = Math.max(1, Math.min(config.ACCESS_TOKEN_TTL, left));
+  const { token, claims } = await signAccessToken(backend, key, user, accessTtl);
+  const refresh = await issueRefreshToken(
+    db,
+    backend,
+    user.id,
+    config.REFRESH_TOKEN_TTL,
+    undefined,
+    now,
+    sessionEndsAt,
+  );
   return { token, claims, refreshToken: refresh.token, refreshExpiresAt: refresh.expiresAt };
 }
 

@@ -24,6 +24,9 @@ export async function refreshSession(
   const rotated = await rotateRefreshToken(db, backend, presented, config.REFRESH_TOKEN_TTL);
   const user = await activeUser(db, rotated.userId);
   if (!user) throw loginRequired();
-  const { token, claims } = await signAccessToken(backend, key, user, config.ACCESS_TOKEN_TTL);
+  // An impersonation family ends at a fixed time; its access tokens end with it.
+  const left = Math.floor((rotated.expiresAt.getTime() - Date.now()) / 1000);
+  const ttl = Math.max(1, Math.min(config.ACCESS_TOKEN_TTL, left));
+  const { token, claims } = await signAccessToken(backend, key, user, ttl);
   return { token, claims, refreshToken: rotated.token, refreshExpiresAt: rotated.expiresAt };
 }

@@ -31,13 +31,27 @@ export async function issueRefreshToken(
   ttlSeconds: number,
   familyId: string = randomUUID(),
   now: Date = new Date(),
+  sessionEndsAt: Date | null = null,
 ): Promise<IssuedRefreshToken> {
   const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+  let expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+  if (sessionEndsAt && sessionEndsAt < expiresAt) expiresAt = sessionEndsAt;
   await db
     .insert(refreshTokens)
-    .values({ backend, userId, familyId, tokenHash: hashToken(token), expiresAt });
+    .values({ backend, userId, familyId, tokenHash: hashToken(token), expiresAt, sessionEndsAt });
   return { token, expiresAt };
+}
+
+/** Revokes every refresh-token family of a user on both backends (password change, email change). */
+export async function revokeAllRefreshTokens(
+  db: Pick<Db, 'update'>,
+  userId: number,
+  now: Date = new Date(),
+): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
 }
 
 async function revokeFamily(db: Pick<Db, 'update'>, familyId: string, now: Date): Promise<void> {
@@ -73,9 +87,21 @@ export async function rotateRefreshToken(
           gt(refreshTokens.expiresAt, now),
         ),
       )
-      .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
+      .returning({
+        userId: refreshTokens.userId,
+        familyId: refreshTokens.familyId,
+        sessionEndsAt: refreshTokens.sessionEndsAt,
+      });
     if (!spent) return null;
-    const next = await issueRefreshToken(tx, backend, spent.userId, ttlSeconds, spent.familyId, now);
+    const next = await issueRefreshToken(
+      tx,
+      backend,
+      spent.userId,
+      ttlSeconds,
+      spent.familyId,
+      now,
+      spent.sessionEndsAt,
+    );
     return { userId: spent.userId, ...next };
   });
   if (rotated) return rotated;

@@ -46,6 +46,8 @@ export const users = pgTable(
     /** Auth type: email, apple, google or facebook. */
     userType: text('user_type').notNull().default('email'),
     emailNotifications: boolean('email_notifications').notNull().default(true),
+    /** Access tokens issued before this instant are refused (password change, email change, deletion). */
+    tokensValidAfter: timestamp('tokens_valid_after', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -211,6 +213,8 @@ export const activationCodes = pgTable('activation_codes', {
     .notNull()
     .references(() => tenancies.id, { onDelete: 'cascade' }),
   createdAt: createdAt(),
+  /** Null: never expires (codes printed on a landlord's letter before expiry existed). */
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
   usedAt: timestamp('used_at', { withTimezone: true }),
   usedByUserId: integer('used_by_user_id').references(() => users.id, { onDelete: 'set null' }),
 });
@@ -378,22 +382,24 @@ export const refreshTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** A hard end for the whole family (impersonation: 60 minutes); rotation never goes past it. */
+    sessionEndsAt: timestamp('session_ends_at', { withTimezone: true }),
   },
   (t) => [
+    index('refresh_tokens_user_idx').on(t.userId),
     uniqueIndex('refresh_tokens_hash_uq').on(t.tokenHash),
     index('refresh_tokens_family_idx').on(t.familyId),
   ],
 );
 
-/**
- * Mail that is not sent through SMTP lands here. Nothing in this slice sends mail yet: SMTP_URL and the
- * sender come with the invitation and password-reset work, which fills this table.
- */
+/** Mail that is not sent through SMTP (SMTP_URL unset) lands here, and in the log. */
 export const mailOutbox = pgTable('mail_outbox', {
   id: serial('id').primaryKey(),
   to: text('to').notNull(),
   subject: text('subject').notNull(),
+  /** The plain-text part. */
   body: text('body').notNull(),
+  html: text('html'),
   createdAt: createdAt(),
   sentAt: timestamp('sent_at', { withTimezone: true }),
 });
@@ -637,3 +643,57 @@ export const fixedCharges = pgTable(
     check('fixed_charges_amount_nonnegative', sql`${t.amountPerYear} >= 0`),
   ],
 );
+
+// ---- accounts ----
+
+/** rate-limiter-flexible's Drizzle store: one row per throttled key (login:email, login-ip:addr, …). */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: timestamp('expire', { withTimezone: true }),
+});
+
+/**
+ * Single-use tokens sent by mail or handed out by the CLI, stored as SHA-256 hashes: password reset,
+ * email change (with the new address), impersonation links, and the short-lived tokens (slt) that carry
+ * a session from the account backend to the tenant backend.
+ */
+export const oneTimeTokens = pgTable(
+  'one_time_tokens',
+  {
+    id: serial('id').primaryKey(),
+    purpose: text('purpose', {
+      enum: ['password_reset', 'email_change', 'impersonation', 'slt'],
+    }).notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    /** email_change: the address to switch to. */
+    newEmail: text('new_email'),
+    /** slt minted for an impersonation session: the session's end, so the tenant side ends with it. */
+    sessionEndsAt: timestamp('session_ends_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('one_time_tokens_hash_uq').on(t.tokenHash),
+    index('one_time_tokens_user_idx').on(t.userId),
+  ],
+);
+
+/** Every impersonation link: who issued it, for whom, when, and when it was used. */
+export const impersonations = pgTable('impersonations', {
+  id: serial('id').primaryKey(),
+  /** The operator (OS user running the CLI, or IMPERSONATOR). */
+  operator: text('operator').notNull(),
+  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+  /** The target's email when issued; blanked when the user deletes their account. */
+  userEmail: text('user_email').notNull(),
+  reason: text('reason').notNull().default(''),
+  /** The one_time_tokens row of the link. */
+  tokenId: integer('token_id').notNull(),
+  createdAt: createdAt(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});

@@ -1,8 +1,10 @@
 /** The per-request context both backends share: database, config, logger, request id and the caller. */
+import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Backend } from '../auth/keys.ts';
 import { AccessTokenError, verifyAccessToken } from '../auth/tokens.ts';
 import type { Db } from '../db/client.ts';
+import { users } from '../db/schema.ts';
 import type { ApiServices } from '../services.ts';
 import { accessTokenExpired, loginRequired } from './errors.ts';
 
@@ -16,6 +18,39 @@ export interface GraphQLContext {
   requestId: string;
   backend: Backend;
   caller: Caller;
+  /** The client's IP address, for throttling; null when unknown (in-process calls). */
+  clientAddress: string | null;
+}
+
+const clientAddresses = new WeakMap<Request, string>();
+
+/** Records the socket's address of a request (the Astro route knows it; Yoga's Request does not). */
+export function rememberClientAddress(request: Request, address: string | undefined): void {
+  if (address) clientAddresses.set(request, address);
+}
+
+function clientAddressOf(services: ApiServices, request: Request): string | null {
+  if (services.config.TRUST_PROXY === '1') {
+    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded.slice(0, 64);
+  }
+  return clientAddresses.get(request) ?? null;
+}
+
+/**
+ * A valid signature is not enough: the user must still exist and be active (deactivation and deletion
+ * take effect on the next request), and the token must be newer than their last password or email change.
+ */
+async function checkStillValid(db: Db, userId: number, issuedAt: number): Promise<Caller> {
+  const [user] = await db
+    .select({ isActive: users.isActive, tokensValidAfter: users.tokensValidAfter })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!user?.isActive) return { userId: null, reason: 'invalid' };
+  if (user.tokensValidAfter && issuedAt * 1000 < user.tokensValidAfter.getTime()) {
+    return { userId: null, reason: 'expired' };
+  }
+  return { userId };
 }
 
 /** Reads the bearer token (also the legacy "JWT <token>" form) and verifies it with the backend's key. */
@@ -26,7 +61,7 @@ async function identifyCaller(services: ApiServices, backend: Backend, request: 
   if (!match?.[1]) return { userId: null, reason: 'invalid' };
   try {
     const claims = await verifyAccessToken(backend, services.keys[backend], match[1]);
-    return { userId: Number(claims.sub) };
+    return await checkStillValid(services.database.db, Number(claims.sub), claims.iat);
   } catch (err) {
     if (err instanceof AccessTokenError) return { userId: null, reason: err.reason };
     throw err;
@@ -43,6 +78,7 @@ export function createContext(services: ApiServices, backend: Backend) {
     requestId,
     backend,
     caller: await identifyCaller(services, backend, request),
+    clientAddress: clientAddressOf(services, request),
   });
 }
 

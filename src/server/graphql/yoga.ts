@@ -14,7 +14,7 @@ import {
 } from 'graphql-yoga';
 import type { Backend } from '../auth/keys.ts';
 import type { ApiServices } from '../services.ts';
-import { createContext, type GraphQLContext } from './context.ts';
+import { createContext, type GraphQLContext, rememberClientAddress } from './context.ts';
 import { limitPlugins } from './limits.ts';
 
 /** A Yoga server instance of one of our backends. */
@@ -120,6 +120,12 @@ export function createBackendYoga(options: BackendOptions): BackendYoga {
       crypto: globalThis.crypto,
       btoa: globalThis.btoa,
     },
-    context: ({ request }) => buildContext(request, requestIdOf(request)),
+    context: (initial) => {
+      // Served by our Node server (http.ts), Yoga gets the Node request: its socket address is the
+      // client's, for per-IP throttling. The Astro routes record it themselves.
+      const nodeRequest = (initial as { req?: { socket?: { remoteAddress?: string } } }).req;
+      rememberClientAddress(initial.request, nodeRequest?.socket?.remoteAddress);
+      return buildContext(initial.request, requestIdOf(initial.request));
+    },
   });
 }

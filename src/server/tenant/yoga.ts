@@ -9,6 +9,7 @@ import { updateAlarm } from './resolvers/alarmUpdate.ts';
 import { alarmValues } from './resolvers/alarmValues.ts';
 import { consumptionProjection } from './resolvers/consumptionProjection.ts';
 import { fixedCharges } from './resolvers/fixedCharges.ts';
+import { loginFromSlt } from './resolvers/loginFromSlt.ts';
 import { loginWithEmailAndPassword } from './resolvers/loginWithEmailAndPassword.ts';
 import { me } from './resolvers/me.ts';
 import { notification } from './resolvers/notification.ts';
@@ -18,6 +19,7 @@ import { notifications } from './resolvers/notifications.ts';
 import { quantityPrices } from './resolvers/quantityPrices.ts';
 import { readoutMinMax } from './resolvers/readoutMinMax.ts';
 import { refreshToken } from './resolvers/refreshToken.ts';
+import { revokeToken } from './resolvers/revokeToken.ts';
 import { tenantGraph } from './resolvers/tenantGraph.ts';
 import { tenantTable } from './resolvers/tenantTable.ts';
 import { tenantUnits } from './resolvers/tenantUnits.ts';
@@ -52,6 +54,8 @@ const resolvers: Resolvers = {
     deleteAlarm,
     markNotificationRead,
     markAllNotificationsRead,
+    loginFromSlt,
+    revokeToken,
   },
 };
 

@@ -18,7 +18,7 @@ export interface TestApi {
 }
 
 /** Creates both backends over the database; log lines are captured, not printed. */
-export async function createTestApi(database: Database): Promise<TestApi> {
+export async function createTestApi(database: Database, env: Record<string, string> = {}): Promise<TestApi> {
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -27,7 +27,7 @@ export async function createTestApi(database: Database): Promise<TestApi> {
     },
   });
   const services: ApiServices = {
-    config: parseServerConfig({ DATA_DIR: '/nonexistent-test-data-dir', LOG_LEVEL: 'info' }),
+    config: parseServerConfig({ DATA_DIR: '/nonexistent-test-data-dir', LOG_LEVEL: 'info', ...env }),
     database,
     logger: pino({ level: 'info' }, sink),
     keys: await generateKeyRing(),

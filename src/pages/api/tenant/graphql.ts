@@ -1,5 +1,6 @@
 /** Mounts the tenant backend; the Yoga server is created once per process from the shared services. */
 import type { APIRoute } from 'astro';
+import { rememberClientAddress } from '../../../server/graphql/context.ts';
 import type { BackendYoga } from '../../../server/graphql/yoga.ts';
 import { getApiServices } from '../../../server/services.ts';
 import { createTenantYoga } from '../../../server/tenant/yoga.ts';
@@ -8,7 +9,8 @@ export const prerender = false;
 
 let yoga: Promise<BackendYoga> | undefined;
 
-export const ALL: APIRoute = async ({ request }) => {
+export const ALL: APIRoute = async ({ request, clientAddress }) => {
+  rememberClientAddress(request, clientAddress);
   yoga ??= getApiServices().then(createTenantYoga);
   return (await yoga).fetch(request);
 };

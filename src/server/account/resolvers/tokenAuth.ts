@@ -4,7 +4,7 @@ import { unixSeconds } from '../../auth/refresh.ts';
 import type { MutationResolvers } from '../types.generated.ts';
 
 export const tokenAuth: NonNullable<MutationResolvers['tokenAuth']> = async (_parent, args, ctx) => {
-  const user = await authenticate(ctx.db, args);
+  const user = await authenticate(ctx.db, args, ctx);
   const issued = await issueTokens(ctx.db, ctx.services.config, 'account', ctx.services.keys.account, user);
   ctx.logger.info({ userId: user.id }, 'account login');
   return {

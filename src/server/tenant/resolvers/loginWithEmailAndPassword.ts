@@ -9,7 +9,7 @@ export const loginWithEmailAndPassword: NonNullable<MutationResolvers['loginWith
   ctx,
 ) => {
   if (credentials.targetResource !== 'tenant') throw badInput('targetResource must be "tenant"');
-  const user = await authenticate(ctx.db, credentials);
+  const user = await authenticate(ctx.db, credentials, ctx);
   const issued = await issueTokens(ctx.db, ctx.services.config, 'tenant', ctx.services.keys.tenant, user);
   ctx.logger.info({ userId: user.id }, 'tenant login');
   return { ok: { token: issued.token, refreshToken: issued.refreshToken } };

@@ -1,0 +1,48 @@
+/** /confirm-email?token=…: confirms an email change; every session ends (SPEC §4), so this tab logs out too. */
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { confirmEmailChange } from '../../client/operations/profile.ts';
+import { getSessionActor } from '../../client/session.ts';
+import { browserStorage, clearSessionStorage } from '../../client/storage.ts';
+import { type ServerErrorCode, serverErrorCode } from '../../lib/errors.ts';
+import type { Language } from '../../lib/languages.ts';
+import { Providers } from '../shared/Providers.tsx';
+import { ErrorAlert } from './ErrorAlert.tsx';
+
+/** The island. */
+export default function ConfirmEmail({ lang }: { lang: Language }) {
+  return (
+    <Providers lang={lang}>
+      <Confirm />
+    </Providers>
+  );
+}
+
+function Confirm() {
+  const { t } = useTranslation('account');
+  const [state, setState] = useState<'working' | 'done' | ServerErrorCode>('working');
+  useEffect(() => {
+    const token = new URL(window.location.href).searchParams.get('token') ?? '';
+    confirmEmailChange(token).then(
+      () => {
+        clearSessionStorage(browserStorage());
+        // Forget the session in memory without navigating away from this message.
+        getSessionActor().stop();
+        setState('done');
+      },
+      (err: unknown) => setState(serverErrorCode(err)),
+    );
+  }, []);
+  if (state === 'working') return <p role="status">{t('confirm_email.working')}</p>;
+  if (state === 'done') {
+    return (
+      <div role="status">
+        <p className="alert">{t('confirm_email.done')}</p>
+        <a className="button primary block" href="/login/email">
+          {t('confirm_email.to_login')}
+        </a>
+      </div>
+    );
+  }
+  return <ErrorAlert code={state} />;
+}

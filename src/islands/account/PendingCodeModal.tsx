@@ -1,0 +1,79 @@
+/**
+ * SPEC §2: a signed-in user with a pending activation code gets the add-tenancy modal, or the
+ * additional-tenancy modal when they already have tenancies. Adding applies and deletes the code.
+ */
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { addTenancy } from '../../client/operations/addTenancy.ts';
+import { clearPendingCodes, pendingActivationCode } from '../../client/pendingCode.ts';
+import { type ServerErrorCode, serverErrorCode } from '../../lib/errors.ts';
+import type { Language } from '../../lib/languages.ts';
+import { Providers } from '../shared/Providers.tsx';
+import { useSession } from '../shared/useSession.ts';
+import { ErrorAlert } from './ErrorAlert.tsx';
+
+/** The island. */
+export default function PendingCodeModal({ lang }: { lang: Language }) {
+  return (
+    <Providers lang={lang}>
+      <Modal />
+    </Providers>
+  );
+}
+
+function Modal() {
+  const { t } = useTranslation('account');
+  const id = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const loggedIn = useSession((s) => s.matches('loggedIn'));
+  const hasTenancies = useSession((s) => s.context.tenancies.length > 0);
+  const [code, setCode] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<{ code: ServerErrorCode; raw: unknown } | null>(null);
+  useEffect(() => {
+    if (loggedIn) setCode(pendingActivationCode());
+  }, [loggedIn]);
+  useEffect(() => {
+    if (code && !dialog.current?.open) dialog.current?.showModal();
+  }, [code]);
+  if (!code) return null;
+  const close = () => {
+    clearPendingCodes();
+    dialog.current?.close();
+    setCode(null);
+  };
+  return (
+    <dialog ref={dialog} className="modal panel" aria-labelledby={id} onCancel={close}>
+      <h2 id={id}>{hasTenancies ? t('modal.additional_title') : t('modal.add_title')}</h2>
+      <p>{t('modal.text', { code })}</p>
+      <ErrorAlert code={failure?.code ?? null} raw={failure?.raw} />
+      <div className="modal-actions">
+        <button
+          type="button"
+          className="button primary"
+          disabled={busy}
+          aria-busy={busy}
+          onClick={async () => {
+            setBusy(true);
+            setFailure(null);
+            try {
+              await addTenancy(code);
+              clearPendingCodes();
+              window.location.assign('/t/');
+            } catch (err) {
+              setFailure({ code: serverErrorCode(err), raw: err });
+              // SPEC §8: a used code is shown for 3 s, then the modal closes and the code is forgotten.
+              if (serverErrorCode(err) === 'tenancy_user_exists') setTimeout(close, 3000);
+              setBusy(false);
+            }
+          }}
+        >
+          {t('modal.add')}
+        </button>{' '}
+        <button type="button" className="button secondary" onClick={close}>
+          {t('modal.dismiss')}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * Guessing throttles (rate-limiter-flexible, stored in our database's rate_limits table so every app process
+ * shares them). Failed logins count per account and per client address on both backends together;
+ * password reset, activation codes and signup count every attempt.
+ */
+import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
+import { tooManyAttempts } from '../account/errors.ts';
+import type { Db } from '../db/client.ts';
+import { rateLimits } from '../db/schema.ts';
+
+/** Points per duration (s); when exceeded the key is blocked for blockSeconds. */
+const LIMITS = {
+  /** Failed logins (and wrong current passwords) per email. */
+  loginAccount: { points: 10, duration: 15 * 60, blockSeconds: 15 * 60 },
+  /** Failed logins per client address, whatever the email. */
+  loginIp: { points: 100, duration: 60 * 60, blockSeconds: 60 * 60 },
+  /** Reset mails asked for one email. */
+  resetEmail: { points: 3, duration: 60 * 60, blockSeconds: 60 * 60 },
+  /** Reset mails and reset-link uses per client address. */
+  resetIp: { points: 20, duration: 60 * 60, blockSeconds: 60 * 60 },
+  /** Activation-code checks per client address (validate and add). */
+  activationIp: { points: 30, duration: 15 * 60, blockSeconds: 15 * 60 },
+  /** Activation-code checks per signed-in user. */
+  activationUser: { points: 30, duration: 15 * 60, blockSeconds: 15 * 60 },
+  /** Signups per client address. */
+  signupIp: { points: 10, duration: 60 * 60, blockSeconds: 60 * 60 },
+} as const;
+
+/** The name of a throttle. */
+export type ThrottleName = keyof typeof LIMITS;
+
+type Limiters = Record<ThrottleName, RateLimiterDrizzle>;
+const byDb = new WeakMap<Db, Limiters>();
+
+function limiters(db: Db): Limiters {
+  let found = byDb.get(db);
+  if (!found) {
+    const make = (name: ThrottleName) =>
+      new RateLimiterDrizzle({
+        storeClient: db,
+        schema: rateLimits,
+        keyPrefix: name,
+        points: LIMITS[name].points,
+        duration: LIMITS[name].duration,
+        blockDuration: LIMITS[name].blockSeconds,
+        clearExpiredByTimeout: true,
+      });
+    found = Object.fromEntries(
+      (Object.keys(LIMITS) as ThrottleName[]).map((name) => [name, make(name)]),
+    ) as Limiters;
+    byDb.set(db, found);
+  }
+  return found;
+}
+
+/** A throttle key; null (unknown client address) skips that throttle. */
+type Key = string | null;
+
+/** Throws TOO_MANY_ATTEMPTS when any of the keys has used up its attempts, without counting one. */
+export async function assertNotThrottled(db: Db, checks: Array<[ThrottleName, Key]>): Promise<void> {
+  const all = limiters(db);
+  for (const [name, key] of checks) {
+    if (key === null) continue;
+    const res = await all[name].get(key);
+    if (res && res.consumedPoints >= LIMITS[name].points) throw tooManyAttempts(res.msBeforeNext);
+  }
+}
+
+/** Counts a failed attempt against each key; never throws for being over the limit. */
+export async function countFailure(db: Db, checks: Array<[ThrottleName, Key]>): Promise<void> {
+  const all = limiters(db);
+  for (const [name, key] of checks) {
+    if (key === null) continue;
+    await all[name].consume(key).catch((err: unknown) => {
+      if (!(err instanceof RateLimiterRes)) throw err;
+    });
+  }
+}
+
+/** Counts an attempt against each key and throws TOO_MANY_ATTEMPTS when one goes over its limit. */
+export async function consumeAttempt(db: Db, checks: Array<[ThrottleName, Key]>): Promise<void> {
+  await assertNotThrottled(db, checks);
+  const all = limiters(db);
+  for (const [name, key] of checks) {
+    if (key === null) continue;
+    try {
+      await all[name].consume(key);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) throw tooManyAttempts(err.msBeforeNext);
+      throw err;
+    }
+  }
+}
+
+/** Forgets the failures of a key (a successful login clears its account's count). */
+export async function clearThrottle(db: Db, name: ThrottleName, key: Key): Promise<void> {
+  if (key === null) return;
+  await limiters(db)[name].delete(key);
+}

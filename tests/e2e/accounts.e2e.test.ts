@@ -1,0 +1,234 @@
+/**
+ * Accounts end to end: signup from an activation link, forgot password with the mail read from a real SMTP
+ * server, inviting a co-tenant who joins, the impersonation bar ending after 60 minutes on a fake clock,
+ * and axe on every new page in en, da and nb.
+ */
+
+import { expect, test } from '@playwright/test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { startTestSmtp, type TestSmtp } from '../api/helpers/smtp.ts';
+import { baseUrlOf, launchBrowser, logIn, seriousA11yViolations } from './browser.ts';
+
+const baseUrl = baseUrlOf();
+const smtpUrl = process.env.E2E_SMTP_URL ?? '';
+const DEMO_PASSWORD = 'Demo#Tenant2026';
+const NEW_PASSWORD = 'Fjord-Lantern-42';
+const DASHBOARD = /\/t\/([^/]+)\/$/;
+const hydrated = (page: Page) => page.waitForSelector('astro-island:not([ssr]) form');
+
+let smtp: TestSmtp | null = null;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+
+test.beforeAll(async () => {
+  if (smtpUrl) {
+    const port = Number(new URL(smtpUrl).port);
+    smtp = await startTestSmtp(port);
+  }
+  browser = await launchBrowser();
+});
+test.afterAll(async () => {
+  await browser?.close();
+  await smtp?.close();
+});
+
+/** A fresh context (empty storage), as another person on another device. */
+async function freshPage(context: BrowserContext): Promise<Page> {
+  for (const p of context.pages()) await p.close();
+  await context.clearCookies();
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/login`);
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  // A language stored by the previous visitor may have set the cookie again while /login loaded.
+  await context.clearCookies();
+  return page;
+}
+
+/** Signs up on /signup/email → set-password; the pending code is used by the form. */
+async function signUp(page: Page, email: string) {
+  await page.getByRole('link', { name: 'Sign up with email' }).click();
+  await page.waitForURL(`${baseUrl}/signup/email`);
+  await hydrated(page);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL(`${baseUrl}/signup/set-password`);
+  await hydrated(page);
+  await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
+  await page.getByLabel('Repeat password').fill(NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(`${baseUrl}/signup/account-created`, { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Go to your consumption' }).click();
+  await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+}
+
+test.describe
+  .serial('accounts', () => {
+    test("signs up from an activation link and lands on the new tenancy's dashboard", async () => {
+      const page = await freshPage(browser.context);
+      await page.goto(`${baseUrl}/signup?activationCode=DEMO-ACTI-VATE`);
+      await expect.poll(() => page.getByTestId('pending-code').textContent()).toContain('DEMO-ACTI-VATE');
+      await signUp(page, 'new.tenant@demo.test');
+      // The code is spent and forgotten.
+      expect(await page.evaluate(() => localStorage.getItem('unusedActivationCode'))).toBeNull();
+      // A signed-in user who opens /signup or /login goes to the dashboard.
+      await page.goto(`${baseUrl}/signup`);
+      await page.waitForURL(DASHBOARD, { timeout: 15_000 });
+      await page.goto(`${baseUrl}/login`);
+      await page.waitForURL(DASHBOARD, { timeout: 15_000 });
+    });
+
+    test('resets a forgotten password with the link from the mail', async () => {
+      test.skip(!smtp, 'needs the test SMTP server');
+      const page = await freshPage(browser.context);
+      await page.goto(`${baseUrl}/login/email/forgot-password`);
+      await hydrated(page);
+      await page.getByLabel('Email').fill('new.tenant@demo.test');
+      await page.getByRole('button', { name: 'Send link' }).click();
+      await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+      const mail = await smtp!.waitFor(
+        (m) => m.to.includes('new.tenant@demo.test') && m.subject === 'Reset your password',
+        15_000,
+      );
+      const link = new URL(/https?:\/\/\S+\/reset-password\S+/.exec(mail.text)![0]);
+      await page.goto(`${baseUrl}${link.pathname}${link.search}`);
+      await hydrated(page);
+      await page.getByLabel('Password', { exact: true }).fill('Brand-New-Pass-77');
+      await page.getByLabel('Repeat password').fill('Brand-New-Pass-77');
+      await page.getByRole('button', { name: 'Save password' }).click();
+      await page.getByRole('heading', { name: 'Your password has been changed' }).waitFor();
+      // The link works once.
+      await page.goto(`${baseUrl}${link.pathname}${link.search}`);
+      await hydrated(page);
+      await page.getByLabel('Password', { exact: true }).fill('Another-Pass-88x');
+      await page.getByLabel('Repeat password').fill('Another-Pass-88x');
+      await page.getByRole('button', { name: 'Save password' }).click();
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toBe('Password update failed. Please try again.');
+      await logIn(page, baseUrl, 'new.tenant@demo.test', 'Brand-New-Pass-77');
+      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+    });
+
+    test('lets a tenancy admin invite a co-tenant, who signs up with the mailed link and joins', async () => {
+      test.skip(!smtp, 'needs the test SMTP server');
+      const page = await freshPage(browser.context);
+      await logIn(page, baseUrl, 'admin@demo.test', DEMO_PASSWORD);
+      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+      const dashboard = new URL(page.url()).pathname;
+      await page.goto(`${baseUrl}${dashboard}settings`);
+      const invite = page.getByLabel('Email', { exact: true });
+      await invite.waitFor({ timeout: 30_000 });
+      await invite.fill('co.tenant@demo.test');
+      await page.getByRole('button', { name: 'Send invitation' }).click();
+      await expect.poll(() => page.getByTestId('invitations').textContent()).toContain('co.tenant@demo.test');
+      const mail = await smtp!.waitFor((m) => m.to.includes('co.tenant@demo.test'), 15_000);
+      const link = new URL(/https?:\/\/\S+\/signup\?activationCode=[A-Z]{12}/.exec(mail.text)![0]);
+
+      const invitee = await freshPage(browser.context);
+      await invitee.goto(`${baseUrl}${link.pathname}${link.search}`);
+      await signUp(invitee, 'co.tenant@demo.test');
+      expect(new URL(invitee.url()).pathname).toBe(dashboard);
+
+      const admin = await freshPage(browser.context);
+      await logIn(admin, baseUrl, 'admin@demo.test', DEMO_PASSWORD);
+      await admin.waitForURL(DASHBOARD, { timeout: 30_000 });
+      await admin.goto(`${baseUrl}${dashboard}settings`);
+      await expect
+        .poll(() => admin.getByTestId('members').textContent(), { timeout: 30_000 })
+        .toContain('co.tenant@demo.test');
+    });
+
+    test('ends an impersonation session after 60 minutes (fake clock) and shows who is being viewed', async () => {
+      // Its own browser: Playwright's clock belongs to the whole context and would stay an hour ahead.
+      const own = await launchBrowser();
+      const page = await freshPage(own.context);
+      await page.clock.install();
+      await logIn(page, baseUrl, 'multi@demo.test', DEMO_PASSWORD);
+      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+      // The tab becomes an impersonation session: the same tokens, moved to sessionStorage with a 60-minute end
+      // (the /impersonate/{token} exchange itself is covered by the API tests; the CLI cannot open the
+      // e2e server's embedded database while it runs).
+      await page.evaluate(() => {
+        const keys = [
+          'token',
+          'refreshToken',
+          'refreshExpiresIn',
+          'tenantToken',
+          'tenantRefreshToken',
+          'selectedTenancy',
+        ];
+        for (const key of keys) {
+          const value = localStorage.getItem(key);
+          if (value !== null) sessionStorage.setItem(key, value);
+          localStorage.removeItem(key);
+        }
+        sessionStorage.setItem(
+          'impersonation',
+          JSON.stringify({ email: 'multi@demo.test', endsAt: Date.now() + 60 * 60_000 }),
+        );
+      });
+      await page.reload();
+      const bar = page.getByTestId('impersonation-bar');
+      await expect.poll(() => bar.textContent(), { timeout: 30_000 }).toContain('Viewing as multi@demo.test');
+      // Not early: four minutes on (before the access tokens' own refresh is due) nothing has ended.
+      await page.clock.fastForward('04:00');
+      expect(new URL(page.url()).pathname).toMatch(DASHBOARD);
+      expect(await page.evaluate(() => sessionStorage.getItem('impersonation'))).not.toBeNull();
+      // Past the hour the bar's timer logs out and returns the tab to its ordinary storage (only it removes the key).
+      await page.clock.fastForward('56:30');
+      await page.waitForURL(/\/login/, { timeout: 30_000 });
+      expect(await page.evaluate(() => sessionStorage.getItem('impersonation'))).toBeNull();
+      expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull();
+      await own.close();
+    });
+
+    test('passes axe on every new page, in en, da and nb', async () => {
+      const page = await freshPage(browser.context);
+      const failures: string[] = [];
+      const publicPages = [
+        '/signup',
+        '/signup/email',
+        '/signup/enter-code',
+        '/signup/account-created',
+        '/login/email/forgot-password',
+        '/reset-password?email=a%40b.test&token=x',
+        '/confirm-email?token=x',
+        '/impersonate/not-a-token',
+      ];
+      for (const lang of ['en', 'da', 'nb']) {
+        await browser.context.addCookies([{ name: 'lang', value: lang, url: baseUrl }]);
+        await page.evaluate((l) => localStorage.setItem('language', l), lang);
+        for (const path of publicPages) {
+          await page.goto(`${baseUrl}${path}`);
+          await page.waitForLoadState('networkidle');
+          for (const v of await seriousA11yViolations(page)) failures.push(`${lang} ${path}: ${v}`);
+        }
+        await page.evaluate(() => sessionStorage.setItem('signupEmail', 'someone@demo.test'));
+        await page.goto(`${baseUrl}/signup/set-password`);
+        await hydrated(page);
+        for (const v of await seriousA11yViolations(page)) failures.push(`${lang} set-password: ${v}`);
+      }
+      const signedIn = await freshPage(browser.context);
+      await logIn(signedIn, baseUrl, 'admin@demo.test', DEMO_PASSWORD);
+      await signedIn.waitForURL(DASHBOARD, { timeout: 30_000 }).catch(async (err: unknown) => {
+        const alert = await signedIn.locator('[role=alert]').allTextContents();
+        throw new Error(
+          `login did not reach the dashboard: at ${signedIn.url()}, alerts ${JSON.stringify(alert)}: ${err}`,
+        );
+      });
+      const dashboard = new URL(signedIn.url()).pathname;
+      for (const lang of ['en', 'da', 'nb']) {
+        await browser.context.addCookies([{ name: 'lang', value: lang, url: baseUrl }]);
+        await signedIn.evaluate((l) => localStorage.setItem('language', l), lang);
+        for (const path of ['profile', 'settings']) {
+          await signedIn.goto(`${baseUrl}${dashboard}${path}`);
+          await signedIn.locator('.card').first().waitFor({ timeout: 30_000 });
+          for (const v of await seriousA11yViolations(signedIn)) failures.push(`${lang} ${path}: ${v}`);
+        }
+      }
+      await browser.context.addCookies([{ name: 'lang', value: 'en', url: baseUrl }]);
+      expect(failures).toEqual([]);
+    });
+  });
