@@ -9,6 +9,13 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pgNumberArray, pgTextArray, queryRows } from '../db/sql.ts';
+import {
+  EARLIEST_READING_MS,
+  FUTURE_TOLERANCE_MS,
+  MAX_PER_HOUR,
+  precisionProblem,
+  SAMPLE_RANGE,
+} from './bounds.ts';
 import { parseDecimal, parseTimestamp } from './parse.ts';
 
 /** One reading as it arrives: `line` is where it came from (a file line), for error messages. */
@@ -56,6 +63,13 @@ interface MeterInfo {
   number: string;
   installedMs: number;
   removedMs: number | null;
+  quantity: string;
+  readingKind: 'register' | 'instantaneous';
+}
+
+export interface IngestOptions {
+  /** The server clock, for the "not in the future" rule; default: now. */
+  now?: Date;
 }
 
 interface ValidRow {
@@ -77,12 +91,16 @@ async function loadMeters(db: Db, numbers: string[]): Promise<Map<string, MeterI
     number: string;
     installed_ms: number;
     removed_ms: number | null;
+    quantity: string;
+    reading_kind: 'register' | 'instantaneous';
   }>(
     db,
-    sql`SELECT id, number,
-          (extract(epoch FROM installed_at) * 1000)::float8 AS installed_ms,
-          (extract(epoch FROM removed_at) * 1000)::float8 AS removed_ms
-        FROM meters WHERE number = ANY(${pgTextArray(numbers)}::text[])`,
+    sql`SELECT m.id, m.number,
+          (extract(epoch FROM m.installed_at) * 1000)::float8 AS installed_ms,
+          (extract(epoch FROM m.removed_at) * 1000)::float8 AS removed_ms,
+          p.quantity, p.reading_kind
+        FROM meters m JOIN measurement_points p ON p.id = m.measurement_point_id
+        WHERE m.number = ANY(${pgTextArray(numbers)}::text[])`,
   );
   return new Map(
     rows.map((r) => [
@@ -92,9 +110,18 @@ async function loadMeters(db: Db, numbers: string[]): Promise<Map<string, MeterI
         number: r.number,
         installedMs: Number(r.installed_ms),
         removedMs: r.removed_ms === null ? null : Number(r.removed_ms),
+        quantity: r.quantity,
+        readingKind: r.reading_kind,
       },
     ]),
   );
+}
+
+/** Shows a field in an error message: control characters escaped, long texts cut. */
+function shown(text: string): string {
+  const cut = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping them is the point
+  return cut.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Checks each row on its own and against the others of the batch; returns the rows to store. */
@@ -102,15 +129,21 @@ function validateRows(
   rows: ReadingRow[],
   meters: Map<string, MeterInfo>,
   problems: IngestProblem[],
+  nowMs: number,
 ): ValidRow[] {
   const valid: ValidRow[] = [];
   const seen = new Map<string, ValidRow>();
   // Every meter of a batch usually shares the same timestamps; parse each text once.
   const tsCache = new Map<string, number | null>();
+  const latestMs = nowMs + FUTURE_TOLERANCE_MS;
   for (const row of rows) {
     const before = problems.length;
+    if (row.meterNumber.includes('\0') || row.ts.includes('\0') || row.value.includes('\0')) {
+      problems.push({ line: row.line, reason: 'the row holds a null byte' });
+      continue;
+    }
     const meter = meters.get(row.meterNumber.trim());
-    if (!meter) problems.push({ line: row.line, reason: `unknown meter number "${row.meterNumber}"` });
+    if (!meter) problems.push({ line: row.line, reason: `unknown meter number "${shown(row.meterNumber)}"` });
     let ms = tsCache.get(row.ts);
     if (ms === undefined) {
       ms = parseTimestamp(row.ts);
@@ -119,11 +152,32 @@ function validateRows(
     if (ms === null) {
       problems.push({
         line: row.line,
-        reason: `invalid timestamp "${row.ts}" (expected ISO 8601 with offset or Z)`,
+        reason: `invalid timestamp "${shown(row.ts)}" (expected ISO 8601 with offset or Z)`,
       });
+    } else if (ms < EARLIEST_READING_MS) {
+      problems.push({ line: row.line, reason: `timestamp ${row.ts} is before 2000` });
+    } else if (ms > latestMs) {
+      problems.push({ line: row.line, reason: `timestamp ${row.ts} is more than one hour in the future` });
     }
     const value = parseDecimal(row.value);
-    if (value === null) problems.push({ line: row.line, reason: `value "${row.value}" is not a number` });
+    if (value === null) {
+      problems.push({ line: row.line, reason: `value "${shown(row.value)}" is not a number` });
+    } else {
+      const precision = precisionProblem(value);
+      if (precision) problems.push({ line: row.line, reason: `value ${shown(value)} ${precision}` });
+      else if (meter?.readingKind === 'register' && value.startsWith('-')) {
+        problems.push({ line: row.line, reason: `value ${value} is negative; a register never is` });
+      } else if (meter?.readingKind === 'instantaneous') {
+        const range = SAMPLE_RANGE[meter.quantity];
+        const n = Number(value);
+        if (range && (n < range[0] || n > range[1])) {
+          problems.push({
+            line: row.line,
+            reason: `value ${value} is outside the plausible range ${range[0]} to ${range[1]} for ${meter.quantity}`,
+          });
+        }
+      }
+    }
     if (!meter || ms === null || value === null || problems.length > before) continue;
     if (ms < meter.installedMs || (meter.removedMs !== null && ms > meter.removedMs)) {
       const window = `${new Date(meter.installedMs).toISOString()} – ${meter.removedMs === null ? 'now' : new Date(meter.removedMs).toISOString()}`;
@@ -379,6 +433,74 @@ function registerHourlySql(spans: MeterSpan[]) {
     ${upsertHourlySql(sql`SELECT point_id, hour_start, trim_scale(sum(share)) FROM sh GROUP BY point_id, hour_start`)}`;
 }
 
+/**
+ * Register intervals around the new readings whose rise is implausible for the quantity (MAX_PER_HOUR per
+ * hour of the interval, at least one hour's worth), or that drop to a value that is not near zero. A drop is
+ * a reset only when the new value could have been consumed since the reset, by the same bound; any other
+ * drop is a bad reading. Blamed on the interval's new reading (its end, or its start if only that is new).
+ */
+async function implausibleJumps(tx: Db, spans: MeterSpan[], batch: ValidRow[]): Promise<IngestProblem[]> {
+  const quantities = Object.keys(MAX_PER_HOUR);
+  const found = await queryRows<{
+    meter_id: number;
+    number: string;
+    quantity: string;
+    per_hour: string;
+    ms0: number;
+    ms1: number;
+    v0: string;
+    v1: string;
+    hours: string;
+  }>(
+    tx,
+    sql`WITH ${spansCte(spans)},
+    lim AS (
+      SELECT * FROM unnest(${pgTextArray(quantities)}::text[],
+                           ${pgNumberArray(quantities.map((q) => MAX_PER_HOUR[q]!))}::numeric[]) AS lim(quantity, per_hour)
+    ),
+    w AS (
+      SELECT a.meter_id, m.number, p.quantity, lim.per_hour,
+        coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts < a.lo
+                  ORDER BY r.ts DESC LIMIT 1), a.lo) AS lo,
+        coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts > a.hi
+                  ORDER BY r.ts LIMIT 1), a.hi) AS hi
+      FROM a
+      JOIN meters m ON m.id = a.meter_id
+      JOIN measurement_points p ON p.id = m.measurement_point_id
+      JOIN lim ON lim.quantity = p.quantity
+      WHERE p.reading_kind = 'register'
+    ),
+    iv AS (
+      SELECT w.meter_id, w.number, w.quantity, w.per_hour,
+             lag(r.ts) OVER win AS t0, r.ts AS t1, lag(r.value) OVER win AS v0, r.value AS v1
+      FROM w JOIN register_readings r ON r.meter_id = w.meter_id AND r.ts >= w.lo AND r.ts <= w.hi
+      WINDOW win AS (PARTITION BY w.meter_id ORDER BY r.ts)
+    ),
+    hv AS (
+      SELECT iv.*, greatest(1, extract(epoch FROM iv.t1 - iv.t0) / 3600) AS hours FROM iv WHERE iv.t0 IS NOT NULL
+    )
+    SELECT meter_id, number, quantity, per_hour::text AS per_hour,
+           (extract(epoch FROM t0) * 1000)::float8 AS ms0, (extract(epoch FROM t1) * 1000)::float8 AS ms1,
+           v0::text AS v0, v1::text AS v1, trim_scale(round(hours, 2))::text AS hours
+    FROM hv
+    WHERE (CASE WHEN v1 >= v0 THEN v1 - v0 ELSE v1 END) > per_hour * hours
+    ORDER BY meter_id, t1
+    LIMIT 1000`,
+  );
+  if (found.length === 0) return [];
+  const lineOf = new Map(batch.map((r) => [`${r.meterId}:${r.ms}`, r.line]));
+  return found.map((f) => {
+    const line =
+      lineOf.get(`${f.meter_id}:${Number(f.ms1)}`) ?? lineOf.get(`${f.meter_id}:${Number(f.ms0)}`) ?? 0;
+    const limit = Number(f.per_hour) * Number(f.hours);
+    const reason =
+      Number(f.v1) < Number(f.v0)
+        ? `meter ${f.number} drops from ${f.v0} to ${f.v1}: a register reset is accepted only when the new value is near zero (at most ${limit} for ${f.hours} h of ${f.quantity}), so this is a bad reading`
+        : `meter ${f.number} rises from ${f.v0} to ${f.v1} in ${f.hours} h, above the plausible ${f.per_hour} per hour for ${f.quantity}`;
+    return { line, reason };
+  });
+}
+
 /** Recomputes the hourly average of instantaneous points (temperature, humidity) in the affected hours. */
 function instantaneousHourlySql(spans: MeterSpan[]) {
   return sql`
@@ -479,16 +601,24 @@ async function updatePropertyRollups(tx: Db, days: PointDays[]): Promise<void> {
  * Validates and stores a batch of readings, then brings hourly consumption and rollups up to date,
  * all in one transaction. Throws IngestError (and writes nothing) if any row is bad.
  */
-export async function ingestReadings(db: Db, rows: ReadingRow[]): Promise<IngestResult> {
+export async function ingestReadings(
+  db: Db,
+  rows: ReadingRow[],
+  options: IngestOptions = {},
+): Promise<IngestResult> {
   const problems: IngestProblem[] = [];
-  const numbers = [...new Set(rows.map((r) => r.meterNumber.trim()))];
+  const numbers = [
+    ...new Set(rows.filter((r) => !r.meterNumber.includes('\0')).map((r) => r.meterNumber.trim())),
+  ];
   const meters = numbers.length > 0 ? await loadMeters(db, numbers) : new Map<string, MeterInfo>();
-  const valid = validateRows(rows, meters, problems);
+  const valid = validateRows(rows, meters, problems, (options.now ?? new Date()).getTime());
 
   return db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
     // One batch at a time (worker, CLI, demo): rollups are recomputed from what earlier batches committed.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${INGEST_LOCK})`);
+    // API connections carry a statement_timeout; a bulk load is not an API request.
+    await tx.execute(sql`SET LOCAL statement_timeout = 0`);
     const checked = await checkAgainstStored(tx, valid);
     problems.push(...checked.problems);
     if (problems.length > 0) {
@@ -497,6 +627,8 @@ export async function ingestReadings(db: Db, rows: ReadingRow[]): Promise<Ingest
     }
     const { inserted, spans } = await insertReadings(tx, checked.appends, checked.others);
     if (spans.length === 0) return { rows: rows.length, newReadings: 0, hoursUpdated: 0, daysUpdated: 0 };
+    const jumps = await implausibleJumps(tx, spans, valid);
+    if (jumps.length > 0) throw new IngestError(jumps.sort((a, b) => a.line - b.line));
 
     const outcomes = [
       ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans))),
