@@ -82,7 +82,7 @@ async function connect(options: Options<Record<string, PostgresType>>, url?: str
 }
 
 /** Starts PGlite in a worker thread serving a Unix socket; resolves once it accepts connections. */
-async function startPgliteWorker(
+export async function startPgliteWorker(
   dataDir: string | undefined,
 ): Promise<{ socketPath: string; stop(): Promise<void> }> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });

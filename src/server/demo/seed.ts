@@ -401,7 +401,7 @@ async function ingestForward(
     const batchEnd = Math.min(toMs, batchStart + (BATCH_HOURS - 1) * HOUR_MS);
     const rows: ReadingRow[] = [];
     simulate(plan, state, batchStart, batchEnd, rows);
-    await ingestReadings(db, rows);
+    await ingestReadings(db, rows, { bulk: true });
     await setMeta(db, META_LAST_HOUR, new Date(batchEnd).toISOString());
     readings += rows.length;
     onProgress?.({ phase, done: (batchEnd - fromMs) / HOUR_MS + 1, total });
@@ -487,7 +487,7 @@ export async function backfillDemo(
     if (opts.shouldStop?.()) break;
     const rows: ReadingRow[] = [];
     simulate(plan, start.state, start.ms, upTo - HOUR_MS, rows);
-    await ingestReadings(db, rows);
+    await ingestReadings(db, rows, { bulk: true });
     await setMeta(db, META_FIRST_HOUR, new Date(start.ms).toISOString());
     readings += rows.length;
     done += (upTo - start.ms) / HOUR_MS;
