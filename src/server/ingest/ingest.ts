@@ -279,13 +279,16 @@ function widen(spans: Map<number, MeterSpan>, meterId: number, minMs: number, ma
   } else spans.set(meterId, { meterId, minMs, maxMs });
 }
 
-/** Inserts readings, skipping any already stored (the caller adds RETURNING to learn which were new). */
-function insertReadingsSql(rows: ValidRow[]): SQL {
+/**
+ * Inserts readings, skipping any already stored (the caller adds RETURNING to learn which were new); `fresh`
+ * (into an empty table without its key) inserts them as they are.
+ */
+function insertReadingsSql(rows: ValidRow[], fresh = false): SQL {
   return sql`INSERT INTO register_readings (meter_id, ts, value)
     SELECT i.meter_id, to_timestamp(i.ms / 1000.0), i.value
     FROM unnest(${pgNumberArray(rows.map((r) => r.meterId))}::int[], ${pgNumberArray(rows.map((r) => r.ms))}::int8[],
                 ${pgNumberArray(rows.map((r) => r.value))}::numeric[]) AS i(meter_id, ms, value)
-    ON CONFLICT (meter_id, ts) DO NOTHING`;
+    ${fresh ? sql`` : sql`ON CONFLICT (meter_id, ts) DO NOTHING`}`;
 }
 
 /**
@@ -347,22 +350,41 @@ function spansCte(spans: MeterSpan[]): SQL {
 }
 
 /**
+ * The span (lo, hi) to look at around a meter's new readings: widened to the stored readings just before and
+ * after them. A fresh load (bulkLoadIntoEmpty) has no stored neighbours, and no index to find them with.
+ */
+function neighbourSpan(fresh: boolean): SQL {
+  if (fresh) return sql`a.lo AS lo, a.hi AS hi`;
+  return sql`coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts < a.lo
+                  ORDER BY r.ts DESC LIMIT 1), a.lo) AS lo,
+        coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts > a.hi
+                  ORDER BY r.ts LIMIT 1), a.hi) AS hi`;
+}
+
+/**
  * The last CTE and final SELECT of an hourly recomputation: upserts `values` (point, hour start, value),
  * and reports per point the Copenhagen days of the hours that changed, and how many changed (HourlyOutcome).
  */
-function upsertHourlySql(values: SQL): SQL {
+function upsertHourlySql(values: SQL, fresh: boolean): SQL {
+  const onConflict = fresh
+    ? sql``
+    : sql`ON CONFLICT (measurement_point_id, hour_start) DO UPDATE SET value = excluded.value
+        WHERE hc.value IS DISTINCT FROM excluded.value`;
   return sql`up AS (
       INSERT INTO hourly_consumption AS hc (measurement_point_id, hour_start, value)
       ${values}
-      ON CONFLICT (measurement_point_id, hour_start) DO UPDATE SET value = excluded.value
-        WHERE hc.value IS DISTINCT FROM excluded.value
+      ${onConflict}
       RETURNING measurement_point_id, hour_start
     )
-    SELECT measurement_point_id AS point_id,
-           to_char(min((hour_start AT TIME ZONE 'Europe/Copenhagen')::date), 'YYYY-MM-DD') AS day_lo,
-           to_char(max((hour_start AT TIME ZONE 'Europe/Copenhagen')::date), 'YYYY-MM-DD') AS day_hi,
-           count(*)::int AS hours
-    FROM up GROUP BY measurement_point_id`;
+    SELECT point_id,
+           to_char((h_lo AT TIME ZONE 'Europe/Copenhagen')::date, 'YYYY-MM-DD') AS day_lo,
+           to_char((h_hi AT TIME ZONE 'Europe/Copenhagen')::date, 'YYYY-MM-DD') AS day_hi,
+           hours
+    FROM (
+      -- Local dates grow with the instant, so the extremes are converted once per point, not per hour.
+      SELECT measurement_point_id AS point_id, min(hour_start) AS h_lo, max(hour_start) AS h_hi, count(*)::int AS hours
+      FROM up GROUP BY measurement_point_id
+    ) o`;
 }
 
 /**
@@ -372,15 +394,12 @@ function upsertHourlySql(values: SQL): SQL {
  * counts as consumption since it. Shares are differences of rounded cumulative fractions, so the
  * hours of one interval add up to its delta exactly.
  */
-function registerHourlySql(spans: MeterSpan[]) {
+function registerHourlySql(spans: MeterSpan[], fresh = false) {
   return sql`
     WITH ${spansCte(spans)},
     aff AS (
       SELECT m.measurement_point_id AS point_id,
-        coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts < a.lo
-                  ORDER BY r.ts DESC LIMIT 1), a.lo) AS lo,
-        coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts > a.hi
-                  ORDER BY r.ts LIMIT 1), a.hi) AS hi
+        ${neighbourSpan(fresh)}
       FROM a
       JOIN meters m ON m.id = a.meter_id
       JOIN measurement_points p ON p.id = m.measurement_point_id
@@ -398,14 +417,18 @@ function registerHourlySql(spans: MeterSpan[]) {
     rd AS (
       SELECT pm.meter_id, r.ts, r.value
       FROM pm JOIN register_readings r ON r.meter_id = pm.meter_id AND r.ts >= pm.h_lo AND r.ts <= pm.h_hi
-      UNION ALL
+      ${
+        fresh
+          ? sql``
+          : sql`UNION ALL
       SELECT pm.meter_id, b.ts, b.value FROM pm CROSS JOIN LATERAL (
         SELECT r.ts, r.value FROM register_readings r
         WHERE r.meter_id = pm.meter_id AND r.ts < pm.h_lo ORDER BY r.ts DESC LIMIT 1) b
       UNION ALL
       SELECT pm.meter_id, n.ts, n.value FROM pm CROSS JOIN LATERAL (
         SELECT r.ts, r.value FROM register_readings r
-        WHERE r.meter_id = pm.meter_id AND r.ts > pm.h_hi ORDER BY r.ts LIMIT 1) n
+        WHERE r.meter_id = pm.meter_id AND r.ts > pm.h_hi ORDER BY r.ts LIMIT 1) n`
+      }
     ),
     iv AS (
       SELECT meter_id, lag(ts) OVER w AS t0, ts AS t1, lag(value) OVER w AS v0, value AS v1
@@ -432,7 +455,7 @@ function registerHourlySql(spans: MeterSpan[]) {
         interval '1 hour') AS h(h)
       WHERE NOT (dl.secs = 3600 AND dl.t0 = date_trunc('hour', dl.t0, 'UTC'))
     ),
-    ${upsertHourlySql(sql`SELECT point_id, hour_start, trim_scale(sum(share)) FROM sh GROUP BY point_id, hour_start`)}`;
+    ${upsertHourlySql(sql`SELECT point_id, hour_start, trim_scale(sum(share)) FROM sh GROUP BY point_id, hour_start`, fresh)}`;
 }
 
 /**
@@ -441,7 +464,12 @@ function registerHourlySql(spans: MeterSpan[]) {
  * a reset only when the new value could have been consumed since the reset, by the same bound; any other
  * drop is a bad reading. Blamed on the interval's new reading (its end, or its start if only that is new).
  */
-async function implausibleJumps(tx: Db, spans: MeterSpan[], batch: ValidRow[]): Promise<IngestProblem[]> {
+async function implausibleJumps(
+  tx: Db,
+  spans: MeterSpan[],
+  batch: ValidRow[],
+  fresh = false,
+): Promise<IngestProblem[]> {
   const quantities = Object.keys(MAX_PER_HOUR);
   const found = await queryRows<{
     meter_id: number;
@@ -462,10 +490,7 @@ async function implausibleJumps(tx: Db, spans: MeterSpan[], batch: ValidRow[]): 
     ),
     w AS (
       SELECT a.meter_id, m.number, p.quantity, lim.per_hour,
-        coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts < a.lo
-                  ORDER BY r.ts DESC LIMIT 1), a.lo) AS lo,
-        coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts > a.hi
-                  ORDER BY r.ts LIMIT 1), a.hi) AS hi
+        ${neighbourSpan(fresh)}
       FROM a
       JOIN meters m ON m.id = a.meter_id
       JOIN measurement_points p ON p.id = m.measurement_point_id
@@ -497,14 +522,14 @@ async function implausibleJumps(tx: Db, spans: MeterSpan[], batch: ValidRow[]): 
     const limit = Number(f.per_hour) * Number(f.hours);
     const reason =
       Number(f.v1) < Number(f.v0)
-        ? `meter ${f.number} drops from ${f.v0} to ${f.v1}: a register reset is accepted only when the new value is near zero (at most ${limit} for ${f.hours} h of ${f.quantity}), so this is a bad reading`
-        : `meter ${f.number} rises from ${f.v0} to ${f.v1} in ${f.hours} h, above the plausible ${f.per_hour} per hour for ${f.quantity}`;
+        ? `meter ${f.number} at ${new Date(Number(f.ms1)).toISOString()} drops from ${f.v0} to ${f.v1}: a register reset is accepted only when the new value is near zero (at most ${limit} for ${f.hours} h of ${f.quantity}), so this is a bad reading`
+        : `meter ${f.number} at ${new Date(Number(f.ms1)).toISOString()} rises from ${f.v0} to ${f.v1} in ${f.hours} h, above the plausible ${f.per_hour} per hour for ${f.quantity}`;
     return { line, reason };
   });
 }
 
 /** Recomputes the hourly average of instantaneous points (temperature, humidity) in the affected hours. */
-function instantaneousHourlySql(spans: MeterSpan[]) {
+function instantaneousHourlySql(spans: MeterSpan[], fresh = false) {
   return sql`
     WITH ${spansCte(spans)},
     rg AS (
@@ -516,12 +541,15 @@ function instantaneousHourlySql(spans: MeterSpan[]) {
       WHERE p.reading_kind = 'instantaneous'
       GROUP BY m.measurement_point_id
     ),
-    ${upsertHourlySql(sql`
+    ${upsertHourlySql(
+      sql`
       SELECT rg.point_id, date_trunc('hour', r.ts, 'UTC'), trim_scale(round(avg(r.value), 6))
       FROM rg
       JOIN meters m ON m.measurement_point_id = rg.point_id
       JOIN register_readings r ON r.meter_id = m.id AND r.ts >= rg.h_lo AND r.ts < rg.h_hi
-      GROUP BY rg.point_id, date_trunc('hour', r.ts, 'UTC')`)}`;
+      GROUP BY rg.point_id, date_trunc('hour', r.ts, 'UTC')`,
+      fresh,
+    )}`;
 }
 
 function rangesParams(days: PointDays[]) {
@@ -599,6 +627,118 @@ async function updatePropertyRollups(tx: Db, days: PointDays[]): Promise<void> {
           count = excluded.count, apartments = excluded.apartments`);
 }
 
+/** The start of every ingestion transaction. */
+async function beginBatch(tx: Db, bulk: boolean): Promise<void> {
+  // One batch at a time (worker, CLI, demo): rollups are recomputed from what earlier batches committed.
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${INGEST_LOCK})`);
+  // API connections carry a statement_timeout; ingestion is not an API request.
+  await tx.execute(sql`SET LOCAL statement_timeout = 0`);
+  if (bulk) {
+    // The loader has checked every meter id itself; skipping the per-row foreign-key triggers halves the
+    // cost of an insert. Only a superuser may (PGlite's user is one); otherwise the checks stay on.
+    await tx.execute(sql`SELECT CASE WHEN current_setting('is_superuser') = 'on'
+      THEN set_config('session_replication_role', 'replica', true) END`);
+  }
+}
+
+/** Hourly consumption, then daily, monthly and property rollups, for the readings' spans. */
+async function derive(
+  tx: Db,
+  spans: MeterSpan[],
+  fresh: boolean,
+): Promise<{ hoursUpdated: number; daysUpdated: number }> {
+  const outcomes = [
+    ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans, fresh))),
+    ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans, fresh))),
+  ];
+  if (fresh) {
+    // The primary keys were dropped for the load (bulkLoadIntoEmpty); a sorted index build is far cheaper
+    // than maintaining them row by row. The rollups below need them.
+    await tx.execute(
+      sql.raw(`ALTER TABLE register_readings ADD CONSTRAINT ${READINGS_PK} PRIMARY KEY (meter_id, ts)`),
+    );
+    await tx.execute(
+      sql.raw(
+        `ALTER TABLE hourly_consumption ADD CONSTRAINT ${HOURLY_PK} PRIMARY KEY (measurement_point_id, hour_start)`,
+      ),
+    );
+  }
+  const hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
+  // A point is either register or instantaneous, so each point has at most one outcome.
+  const days: PointDays[] = outcomes.map((o) => ({ pointId: o.point_id, dayLo: o.day_lo, dayHi: o.day_hi }));
+  let daysUpdated = 0;
+  if (days.length > 0) {
+    daysUpdated = await updateDailyRollups(tx, days);
+    await updateMonthlyRollups(tx, days);
+    await updatePropertyRollups(tx, days);
+  }
+  return { hoursUpdated, daysUpdated };
+}
+
+const READINGS_PK = 'register_readings_meter_id_ts_pk';
+const HOURLY_PK = 'hourly_consumption_measurement_point_id_hour_start_pk';
+
+/**
+ * The first load of a large history into empty reading tables (the demo's two years on first start), with
+ * the same rules as ingestReadings: every batch is validated the same way, implausible jumps and non-zero
+ * resets are refused, and hourly consumption and rollups are derived by the same SQL. Set-based: the
+ * readings go into the tables with their primary keys dropped, hourly consumption is derived in one
+ * INSERT … SELECT over all of them, then the keys are rebuilt and the rollups derived.
+ *
+ * Call inside a transaction (`tx`): it writes all or nothing, so a crash leaves the tables empty.
+ * `batches` must not overlap in time per meter (a duplicate would fail the primary key's rebuild).
+ */
+export async function bulkLoadIntoEmpty(
+  tx: Db,
+  batches: Iterable<ReadingRow[]>,
+  options: IngestOptions & { onBatch?: (rows: number) => void } = {},
+): Promise<IngestResult> {
+  await beginBatch(tx, true);
+  const [state] = await queryRows<{ empty: boolean }>(
+    tx,
+    sql`SELECT NOT EXISTS (SELECT 1 FROM register_readings) AND NOT EXISTS (SELECT 1 FROM hourly_consumption) AS empty`,
+  );
+  if (state?.empty !== true) throw new Error('bulkLoadIntoEmpty: the reading tables are not empty');
+  await tx.execute(sql.raw(`ALTER TABLE register_readings DROP CONSTRAINT ${READINGS_PK}`));
+  await tx.execute(sql.raw(`ALTER TABLE hourly_consumption DROP CONSTRAINT ${HOURLY_PK}`));
+  const meters = new Map<string, MeterInfo>();
+  const spans = new Map<number, MeterSpan>();
+  const nowMs = (options.now ?? new Date()).getTime();
+  let rows = 0;
+  for (const batch of batches) {
+    const unknown = [...new Set(batch.map((r) => r.meterNumber.trim()))].filter(
+      (n) => !meters.has(n) && !n.includes('\0'),
+    );
+    if (unknown.length > 0) for (const [k, v] of await loadMeters(tx, unknown)) meters.set(k, v);
+    const problems: IngestProblem[] = [];
+    const valid = validateRows(batch, meters, problems, nowMs);
+    if (problems.length > 0) throw new IngestError(problems);
+    valid.sort((a, b) => a.meterId - b.meterId || a.ms - b.ms);
+    for (let i = 0; i < valid.length; i += INSERT_CHUNK) {
+      await tx.execute(insertReadingsSql(valid.slice(i, i + INSERT_CHUNK), true));
+    }
+    for (const r of valid) widen(spans, r.meterId, r.ms, r.ms);
+    rows += batch.length;
+    options.onBatch?.(batch.length);
+  }
+  const all = [...spans.values()];
+  if (all.length === 0) {
+    await tx.execute(
+      sql.raw(`ALTER TABLE register_readings ADD CONSTRAINT ${READINGS_PK} PRIMARY KEY (meter_id, ts)`),
+    );
+    await tx.execute(
+      sql.raw(
+        `ALTER TABLE hourly_consumption ADD CONSTRAINT ${HOURLY_PK} PRIMARY KEY (measurement_point_id, hour_start)`,
+      ),
+    );
+    return { rows, newReadings: 0, hoursUpdated: 0, daysUpdated: 0 };
+  }
+  const jumps = await implausibleJumps(tx, all, [], true);
+  if (jumps.length > 0) throw new IngestError(jumps);
+  const { hoursUpdated, daysUpdated } = await derive(tx, all, true);
+  return { rows, newReadings: rows, hoursUpdated, daysUpdated };
+}
+
 /**
  * Validates and stores a batch of readings, then brings hourly consumption and rollups up to date,
  * all in one transaction. Throws IngestError (and writes nothing) if any row is bad.
@@ -618,15 +758,7 @@ export async function ingestReadings(
   return db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
     // One batch at a time (worker, CLI, demo): rollups are recomputed from what earlier batches committed.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${INGEST_LOCK})`);
-    // API connections carry a statement_timeout; a bulk load is not an API request.
-    await tx.execute(sql`SET LOCAL statement_timeout = 0`);
-    if (options.bulk) {
-      // The loader has checked every meter id itself; skipping the per-row foreign-key triggers halves the
-      // cost of an insert. Only a superuser may (PGlite's user is one); otherwise the checks stay on.
-      await tx.execute(sql`SELECT CASE WHEN current_setting('is_superuser') = 'on'
-        THEN set_config('session_replication_role', 'replica', true) END`);
-    }
+    await beginBatch(tx, options.bulk === true);
     const checked = await checkAgainstStored(tx, valid);
     problems.push(...checked.problems);
     if (problems.length > 0) {
@@ -638,23 +770,7 @@ export async function ingestReadings(
     const jumps = await implausibleJumps(tx, spans, valid);
     if (jumps.length > 0) throw new IngestError(jumps.sort((a, b) => a.line - b.line));
 
-    const outcomes = [
-      ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans))),
-      ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans))),
-    ];
-    const hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
-    // A point is either register or instantaneous, so each point has at most one outcome.
-    const days: PointDays[] = outcomes.map((o) => ({
-      pointId: o.point_id,
-      dayLo: o.day_lo,
-      dayHi: o.day_hi,
-    }));
-    let daysUpdated = 0;
-    if (days.length > 0) {
-      daysUpdated = await updateDailyRollups(tx, days);
-      await updateMonthlyRollups(tx, days);
-      await updatePropertyRollups(tx, days);
-    }
+    const { hoursUpdated, daysUpdated } = await derive(tx, spans, false);
     return { rows: rows.length, newReadings: inserted, hoursUpdated, daysUpdated };
   });
 }
