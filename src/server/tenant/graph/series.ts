@@ -24,11 +24,6 @@ export interface SeriesQuery {
   price?: { propertyId: number; quantity: string };
 }
 
-/** The key a bucket start has in the query's result. */
-function bucketKey(start: Temporal.ZonedDateTime, plan: BucketPlan): string {
-  return plan.resolution === 'HOUR' ? String(start.epochMilliseconds / 1000) : start.toPlainDate().toString();
-}
-
 /** The price valid on a local day, as a lateral join (the newest validity wins if two overlap). */
 function priceJoin(price: NonNullable<SeriesQuery['price']>, day: SQL): SQL {
   return sql`CROSS JOIN LATERAL (
@@ -94,7 +89,7 @@ function source(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.Zoned
  * data. Each series' rows are tagged with its index, so sums and counts group per series and bucket.
  */
 export async function seriesValues(db: Db, queries: SeriesQuery[]): Promise<(number | null)[][]> {
-  const none = () => queries.map((q) => q.plan.starts.map((): number | null => null));
+  const none = () => queries.map((q) => q.plan.keys.map((): number | null => null));
   const parts = queries.flatMap((q, i) =>
     q.pointIds.length === 0
       ? []
@@ -108,8 +103,8 @@ export async function seriesValues(db: Db, queries: SeriesQuery[]): Promise<(num
   );
   const byKey = new Map(rows.map((r) => [`${r.i}|${r.k}`, r]));
   return queries.map((q, i) =>
-    q.plan.starts.map((start) => {
-      const row = byKey.get(`${i}|${bucketKey(start, q.plan)}`);
+    q.plan.keys.map((key) => {
+      const row = byKey.get(`${i}|${key}`);
       if (!row || row.x === null) return null;
       if (q.aggregation === 'sum') return Number(row.x);
       const count = Number(row.c);

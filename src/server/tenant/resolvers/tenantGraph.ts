@@ -11,13 +11,7 @@ import { measurementPoints, propertyCo2Factors } from '../../db/schema.ts';
 import { requireUserId } from '../../graphql/context.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
 import { clipToTenancies, unitAccess } from '../access.ts';
-import {
-  formatBucket,
-  localMinute,
-  MAX_BUCKETS,
-  planBuckets,
-  TooManyBucketsError,
-} from '../graph/buckets.ts';
+import { localMinute, MAX_BUCKETS, planBuckets, TooManyBucketsError } from '../graph/buckets.ts';
 import { type SeriesQuery, seriesValues } from '../graph/series.ts';
 import { currentMeters, pointObject, unitObject } from '../objects.ts';
 import type { Consumption, GraphSeries, QueryResolvers } from '../types.generated.ts';
@@ -179,5 +173,5 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       : unitObject(apartment, property, tenant);
     return { type: input.graphType, object, consumption };
   });
-  return { timestamps: plan.starts.map(formatBucket), graphs };
+  return { timestamps: plan.labels, graphs };
 };
