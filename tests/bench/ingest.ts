@@ -4,6 +4,7 @@
  * TEST_DATABASE_URL, on PostgreSQL. Run alone: `node --import tsx tests/bench/ingest.ts [days]`.
  */
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import { type Database, migrateDatabase, openDatabase } from '../../src/server/db/client.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
@@ -40,7 +41,10 @@ export async function benchIngest(engine: 'pglite' | 'postgres', days: number) {
     const started = performance.now();
     await seedDemo(database.db, { now: new Date('2026-03-01T00:00:00Z'), days, apartments: 24 });
     const seconds = (performance.now() - started) / 1000;
-    const [row] = await queryRows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM register_readings`);
+    const [row] = await queryRows<{ n: number }>(
+      database.db,
+      sql`SELECT count(*)::int AS n FROM register_readings`,
+    );
     const readings = Number(row?.n ?? 0);
     return { readings, seconds, perSecond: readings / seconds };
   } finally {
@@ -49,13 +53,21 @@ export async function benchIngest(engine: 'pglite' | 'postgres', days: number) {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const days = Number(process.argv[2] ?? 60);
-  const engines: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+/** Prints the ingest rate of a `days`-day demo load on PGlite and, with a URL, on PostgreSQL. */
+export async function benchIngestAll(days: number, pgUrl?: string): Promise<void> {
+  const engines: ('pglite' | 'postgres')[] = pgUrl ? ['pglite', 'postgres'] : ['pglite'];
+  if (pgUrl) process.env.TEST_DATABASE_URL ??= pgUrl;
+  console.log(`\nIngest (demo first load, ${days} days × 24 apartments, bulk path):`);
   for (const engine of engines) {
     const r = await benchIngest(engine, days);
     console.log(
-      `ingest ${engine.padEnd(8)} ${days} days × 24 apartments: ${r.readings} readings in ${r.seconds.toFixed(1)} s = ${Math.round(r.perSecond).toLocaleString('en')} readings/s`,
+      `  ${engine.padEnd(8)} ${r.readings.toLocaleString('en')} readings in ${r.seconds.toFixed(1)} s = ` +
+        `${Math.round(r.perSecond).toLocaleString('en')} readings/s   (target ≥ ${engine === 'pglite' ? '100,000' : '200,000'}; ` +
+        `load average ${os.loadavg()[0]!.toFixed(1)})`,
     );
   }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchIngestAll(Number(process.argv[2] ?? 60), process.env.TEST_DATABASE_URL);
 }

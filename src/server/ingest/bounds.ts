@@ -46,10 +46,12 @@ export const SAMPLE_RANGE: Readonly<Record<string, readonly [number, number]>> =
 
 /** Why a value text is not an acceptable decimal, or null when it is (checked after parseDecimal). */
 export function precisionProblem(canonical: string): string | null {
-  const [intPart = '', fracPart = ''] = canonical.replace(/^-/, '').split('.');
-  if (intPart.length > MAX_INTEGER_DIGITS)
+  const start = canonical.startsWith('-') ? 1 : 0;
+  const point = canonical.indexOf('.');
+  const intDigits = (point < 0 ? canonical.length : point) - start;
+  if (intDigits > MAX_INTEGER_DIGITS)
     return `has more than ${MAX_INTEGER_DIGITS} digits before the decimal point`;
-  if (fracPart.length > MAX_FRACTION_DIGITS)
+  if (point >= 0 && canonical.length - point - 1 > MAX_FRACTION_DIGITS)
     return `has more than ${MAX_FRACTION_DIGITS} digits after the decimal point`;
   return null;
 }

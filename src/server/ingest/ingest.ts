@@ -134,7 +134,8 @@ function validateRows(
   nowMs: number,
 ): ValidRow[] {
   const valid: ValidRow[] = [];
-  const seen = new Map<string, ValidRow>();
+  // Per meter, the rows seen by timestamp (nested maps: no string key per row).
+  const seen = new Map<number, Map<number, ValidRow>>();
   // Every meter of a batch usually shares the same timestamps; parse each text once.
   const tsCache = new Map<string, number | null>();
   const latestMs = nowMs + FUTURE_TOLERANCE_MS;
@@ -189,8 +190,12 @@ function validateRows(
       });
       continue;
     }
-    const key = `${meter.id}:${ms}`;
-    const earlier = seen.get(key);
+    let ofMeter = seen.get(meter.id);
+    if (!ofMeter) {
+      ofMeter = new Map();
+      seen.set(meter.id, ofMeter);
+    }
+    const earlier = ofMeter.get(ms);
     if (earlier) {
       if (earlier.value !== value) {
         problems.push({
@@ -201,7 +206,7 @@ function validateRows(
       continue;
     }
     const v = { line: row.line, meterId: meter.id, ms, value };
-    seen.set(key, v);
+    ofMeter.set(ms, v);
     valid.push(v);
   }
   return valid;
@@ -251,7 +256,7 @@ async function checkAgainstStored(
           FROM unnest(${pgNumberArray(chunk.map((r) => r.line))}::int[], ${pgNumberArray(chunk.map((r) => r.meterId))}::int[],
                       ${pgNumberArray(chunk.map((r) => r.ms))}::int8[], ${pgNumberArray(chunk.map((r) => r.value))}::numeric[])
                AS i(line, meter_id, ms, value)
-          JOIN register_readings r ON r.meter_id = i.meter_id AND r.ts = to_timestamp(i.ms / 1000.0)
+          JOIN register_readings r ON r.meter_id = i.meter_id AND r.ts = to_timestamp(i.ms::float8 / 1000)
           JOIN meters m ON m.id = i.meter_id
           WHERE r.value <> i.value`,
     );
@@ -285,7 +290,7 @@ function widen(spans: Map<number, MeterSpan>, meterId: number, minMs: number, ma
  */
 function insertReadingsSql(rows: ValidRow[], fresh = false): SQL {
   return sql`INSERT INTO register_readings (meter_id, ts, value)
-    SELECT i.meter_id, to_timestamp(i.ms / 1000.0), i.value
+    SELECT i.meter_id, to_timestamp(i.ms::float8 / 1000), i.value
     FROM unnest(${pgNumberArray(rows.map((r) => r.meterId))}::int[], ${pgNumberArray(rows.map((r) => r.ms))}::int8[],
                 ${pgNumberArray(rows.map((r) => r.value))}::numeric[]) AS i(meter_id, ms, value)
     ${fresh ? sql`` : sql`ON CONFLICT (meter_id, ts) DO NOTHING`}`;
@@ -343,7 +348,7 @@ interface HourlyOutcome {
 /** The CTE `a`: per meter, the time span (lo, hi) of the new readings. */
 function spansCte(spans: MeterSpan[]): SQL {
   return sql`a AS (
-      SELECT a0.meter_id, to_timestamp(a0.lo_ms / 1000.0) AS lo, to_timestamp(a0.hi_ms / 1000.0) AS hi
+      SELECT a0.meter_id, to_timestamp(a0.lo_ms::float8 / 1000) AS lo, to_timestamp(a0.hi_ms::float8 / 1000) AS hi
       FROM unnest(${pgNumberArray(spans.map((s) => s.meterId))}::int[], ${pgNumberArray(spans.map((s) => s.minMs))}::int8[],
                   ${pgNumberArray(spans.map((s) => s.maxMs))}::int8[]) AS a0(meter_id, lo_ms, hi_ms)
     )`;
