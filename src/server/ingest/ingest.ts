@@ -420,45 +420,45 @@ function registerHourlySql(spans: MeterSpan[], fresh = false) {
       FROM rg JOIN meters m ON m.measurement_point_id = rg.point_id
     ),
     rd AS (
-      SELECT pm.meter_id, r.ts, r.value
+      SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, r.ts, r.value
       FROM pm JOIN register_readings r ON r.meter_id = pm.meter_id AND r.ts >= pm.h_lo AND r.ts <= pm.h_hi
       ${
         fresh
           ? sql``
           : sql`UNION ALL
-      SELECT pm.meter_id, b.ts, b.value FROM pm CROSS JOIN LATERAL (
+      SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, b.ts, b.value FROM pm CROSS JOIN LATERAL (
         SELECT r.ts, r.value FROM register_readings r
         WHERE r.meter_id = pm.meter_id AND r.ts < pm.h_lo ORDER BY r.ts DESC LIMIT 1) b
       UNION ALL
-      SELECT pm.meter_id, n.ts, n.value FROM pm CROSS JOIN LATERAL (
+      SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, n.ts, n.value FROM pm CROSS JOIN LATERAL (
         SELECT r.ts, r.value FROM register_readings r
         WHERE r.meter_id = pm.meter_id AND r.ts > pm.h_hi ORDER BY r.ts LIMIT 1) n`
       }
     ),
     iv AS (
-      SELECT meter_id, lag(ts) OVER w AS t0, ts AS t1, lag(value) OVER w AS v0, value AS v1
+      SELECT point_id, h_lo, h_hi, lag(ts) OVER w AS t0, ts AS t1, lag(value) OVER w AS v0, value AS v1
       FROM rd WINDOW w AS (PARTITION BY meter_id ORDER BY ts)
     ),
     dl AS (
-      SELECT pm.point_id, pm.h_lo, pm.h_hi, iv.t0, iv.t1,
-             CASE WHEN iv.v1 >= iv.v0 THEN iv.v1 - iv.v0 ELSE iv.v1 END AS delta,
-             extract(epoch FROM iv.t1 - iv.t0) AS secs
-      FROM iv JOIN pm ON pm.meter_id = iv.meter_id
-      WHERE iv.t0 IS NOT NULL AND iv.t1 > pm.h_lo AND iv.t0 < pm.h_hi
+      -- aligned: one reading per whole hour (UTC epoch seconds divisible by 3600, an hour apart).
+      SELECT point_id, h_lo, h_hi, t0, t1, CASE WHEN v1 >= v0 THEN v1 - v0 ELSE v1 END AS delta,
+             t1 - t0 = interval '1 hour'
+               AND date_part('epoch', t0) = floor(date_part('epoch', t0) / 3600) * 3600 AS aligned
+      FROM iv
+      WHERE t0 IS NOT NULL AND t1 > h_lo AND t0 < h_hi
     ),
     sh AS (
       -- The common case, one reading per whole hour, needs no spreading.
-      SELECT dl.point_id, dl.t0 AS hour_start, dl.delta AS share FROM dl
-      WHERE dl.secs = 3600 AND dl.t0 = date_trunc('hour', dl.t0, 'UTC')
+      SELECT dl.point_id, dl.t0 AS hour_start, dl.delta AS share FROM dl WHERE dl.aligned
       UNION ALL
-      SELECT dl.point_id, h.h AS hour_start,
-             round(dl.delta * extract(epoch FROM least(h.h + interval '1 hour', dl.t1) - dl.t0) / dl.secs, 9)
-               - round(dl.delta * extract(epoch FROM greatest(h.h, dl.t0) - dl.t0) / dl.secs, 9) AS share
-      FROM dl CROSS JOIN LATERAL generate_series(
-        greatest(date_trunc('hour', dl.t0, 'UTC'), dl.h_lo),
-        least(dl.t1, dl.h_hi) - interval '1 microsecond',
+      SELECT sp.point_id, h.h AS hour_start,
+             round(sp.delta * extract(epoch FROM least(h.h + interval '1 hour', sp.t1) - sp.t0) / sp.secs, 9)
+               - round(sp.delta * extract(epoch FROM greatest(h.h, sp.t0) - sp.t0) / sp.secs, 9) AS share
+      FROM (SELECT dl.*, extract(epoch FROM dl.t1 - dl.t0) AS secs FROM dl WHERE NOT dl.aligned) sp
+      CROSS JOIN LATERAL generate_series(
+        greatest(date_trunc('hour', sp.t0, 'UTC'), sp.h_lo),
+        least(sp.t1, sp.h_hi) - interval '1 microsecond',
         interval '1 hour') AS h(h)
-      WHERE NOT (dl.secs = 3600 AND dl.t0 = date_trunc('hour', dl.t0, 'UTC'))
     ),
     ${upsertHourlySql(sql`SELECT point_id, hour_start, trim_scale(sum(share)) FROM sh GROUP BY point_id, hour_start`, fresh)}`;
 }
