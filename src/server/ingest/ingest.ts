@@ -548,11 +548,15 @@ function instantaneousHourlySql(spans: MeterSpan[], fresh = false) {
     ),
     ${upsertHourlySql(
       sql`
-      SELECT rg.point_id, date_trunc('hour', r.ts, 'UTC'), trim_scale(round(avg(r.value), 6))
-      FROM rg
-      JOIN meters m ON m.measurement_point_id = rg.point_id
-      JOIN register_readings r ON r.meter_id = m.id AND r.ts >= rg.h_lo AND r.ts < rg.h_hi
-      GROUP BY rg.point_id, date_trunc('hour', r.ts, 'UTC')`,
+      SELECT s.point_id, to_timestamp(s.hour_epoch), trim_scale(round(avg(s.value), 6))
+      FROM (
+        -- The UTC hour by epoch arithmetic: no time-zone lookup per reading.
+        SELECT rg.point_id, floor(date_part('epoch', r.ts) / 3600) * 3600 AS hour_epoch, r.value
+        FROM rg
+        JOIN meters m ON m.measurement_point_id = rg.point_id
+        JOIN register_readings r ON r.meter_id = m.id AND r.ts >= rg.h_lo AND r.ts < rg.h_hi
+      ) s
+      GROUP BY s.point_id, s.hour_epoch`,
       fresh,
     )}`;
 }
