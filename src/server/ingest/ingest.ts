@@ -647,6 +647,9 @@ async function beginBatch(tx: Db, bulk: boolean): Promise<void> {
     // cost of an insert. Only a superuser may (PGlite's user is one); otherwise the checks stay on.
     await tx.execute(sql`SELECT CASE WHEN current_setting('is_superuser') = 'on'
       THEN set_config('session_replication_role', 'replica', true) END`);
+    // Sorts for the window functions and the key rebuilds of a large load stay in memory instead of spilling.
+    await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+    await tx.execute(sql`SET LOCAL maintenance_work_mem = '256MB'`);
   }
 }
 
