@@ -5,10 +5,10 @@
  * exactly as PostgreSQL is, so no SQL runs on the thread that serves HTTP.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Options, PostgresType, Sql } from 'postgres';
@@ -81,13 +81,20 @@ async function connect(options: Options<Record<string, PostgresType>>, url?: str
   return url ? postgres(url, options) : postgres(options);
 }
 
+/** The worker's file; in the Astro server bundle this module is inlined into a chunk, so look in the sources. */
+function workerFile(): URL {
+  const here = new URL('./pglite-worker.mjs', import.meta.url);
+  if (existsSync(here)) return here;
+  return pathToFileURL(join(process.cwd(), 'src/server/db/pglite-worker.mjs'));
+}
+
 /** Starts PGlite in a worker thread serving a Unix socket; resolves once it accepts connections. */
 export async function startPgliteWorker(
   dataDir: string | undefined,
 ): Promise<{ socketPath: string; stop(): Promise<void> }> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const socketPath = join(tmpdir(), `pglite-${process.pid}-${randomBytes(4).toString('hex')}.sock`);
-  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+  const worker = new Worker(workerFile(), {
     workerData: { dataDir, socketPath },
   });
   const failed = new Promise<never>((_, reject) => {
