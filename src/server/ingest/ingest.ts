@@ -717,6 +717,8 @@ export async function bulkLoadIntoEmpty(
   const spans = new Map<number, MeterSpan>();
   const nowMs = (options.now ?? new Date()).getTime();
   let rows = 0;
+  // The database inserts one batch while this thread generates and validates the next (two cores at work).
+  let inserting: Promise<unknown> = Promise.resolve();
   for (const batch of batches) {
     const unknown = [...new Set(batch.map((r) => r.meterNumber.trim()))].filter(
       (n) => !meters.has(n) && !n.includes('\0'),
@@ -724,15 +726,26 @@ export async function bulkLoadIntoEmpty(
     if (unknown.length > 0) for (const [k, v] of await loadMeters(tx, unknown)) meters.set(k, v);
     const problems: IngestProblem[] = [];
     const valid = validateRows(batch, meters, problems, nowMs);
-    if (problems.length > 0) throw new IngestError(problems);
-    valid.sort((a, b) => a.meterId - b.meterId || a.ms - b.ms);
-    for (let i = 0; i < valid.length; i += INSERT_CHUNK) {
-      await tx.execute(insertReadingsSql(valid.slice(i, i + INSERT_CHUNK), true));
+    if (problems.length > 0) {
+      await inserting.catch(() => {});
+      throw new IngestError(problems);
     }
+    valid.sort((a, b) => a.meterId - b.meterId || a.ms - b.ms);
+    await inserting;
+    const statements: Promise<unknown>[] = [];
+    for (let i = 0; i < valid.length; i += INSERT_CHUNK) {
+      statements.push(tx.execute(insertReadingsSql(valid.slice(i, i + INSERT_CHUNK), true)));
+    }
+    inserting = Promise.all(statements);
+    // Awaited below; this only keeps a failure from counting as unhandled meanwhile.
+    inserting.catch(() => {});
     for (const r of valid) widen(spans, r.meterId, r.ms, r.ms);
     rows += batch.length;
     options.onBatch?.(batch.length);
+    // Let the driver send the statements before the generator takes this thread again.
+    await new Promise((resolve) => setImmediate(resolve));
   }
+  await inserting;
   const all = [...spans.values()];
   if (all.length === 0) {
     await tx.execute(
