@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
+import { z } from 'zod';
 import { parseServerConfig, type ServerConfig } from './config.ts';
 import { type Database, migrateDatabase, openDatabase } from './db/client.ts';
 
@@ -13,6 +14,18 @@ export interface Services {
   database: Database;
   logger: Logger;
 }
+
+/**
+ * statement_timeout (ms) of the app's database connections, which serve API requests; 0 turns it off.
+ * Ingestion batches lift it for their own transactions.
+ */
+const DB_STATEMENT_TIMEOUT_MS = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(3_600_000)
+  .default(5000)
+  .parse(process.env.DB_STATEMENT_TIMEOUT_MS || undefined);
 
 const KEY = Symbol.for('tenant-app.services');
 type Holder = { [KEY]?: Promise<Services> };
@@ -26,6 +39,7 @@ export function getServices(): Promise<Services> {
     const database = await openDatabase({
       url: config.DATABASE_URL,
       dataDir: join(config.dataDir, 'pglite'),
+      statementTimeoutMs: DB_STATEMENT_TIMEOUT_MS,
     });
     await migrateDatabase(database);
     return { config, database, logger };

@@ -34,8 +34,11 @@ const demoEnv = z
     /** Days of history to generate on first start. */
     DEMO_DAYS: z.coerce.number().int().min(1).max(3660).default(730),
     DEMO_APARTMENTS: z.coerce.number().int().min(3).max(500).default(24),
-    /** Days loaded before the server starts listening; the older history loads in the background. */
-    DEMO_FIRST_DAYS: z.coerce.number().int().min(1).max(3660).default(60),
+    /**
+     * Days loaded (in bulk, one transaction) before the server starts listening; any older history loads in
+     * the background, a day per transaction. Default: all of DEMO_DAYS.
+     */
+    DEMO_FIRST_DAYS: z.coerce.number().int().min(1).max(3660).optional(),
     /** Set to 0 to start without demo data. */
     DEMO_DATA: z.enum(['0', '1']).default('1'),
   })
@@ -110,7 +113,7 @@ async function main(): Promise<void> {
         now: new Date(),
         days: demoEnv.DEMO_DAYS,
         apartments: demoEnv.DEMO_APARTMENTS,
-        recentDays: demoEnv.DEMO_FIRST_DAYS,
+        recentDays: demoEnv.DEMO_FIRST_DAYS ?? demoEnv.DEMO_DAYS,
         onProgress: progressPrinter('seed'),
       });
     }

@@ -3,12 +3,17 @@
  *   1. ingest rate and tenantGraph latency under 20 concurrent clients, on PGlite and (when
  *      BENCH_DATABASE_URL or TEST_DATABASE_URL is set) on PostgreSQL;
  *   2. gzipped JS shipped per page, and Lighthouse (mobile, desktop) for /login/email and the dashboard;
- *   3. time of the first and of a later `npm start` on a fresh clone.
- *   4. the MDN HTTP Observatory grade of the built app behind TLS (after 2, which builds it).
- * Flags: --skip-api, --skip-js, --skip-lighthouse, --skip-start, --skip-observatory.
+ *   3. time of the first and of a later `npm start` on a fresh clone, and /api/health while history loads;
+ *   4. the MDN HTTP Observatory grade of the built app behind TLS (after 2, which builds it);
+ *   5. the demo's bulk first load (730 days) in readings per second, on both engines;
+ *   6. consumption operations (graph with comparisons, KPIs, table) under 20 concurrent clients.
+ * Flags: --skip-api, --skip-js, --skip-lighthouse, --skip-start, --skip-observatory, --skip-ingest,
+ * --skip-consumption.
  */
 import os from 'node:os';
 import { benchApi } from './api.ts';
+import { benchConsumption } from './consumption.ts';
+import { benchIngestAll } from './ingest.ts';
 import { benchJs } from './js.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchObservatory } from './observatory.ts';
@@ -25,7 +30,12 @@ if (!flags.has('--skip-api')) {
   if (pgUrl) await benchApi('postgres', pgUrl);
   else console.log('\n(PostgreSQL skipped: set BENCH_DATABASE_URL=postgres://… to include it)');
 }
+if (!flags.has('--skip-consumption')) {
+  await benchConsumption('pglite');
+  if (pgUrl) await benchConsumption('postgres', pgUrl);
+}
 if (!flags.has('--skip-js')) await benchJs();
 if (!flags.has('--skip-lighthouse')) await benchLighthouse();
 if (!flags.has('--skip-start')) await benchStart();
 if (!flags.has('--skip-observatory')) await benchObservatory();
+if (!flags.has('--skip-ingest')) await benchIngestAll(730, pgUrl);

@@ -1,10 +1,17 @@
 /**
  * Opens the database: PGlite under DATA_DIR (or in memory) by default, PostgreSQL when a URL is given.
- * Both engines speak the same SQL and share one Drizzle schema and one set of migrations.
+ * Both engines speak the same SQL and share one Drizzle schema, one set of migrations and one driver:
+ * PGlite runs in a worker thread (pglite-worker.mjs) and is reached over a Unix socket with postgres.js,
+ * exactly as PostgreSQL is, so no SQL runs on the thread that serves HTTP.
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { Options, PostgresType, Sql } from 'postgres';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -22,39 +29,155 @@ export interface OpenOptions {
   url?: string | undefined;
   /** Folder for PGlite's files; ignored with `url`. Omit both for an in-memory PGlite. */
   dataDir?: string | undefined;
-  /** Pool size for PostgreSQL. */
+  /** Pool size. */
   max?: number;
+  /**
+   * statement_timeout in ms for every statement on this pool (0: none). Enforced by PostgreSQL; PGlite,
+   * being single-threaded WebAssembly without timer signals, does not enforce it (docs/decisions.md).
+   * The bulk loader lifts it for its own transactions with SET LOCAL.
+   */
+  statementTimeoutMs?: number;
 }
 
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
-/** Opens a database without migrating it. */
-export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.url) {
-    const { default: postgres } = await import('postgres');
-    const { drizzle } = await import('drizzle-orm/postgres-js');
-    const client = postgres(options.url, { max: options.max ?? 10, onnotice: () => {} });
-    const db = drizzle(client, { schema }) as unknown as Db;
-    return { db, engine: 'postgres', close: () => client.end({ timeout: 5 }) };
-  }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { drizzle } = await import('drizzle-orm/pglite');
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
-  await client.waitReady;
-  const db = drizzle(client, { schema }) as unknown as Db;
-  return { db, engine: 'pglite', close: () => client.close() };
+type Client = Sql<Record<string, PostgresType>>;
+
+/** How to open one more connection to the same database (for migrations, without the timeout). */
+const connectOptions = new WeakMap<
+  Database,
+  { options: Options<Record<string, PostgresType>>; url?: string }
+>();
+
+/**
+ * postgres.js through Drizzle sends every statement unnamed, so PostgreSQL parses and plans it again each
+ * time. This makes every statement a named prepared statement, cached per connection by its text; the
+ * query texts are fixed shapes with parameters, so the cache stays small.
+ */
+function preparing(client: Client): Client {
+  return new Proxy(client, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      if (key === 'unsafe') {
+        return (query: string, params?: unknown[], options?: Record<string, unknown>) =>
+          target.unsafe(query, params as never, { ...options, prepare: true });
+      }
+      if (key === 'begin' || key === 'savepoint') {
+        return (...args: unknown[]) => {
+          const callback = args.pop() as (c: Client) => unknown;
+          return (value as (...a: unknown[]) => unknown).call(target, ...args, (c: Client) =>
+            callback(preparing(c)),
+          );
+        };
+      }
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
 }
 
-/** Applies pending migrations; safe to call on every start. */
+async function connect(options: Options<Record<string, PostgresType>>, url?: string): Promise<Client> {
+  const { default: postgres } = await import('postgres');
+  return url ? postgres(url, options) : postgres(options);
+}
+
+/** The worker's file; in the Astro server bundle this module is inlined into a chunk, so look in the sources. */
+function workerFile(): URL {
+  const here = new URL('./pglite-worker.mjs', import.meta.url);
+  if (existsSync(here)) return here;
+  return pathToFileURL(join(process.cwd(), 'src/server/db/pglite-worker.mjs'));
+}
+
+/** Starts PGlite in a worker thread serving a Unix socket; resolves once it accepts connections. */
+export async function startPgliteWorker(
+  dataDir: string | undefined,
+): Promise<{ socketPath: string; stop(): Promise<void> }> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const socketPath = join(tmpdir(), `pglite-${process.pid}-${randomBytes(4).toString('hex')}.sock`);
+  const worker = new Worker(workerFile(), {
+    workerData: { dataDir, socketPath },
+  });
+  const failed = new Promise<never>((_, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) =>
+      reject(new Error(`the PGlite worker exited (${code}) before it was ready`)),
+    );
+  });
+  const message = (type: string) =>
+    new Promise<void>((resolve) => {
+      const on = (m: { type?: string }) => {
+        if (m?.type !== type) return;
+        worker.off('message', on);
+        resolve();
+      };
+      worker.on('message', on);
+    });
+  await Promise.race([message('ready'), failed]);
+  worker.removeAllListeners('exit');
+  worker.removeAllListeners('error');
+  worker.on('error', (err) => console.error('PGlite worker failed:', err));
+  // The worker must not keep a finished process alive; close() ends it properly.
+  worker.unref();
+  return {
+    socketPath,
+    async stop() {
+      const closed = message('closed');
+      worker.postMessage({ type: 'close' });
+      await closed;
+      await worker.terminate();
+    },
+  };
+}
+
+/** Opens a database without migrating it. */
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const base: Options<Record<string, PostgresType>> = { onnotice: () => {} };
+  if (options.url) {
+    const timeout = options.statementTimeoutMs ?? 0;
+    const pool = {
+      ...base,
+      max: options.max ?? 10,
+      ...(timeout > 0 ? { connection: { statement_timeout: timeout } } : {}),
+    };
+    const client = await connect(pool, options.url);
+    const db = drizzle(preparing(client), { schema }) as unknown as Db;
+    const database: Database = { db, engine: 'postgres', close: () => client.end({ timeout: 5 }) };
+    connectOptions.set(database, { options: { ...base, max: 1 }, url: options.url });
+    return database;
+  }
+  const worker = await startPgliteWorker(options.dataDir);
+  // One backend session behind the socket: connections take turns, so a few suffice. They are never
+  // recycled (a recycled connection would leave its prepared statements behind in the shared session).
+  const local = { ...base, path: worker.socketPath, max_lifetime: 0, idle_timeout: 0 };
+  const client = await connect({ ...local, max: options.max ?? 4 });
+  const db = drizzle(preparing(client), { schema }) as unknown as Db;
+  const database: Database = {
+    db,
+    engine: 'pglite',
+    async close() {
+      await client.end({ timeout: 5 });
+      await worker.stop();
+    },
+  };
+  connectOptions.set(database, { options: { ...local, max: 1 } });
+  return database;
+}
+
+/** Applies pending migrations on a connection of its own without a statement timeout; safe on every start. */
 export async function migrateDatabase(database: Database): Promise<void> {
-  if (database.engine === 'postgres') {
-    const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+  const stored = connectOptions.get(database);
+  if (!stored) {
     // biome-ignore lint/suspicious/noExplicitAny: the migrator wants its engine's concrete type
     await migrate(database.db as any, { migrationsFolder });
-  } else {
-    const { migrate } = await import('drizzle-orm/pglite/migrator');
-    // biome-ignore lint/suspicious/noExplicitAny: the migrator wants its engine's concrete type
-    await migrate(database.db as any, { migrationsFolder });
+    return;
+  }
+  const client = await connect(stored.options, stored.url);
+  try {
+    await migrate(drizzle(client), { migrationsFolder });
+  } finally {
+    await client.end({ timeout: 5 });
   }
 }

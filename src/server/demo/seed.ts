@@ -27,7 +27,7 @@ import {
   users,
 } from '../db/schema.ts';
 import { pgTextArray, queryRows } from '../db/sql.ts';
-import { ingestReadings, type ReadingRow } from '../ingest/ingest.ts';
+import { bulkLoadIntoEmpty, ingestReadings, type ReadingRow } from '../ingest/ingest.ts';
 import {
   buildPlan,
   CITY,
@@ -401,7 +401,7 @@ async function ingestForward(
     const batchEnd = Math.min(toMs, batchStart + (BATCH_HOURS - 1) * HOUR_MS);
     const rows: ReadingRow[] = [];
     simulate(plan, state, batchStart, batchEnd, rows);
-    await ingestReadings(db, rows);
+    await ingestReadings(db, rows, { bulk: true });
     await setMeta(db, META_LAST_HOUR, new Date(batchEnd).toISOString());
     readings += rows.length;
     onProgress?.({ phase, done: (batchEnd - fromMs) / HOUR_MS + 1, total });
@@ -422,9 +422,13 @@ async function loadPlan(db: Db): Promise<{ stored: StoredPlan; plan: DemoPlan } 
   return { stored, plan };
 }
 
+/** Days of readings generated per batch of the first load (bounds the memory the generator holds). */
+const BULK_BATCH_HOURS = 24 * 28;
+
 /**
- * Creates the demo dataset, deterministically for a given `now`, days and apartments.
- * Readings go through ingestReadings in weekly batches; progress is reported per batch.
+ * Creates the demo dataset, deterministically for a given `now`, days and apartments, in one transaction:
+ * a crash leaves an empty database, which the next start seeds again. The readings go through the ingestion
+ * rules in bulk (bulkLoadIntoEmpty), generated in four-week batches; progress is reported per batch.
  * With `recentDays`, only that many recent days are loaded now, and backfillDemo loads the rest.
  */
 export async function seedDemo(db: Db, opts: SeedOptions): Promise<void> {
@@ -434,16 +438,31 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<void> {
   const startMs = endMs - days * 24 * HOUR_MS;
   const stored: StoredPlan = { version: 1, seed: DEMO_SEED, apartments: apartmentCount, startMs, endMs };
   const plan = buildPlan({ apartments: apartmentCount, startMs, endMs, seed: stored.seed });
-  opts.onProgress?.({ phase: 'property, apartments and users', done: 0, total: 1 });
-  await seedEntities(db, plan, stored, opts.now);
-  opts.onProgress?.({ phase: 'property, apartments and users', done: 1, total: 1 });
   const recentDays = Math.min(days, opts.recentDays ?? days);
   const fromMs = endMs - recentDays * 24 * HOUR_MS;
   const state = freshState(plan);
   // Registers continue from the start of history, so bring the state to the first loaded hour.
   if (fromMs > startMs) simulate(plan, state, startMs, fromMs - HOUR_MS);
-  await setMeta(db, META_FIRST_HOUR, new Date(fromMs).toISOString());
-  await ingestForward(db, plan, state, fromMs, endMs, 'readings', opts.onProgress);
+  const total = (endMs - fromMs) / HOUR_MS + 1;
+  function* batches(): Generator<ReadingRow[]> {
+    for (let batchStart = fromMs; batchStart <= endMs; batchStart += BULK_BATCH_HOURS * HOUR_MS) {
+      const batchEnd = Math.min(endMs, batchStart + (BULK_BATCH_HOURS - 1) * HOUR_MS);
+      const rows: ReadingRow[] = [];
+      simulate(plan, state, batchStart, batchEnd, rows);
+      yield rows;
+      opts.onProgress?.({ phase: 'readings', done: (batchEnd - fromMs) / HOUR_MS + 1, total });
+    }
+  }
+  await db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    opts.onProgress?.({ phase: 'property, apartments and users', done: 0, total: 1 });
+    await seedEntities(tx, plan, stored, opts.now);
+    opts.onProgress?.({ phase: 'property, apartments and users', done: 1, total: 1 });
+    opts.onProgress?.({ phase: 'readings', done: 0, total });
+    await bulkLoadIntoEmpty(tx, batches(), { now: opts.now });
+    await setMeta(tx, META_FIRST_HOUR, new Date(fromMs).toISOString());
+    await setMeta(tx, META_LAST_HOUR, new Date(endMs).toISOString());
+  });
 }
 
 /**
@@ -487,7 +506,7 @@ export async function backfillDemo(
     if (opts.shouldStop?.()) break;
     const rows: ReadingRow[] = [];
     simulate(plan, start.state, start.ms, upTo - HOUR_MS, rows);
-    await ingestReadings(db, rows);
+    await ingestReadings(db, rows, { bulk: true });
     await setMeta(db, META_FIRST_HOUR, new Date(start.ms).toISOString());
     readings += rows.length;
     done += (upTo - start.ms) / HOUR_MS;

@@ -9,6 +9,13 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pgNumberArray, pgTextArray, queryRows } from '../db/sql.ts';
+import {
+  EARLIEST_READING_MS,
+  FUTURE_TOLERANCE_MS,
+  MAX_PER_HOUR,
+  precisionProblem,
+  SAMPLE_RANGE,
+} from './bounds.ts';
 import { parseDecimal, parseTimestamp } from './parse.ts';
 
 /** One reading as it arrives: `line` is where it came from (a file line), for error messages. */
@@ -56,6 +63,15 @@ interface MeterInfo {
   number: string;
   installedMs: number;
   removedMs: number | null;
+  quantity: string;
+  readingKind: 'register' | 'instantaneous';
+}
+
+export interface IngestOptions {
+  /** The server clock, for the "not in the future" rule; default: now. */
+  now?: Date;
+  /** A bulk load (the demo history): foreign-key triggers are skipped where the database allows it. */
+  bulk?: boolean;
 }
 
 interface ValidRow {
@@ -77,12 +93,16 @@ async function loadMeters(db: Db, numbers: string[]): Promise<Map<string, MeterI
     number: string;
     installed_ms: number;
     removed_ms: number | null;
+    quantity: string;
+    reading_kind: 'register' | 'instantaneous';
   }>(
     db,
-    sql`SELECT id, number,
-          (extract(epoch FROM installed_at) * 1000)::float8 AS installed_ms,
-          (extract(epoch FROM removed_at) * 1000)::float8 AS removed_ms
-        FROM meters WHERE number = ANY(${pgTextArray(numbers)}::text[])`,
+    sql`SELECT m.id, m.number,
+          (extract(epoch FROM m.installed_at) * 1000)::float8 AS installed_ms,
+          (extract(epoch FROM m.removed_at) * 1000)::float8 AS removed_ms,
+          p.quantity, p.reading_kind
+        FROM meters m JOIN measurement_points p ON p.id = m.measurement_point_id
+        WHERE m.number = ANY(${pgTextArray(numbers)}::text[])`,
   );
   return new Map(
     rows.map((r) => [
@@ -92,9 +112,18 @@ async function loadMeters(db: Db, numbers: string[]): Promise<Map<string, MeterI
         number: r.number,
         installedMs: Number(r.installed_ms),
         removedMs: r.removed_ms === null ? null : Number(r.removed_ms),
+        quantity: r.quantity,
+        readingKind: r.reading_kind,
       },
     ]),
   );
+}
+
+/** Shows a field in an error message: control characters escaped, long texts cut. */
+function shown(text: string): string {
+  const cut = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping them is the point
+  return cut.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Checks each row on its own and against the others of the batch; returns the rows to store. */
@@ -102,15 +131,22 @@ function validateRows(
   rows: ReadingRow[],
   meters: Map<string, MeterInfo>,
   problems: IngestProblem[],
+  nowMs: number,
 ): ValidRow[] {
   const valid: ValidRow[] = [];
-  const seen = new Map<string, ValidRow>();
+  // Per meter, the rows seen by timestamp (nested maps: no string key per row).
+  const seen = new Map<number, Map<number, ValidRow>>();
   // Every meter of a batch usually shares the same timestamps; parse each text once.
   const tsCache = new Map<string, number | null>();
+  const latestMs = nowMs + FUTURE_TOLERANCE_MS;
   for (const row of rows) {
     const before = problems.length;
+    if (row.meterNumber.includes('\0') || row.ts.includes('\0') || row.value.includes('\0')) {
+      problems.push({ line: row.line, reason: 'the row holds a null byte' });
+      continue;
+    }
     const meter = meters.get(row.meterNumber.trim());
-    if (!meter) problems.push({ line: row.line, reason: `unknown meter number "${row.meterNumber}"` });
+    if (!meter) problems.push({ line: row.line, reason: `unknown meter number "${shown(row.meterNumber)}"` });
     let ms = tsCache.get(row.ts);
     if (ms === undefined) {
       ms = parseTimestamp(row.ts);
@@ -119,11 +155,32 @@ function validateRows(
     if (ms === null) {
       problems.push({
         line: row.line,
-        reason: `invalid timestamp "${row.ts}" (expected ISO 8601 with offset or Z)`,
+        reason: `invalid timestamp "${shown(row.ts)}" (expected ISO 8601 with offset or Z)`,
       });
+    } else if (ms < EARLIEST_READING_MS) {
+      problems.push({ line: row.line, reason: `timestamp ${row.ts} is before 2000` });
+    } else if (ms > latestMs) {
+      problems.push({ line: row.line, reason: `timestamp ${row.ts} is more than one hour in the future` });
     }
     const value = parseDecimal(row.value);
-    if (value === null) problems.push({ line: row.line, reason: `value "${row.value}" is not a number` });
+    if (value === null) {
+      problems.push({ line: row.line, reason: `value "${shown(row.value)}" is not a number` });
+    } else {
+      const precision = precisionProblem(value);
+      if (precision) problems.push({ line: row.line, reason: `value ${shown(value)} ${precision}` });
+      else if (meter?.readingKind === 'register' && value.startsWith('-')) {
+        problems.push({ line: row.line, reason: `value ${value} is negative; a register never is` });
+      } else if (meter?.readingKind === 'instantaneous') {
+        const range = SAMPLE_RANGE[meter.quantity];
+        const n = Number(value);
+        if (range && (n < range[0] || n > range[1])) {
+          problems.push({
+            line: row.line,
+            reason: `value ${value} is outside the plausible range ${range[0]} to ${range[1]} for ${meter.quantity}`,
+          });
+        }
+      }
+    }
     if (!meter || ms === null || value === null || problems.length > before) continue;
     if (ms < meter.installedMs || (meter.removedMs !== null && ms > meter.removedMs)) {
       const window = `${new Date(meter.installedMs).toISOString()} – ${meter.removedMs === null ? 'now' : new Date(meter.removedMs).toISOString()}`;
@@ -133,8 +190,12 @@ function validateRows(
       });
       continue;
     }
-    const key = `${meter.id}:${ms}`;
-    const earlier = seen.get(key);
+    let ofMeter = seen.get(meter.id);
+    if (!ofMeter) {
+      ofMeter = new Map();
+      seen.set(meter.id, ofMeter);
+    }
+    const earlier = ofMeter.get(ms);
     if (earlier) {
       if (earlier.value !== value) {
         problems.push({
@@ -145,7 +206,7 @@ function validateRows(
       continue;
     }
     const v = { line: row.line, meterId: meter.id, ms, value };
-    seen.set(key, v);
+    ofMeter.set(ms, v);
     valid.push(v);
   }
   return valid;
@@ -195,7 +256,7 @@ async function checkAgainstStored(
           FROM unnest(${pgNumberArray(chunk.map((r) => r.line))}::int[], ${pgNumberArray(chunk.map((r) => r.meterId))}::int[],
                       ${pgNumberArray(chunk.map((r) => r.ms))}::int8[], ${pgNumberArray(chunk.map((r) => r.value))}::numeric[])
                AS i(line, meter_id, ms, value)
-          JOIN register_readings r ON r.meter_id = i.meter_id AND r.ts = to_timestamp(i.ms / 1000.0)
+          JOIN register_readings r ON r.meter_id = i.meter_id AND r.ts = to_timestamp(i.ms::float8 / 1000)
           JOIN meters m ON m.id = i.meter_id
           WHERE r.value <> i.value`,
     );
@@ -223,13 +284,16 @@ function widen(spans: Map<number, MeterSpan>, meterId: number, minMs: number, ma
   } else spans.set(meterId, { meterId, minMs, maxMs });
 }
 
-/** Inserts readings, skipping any already stored (the caller adds RETURNING to learn which were new). */
-function insertReadingsSql(rows: ValidRow[]): SQL {
+/**
+ * Inserts readings, skipping any already stored (the caller adds RETURNING to learn which were new); `fresh`
+ * (into an empty table without its key) inserts them as they are.
+ */
+function insertReadingsSql(rows: ValidRow[], fresh = false): SQL {
   return sql`INSERT INTO register_readings (meter_id, ts, value)
-    SELECT i.meter_id, to_timestamp(i.ms / 1000.0), i.value
+    SELECT i.meter_id, to_timestamp(i.ms::float8 / 1000), i.value
     FROM unnest(${pgNumberArray(rows.map((r) => r.meterId))}::int[], ${pgNumberArray(rows.map((r) => r.ms))}::int8[],
                 ${pgNumberArray(rows.map((r) => r.value))}::numeric[]) AS i(meter_id, ms, value)
-    ON CONFLICT (meter_id, ts) DO NOTHING`;
+    ${fresh ? sql`` : sql`ON CONFLICT (meter_id, ts) DO NOTHING`}`;
 }
 
 /**
@@ -284,29 +348,48 @@ interface HourlyOutcome {
 /** The CTE `a`: per meter, the time span (lo, hi) of the new readings. */
 function spansCte(spans: MeterSpan[]): SQL {
   return sql`a AS (
-      SELECT a0.meter_id, to_timestamp(a0.lo_ms / 1000.0) AS lo, to_timestamp(a0.hi_ms / 1000.0) AS hi
+      SELECT a0.meter_id, to_timestamp(a0.lo_ms::float8 / 1000) AS lo, to_timestamp(a0.hi_ms::float8 / 1000) AS hi
       FROM unnest(${pgNumberArray(spans.map((s) => s.meterId))}::int[], ${pgNumberArray(spans.map((s) => s.minMs))}::int8[],
                   ${pgNumberArray(spans.map((s) => s.maxMs))}::int8[]) AS a0(meter_id, lo_ms, hi_ms)
     )`;
 }
 
 /**
+ * The span (lo, hi) to look at around a meter's new readings: widened to the stored readings just before and
+ * after them. A fresh load (bulkLoadIntoEmpty) has no stored neighbours, and no index to find them with.
+ */
+function neighbourSpan(fresh: boolean): SQL {
+  if (fresh) return sql`a.lo AS lo, a.hi AS hi`;
+  return sql`coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts < a.lo
+                  ORDER BY r.ts DESC LIMIT 1), a.lo) AS lo,
+        coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts > a.hi
+                  ORDER BY r.ts LIMIT 1), a.hi) AS hi`;
+}
+
+/**
  * The last CTE and final SELECT of an hourly recomputation: upserts `values` (point, hour start, value),
  * and reports per point the Copenhagen days of the hours that changed, and how many changed (HourlyOutcome).
  */
-function upsertHourlySql(values: SQL): SQL {
+function upsertHourlySql(values: SQL, fresh: boolean): SQL {
+  const onConflict = fresh
+    ? sql``
+    : sql`ON CONFLICT (measurement_point_id, hour_start) DO UPDATE SET value = excluded.value
+        WHERE hc.value IS DISTINCT FROM excluded.value`;
   return sql`up AS (
       INSERT INTO hourly_consumption AS hc (measurement_point_id, hour_start, value)
       ${values}
-      ON CONFLICT (measurement_point_id, hour_start) DO UPDATE SET value = excluded.value
-        WHERE hc.value IS DISTINCT FROM excluded.value
+      ${onConflict}
       RETURNING measurement_point_id, hour_start
     )
-    SELECT measurement_point_id AS point_id,
-           to_char(min((hour_start AT TIME ZONE 'Europe/Copenhagen')::date), 'YYYY-MM-DD') AS day_lo,
-           to_char(max((hour_start AT TIME ZONE 'Europe/Copenhagen')::date), 'YYYY-MM-DD') AS day_hi,
-           count(*)::int AS hours
-    FROM up GROUP BY measurement_point_id`;
+    SELECT point_id,
+           to_char((h_lo AT TIME ZONE 'Europe/Copenhagen')::date, 'YYYY-MM-DD') AS day_lo,
+           to_char((h_hi AT TIME ZONE 'Europe/Copenhagen')::date, 'YYYY-MM-DD') AS day_hi,
+           hours
+    FROM (
+      -- Local dates grow with the instant, so the extremes are converted once per point, not per hour.
+      SELECT measurement_point_id AS point_id, min(hour_start) AS h_lo, max(hour_start) AS h_hi, count(*)::int AS hours
+      FROM up GROUP BY measurement_point_id
+    ) o`;
 }
 
 /**
@@ -316,15 +399,12 @@ function upsertHourlySql(values: SQL): SQL {
  * counts as consumption since it. Shares are differences of rounded cumulative fractions, so the
  * hours of one interval add up to its delta exactly.
  */
-function registerHourlySql(spans: MeterSpan[]) {
+function registerHourlySql(spans: MeterSpan[], fresh = false) {
   return sql`
     WITH ${spansCte(spans)},
     aff AS (
       SELECT m.measurement_point_id AS point_id,
-        coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts < a.lo
-                  ORDER BY r.ts DESC LIMIT 1), a.lo) AS lo,
-        coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts > a.hi
-                  ORDER BY r.ts LIMIT 1), a.hi) AS hi
+        ${neighbourSpan(fresh)}
       FROM a
       JOIN meters m ON m.id = a.meter_id
       JOIN measurement_points p ON p.id = m.measurement_point_id
@@ -340,47 +420,121 @@ function registerHourlySql(spans: MeterSpan[]) {
       FROM rg JOIN meters m ON m.measurement_point_id = rg.point_id
     ),
     rd AS (
-      SELECT pm.meter_id, r.ts, r.value
+      SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, r.ts, r.value
       FROM pm JOIN register_readings r ON r.meter_id = pm.meter_id AND r.ts >= pm.h_lo AND r.ts <= pm.h_hi
-      UNION ALL
-      SELECT pm.meter_id, b.ts, b.value FROM pm CROSS JOIN LATERAL (
+      ${
+        fresh
+          ? sql``
+          : sql`UNION ALL
+      SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, b.ts, b.value FROM pm CROSS JOIN LATERAL (
         SELECT r.ts, r.value FROM register_readings r
         WHERE r.meter_id = pm.meter_id AND r.ts < pm.h_lo ORDER BY r.ts DESC LIMIT 1) b
       UNION ALL
-      SELECT pm.meter_id, n.ts, n.value FROM pm CROSS JOIN LATERAL (
+      SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, n.ts, n.value FROM pm CROSS JOIN LATERAL (
         SELECT r.ts, r.value FROM register_readings r
-        WHERE r.meter_id = pm.meter_id AND r.ts > pm.h_hi ORDER BY r.ts LIMIT 1) n
+        WHERE r.meter_id = pm.meter_id AND r.ts > pm.h_hi ORDER BY r.ts LIMIT 1) n`
+      }
     ),
     iv AS (
-      SELECT meter_id, lag(ts) OVER w AS t0, ts AS t1, lag(value) OVER w AS v0, value AS v1
+      SELECT point_id, h_lo, h_hi, lag(ts) OVER w AS t0, ts AS t1, lag(value) OVER w AS v0, value AS v1
       FROM rd WINDOW w AS (PARTITION BY meter_id ORDER BY ts)
     ),
     dl AS (
-      SELECT pm.point_id, pm.h_lo, pm.h_hi, iv.t0, iv.t1,
-             CASE WHEN iv.v1 >= iv.v0 THEN iv.v1 - iv.v0 ELSE iv.v1 END AS delta,
-             extract(epoch FROM iv.t1 - iv.t0) AS secs
-      FROM iv JOIN pm ON pm.meter_id = iv.meter_id
-      WHERE iv.t0 IS NOT NULL AND iv.t1 > pm.h_lo AND iv.t0 < pm.h_hi
+      -- aligned: one reading per whole hour (UTC epoch seconds divisible by 3600, an hour apart).
+      SELECT point_id, h_lo, h_hi, t0, t1, CASE WHEN v1 >= v0 THEN v1 - v0 ELSE v1 END AS delta,
+             t1 - t0 = interval '1 hour'
+               AND date_part('epoch', t0) = floor(date_part('epoch', t0) / 3600) * 3600 AS aligned
+      FROM iv
+      WHERE t0 IS NOT NULL AND t1 > h_lo AND t0 < h_hi
     ),
     sh AS (
       -- The common case, one reading per whole hour, needs no spreading.
-      SELECT dl.point_id, dl.t0 AS hour_start, dl.delta AS share FROM dl
-      WHERE dl.secs = 3600 AND dl.t0 = date_trunc('hour', dl.t0, 'UTC')
+      SELECT dl.point_id, dl.t0 AS hour_start, dl.delta AS share FROM dl WHERE dl.aligned
       UNION ALL
-      SELECT dl.point_id, h.h AS hour_start,
-             round(dl.delta * extract(epoch FROM least(h.h + interval '1 hour', dl.t1) - dl.t0) / dl.secs, 9)
-               - round(dl.delta * extract(epoch FROM greatest(h.h, dl.t0) - dl.t0) / dl.secs, 9) AS share
-      FROM dl CROSS JOIN LATERAL generate_series(
-        greatest(date_trunc('hour', dl.t0, 'UTC'), dl.h_lo),
-        least(dl.t1, dl.h_hi) - interval '1 microsecond',
+      SELECT sp.point_id, h.h AS hour_start,
+             round(sp.delta * extract(epoch FROM least(h.h + interval '1 hour', sp.t1) - sp.t0) / sp.secs, 9)
+               - round(sp.delta * extract(epoch FROM greatest(h.h, sp.t0) - sp.t0) / sp.secs, 9) AS share
+      FROM (SELECT dl.*, extract(epoch FROM dl.t1 - dl.t0) AS secs FROM dl WHERE NOT dl.aligned) sp
+      CROSS JOIN LATERAL generate_series(
+        greatest(date_trunc('hour', sp.t0, 'UTC'), sp.h_lo),
+        least(sp.t1, sp.h_hi) - interval '1 microsecond',
         interval '1 hour') AS h(h)
-      WHERE NOT (dl.secs = 3600 AND dl.t0 = date_trunc('hour', dl.t0, 'UTC'))
     ),
-    ${upsertHourlySql(sql`SELECT point_id, hour_start, trim_scale(sum(share)) FROM sh GROUP BY point_id, hour_start`)}`;
+    ${upsertHourlySql(sql`SELECT point_id, hour_start, trim_scale(sum(share)) FROM sh GROUP BY point_id, hour_start`, fresh)}`;
+}
+
+/**
+ * Register intervals around the new readings whose rise is implausible for the quantity (MAX_PER_HOUR per
+ * hour of the interval, at least one hour's worth), or that drop to a value that is not near zero. A drop is
+ * a reset only when the new value could have been consumed since the reset, by the same bound; any other
+ * drop is a bad reading. Blamed on the interval's new reading (its end, or its start if only that is new).
+ */
+async function implausibleJumps(
+  tx: Db,
+  spans: MeterSpan[],
+  batch: ValidRow[],
+  fresh = false,
+): Promise<IngestProblem[]> {
+  const quantities = Object.keys(MAX_PER_HOUR);
+  const found = await queryRows<{
+    meter_id: number;
+    number: string;
+    quantity: string;
+    per_hour: string;
+    ms0: number;
+    ms1: number;
+    v0: string;
+    v1: string;
+    hours: string;
+  }>(
+    tx,
+    sql`WITH ${spansCte(spans)},
+    lim AS (
+      SELECT * FROM unnest(${pgTextArray(quantities)}::text[],
+                           ${pgNumberArray(quantities.map((q) => MAX_PER_HOUR[q]!))}::numeric[]) AS lim(quantity, per_hour)
+    ),
+    w AS (
+      SELECT a.meter_id, m.number, p.quantity, lim.per_hour,
+        ${neighbourSpan(fresh)}
+      FROM a
+      JOIN meters m ON m.id = a.meter_id
+      JOIN measurement_points p ON p.id = m.measurement_point_id
+      JOIN lim ON lim.quantity = p.quantity
+      WHERE p.reading_kind = 'register'
+    ),
+    iv AS (
+      SELECT w.meter_id, w.number, w.quantity, w.per_hour,
+             lag(r.ts) OVER win AS t0, r.ts AS t1, lag(r.value) OVER win AS v0, r.value AS v1
+      FROM w JOIN register_readings r ON r.meter_id = w.meter_id AND r.ts >= w.lo AND r.ts <= w.hi
+      WINDOW win AS (PARTITION BY w.meter_id ORDER BY r.ts)
+    ),
+    hv AS (
+      SELECT iv.*, greatest(1, extract(epoch FROM iv.t1 - iv.t0) / 3600) AS hours FROM iv WHERE iv.t0 IS NOT NULL
+    )
+    SELECT meter_id, number, quantity, per_hour::text AS per_hour,
+           (extract(epoch FROM t0) * 1000)::float8 AS ms0, (extract(epoch FROM t1) * 1000)::float8 AS ms1,
+           v0::text AS v0, v1::text AS v1, trim_scale(round(hours, 2))::text AS hours
+    FROM hv
+    WHERE (CASE WHEN v1 >= v0 THEN v1 - v0 ELSE v1 END) > per_hour * hours
+    ORDER BY meter_id, t1
+    LIMIT 1000`,
+  );
+  if (found.length === 0) return [];
+  const lineOf = new Map(batch.map((r) => [`${r.meterId}:${r.ms}`, r.line]));
+  return found.map((f) => {
+    const line =
+      lineOf.get(`${f.meter_id}:${Number(f.ms1)}`) ?? lineOf.get(`${f.meter_id}:${Number(f.ms0)}`) ?? 0;
+    const limit = Number(f.per_hour) * Number(f.hours);
+    const reason =
+      Number(f.v1) < Number(f.v0)
+        ? `meter ${f.number} at ${new Date(Number(f.ms1)).toISOString()} drops from ${f.v0} to ${f.v1}: a register reset is accepted only when the new value is near zero (at most ${limit} for ${f.hours} h of ${f.quantity}), so this is a bad reading`
+        : `meter ${f.number} at ${new Date(Number(f.ms1)).toISOString()} rises from ${f.v0} to ${f.v1} in ${f.hours} h, above the plausible ${f.per_hour} per hour for ${f.quantity}`;
+    return { line, reason };
+  });
 }
 
 /** Recomputes the hourly average of instantaneous points (temperature, humidity) in the affected hours. */
-function instantaneousHourlySql(spans: MeterSpan[]) {
+function instantaneousHourlySql(spans: MeterSpan[], fresh = false) {
   return sql`
     WITH ${spansCte(spans)},
     rg AS (
@@ -392,12 +546,19 @@ function instantaneousHourlySql(spans: MeterSpan[]) {
       WHERE p.reading_kind = 'instantaneous'
       GROUP BY m.measurement_point_id
     ),
-    ${upsertHourlySql(sql`
-      SELECT rg.point_id, date_trunc('hour', r.ts, 'UTC'), trim_scale(round(avg(r.value), 6))
-      FROM rg
-      JOIN meters m ON m.measurement_point_id = rg.point_id
-      JOIN register_readings r ON r.meter_id = m.id AND r.ts >= rg.h_lo AND r.ts < rg.h_hi
-      GROUP BY rg.point_id, date_trunc('hour', r.ts, 'UTC')`)}`;
+    ${upsertHourlySql(
+      sql`
+      SELECT s.point_id, to_timestamp(s.hour_epoch), trim_scale(round(avg(s.value), 6))
+      FROM (
+        -- The UTC hour by epoch arithmetic: no time-zone lookup per reading.
+        SELECT rg.point_id, floor(date_part('epoch', r.ts) / 3600) * 3600 AS hour_epoch, r.value
+        FROM rg
+        JOIN meters m ON m.measurement_point_id = rg.point_id
+        JOIN register_readings r ON r.meter_id = m.id AND r.ts >= rg.h_lo AND r.ts < rg.h_hi
+      ) s
+      GROUP BY s.point_id, s.hour_epoch`,
+      fresh,
+    )}`;
 }
 
 function rangesParams(days: PointDays[]) {
@@ -475,20 +636,154 @@ async function updatePropertyRollups(tx: Db, days: PointDays[]): Promise<void> {
           count = excluded.count, apartments = excluded.apartments`);
 }
 
+/** The start of every ingestion transaction. */
+async function beginBatch(tx: Db, bulk: boolean): Promise<void> {
+  // One batch at a time (worker, CLI, demo): rollups are recomputed from what earlier batches committed.
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${INGEST_LOCK})`);
+  // API connections carry a statement_timeout; ingestion is not an API request.
+  await tx.execute(sql`SET LOCAL statement_timeout = 0`);
+  if (bulk) {
+    // The loader has checked every meter id itself; skipping the per-row foreign-key triggers halves the
+    // cost of an insert. Only a superuser may (PGlite's user is one); otherwise the checks stay on.
+    await tx.execute(sql`SELECT CASE WHEN current_setting('is_superuser') = 'on'
+      THEN set_config('session_replication_role', 'replica', true) END`);
+    // Sorts for the window functions and the key rebuilds of a large load stay in memory instead of spilling.
+    await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+    await tx.execute(sql`SET LOCAL maintenance_work_mem = '256MB'`);
+  }
+}
+
+/** Hourly consumption, then daily, monthly and property rollups, for the readings' spans. */
+async function derive(
+  tx: Db,
+  spans: MeterSpan[],
+  fresh: boolean,
+): Promise<{ hoursUpdated: number; daysUpdated: number }> {
+  const outcomes = [
+    ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans, fresh))),
+    ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans, fresh))),
+  ];
+  if (fresh) {
+    // The primary keys were dropped for the load (bulkLoadIntoEmpty); a sorted index build is far cheaper
+    // than maintaining them row by row. The rollups below need them.
+    await tx.execute(
+      sql.raw(`ALTER TABLE register_readings ADD CONSTRAINT ${READINGS_PK} PRIMARY KEY (meter_id, ts)`),
+    );
+    await tx.execute(
+      sql.raw(
+        `ALTER TABLE hourly_consumption ADD CONSTRAINT ${HOURLY_PK} PRIMARY KEY (measurement_point_id, hour_start)`,
+      ),
+    );
+  }
+  const hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
+  // A point is either register or instantaneous, so each point has at most one outcome.
+  const days: PointDays[] = outcomes.map((o) => ({ pointId: o.point_id, dayLo: o.day_lo, dayHi: o.day_hi }));
+  let daysUpdated = 0;
+  if (days.length > 0) {
+    daysUpdated = await updateDailyRollups(tx, days);
+    await updateMonthlyRollups(tx, days);
+    await updatePropertyRollups(tx, days);
+  }
+  return { hoursUpdated, daysUpdated };
+}
+
+const READINGS_PK = 'register_readings_meter_id_ts_pk';
+const HOURLY_PK = 'hourly_consumption_measurement_point_id_hour_start_pk';
+
+/**
+ * The first load of a large history into empty reading tables (the demo's two years on first start), with
+ * the same rules as ingestReadings: every batch is validated the same way, implausible jumps and non-zero
+ * resets are refused, and hourly consumption and rollups are derived by the same SQL. Set-based: the
+ * readings go into the tables with their primary keys dropped, hourly consumption is derived in one
+ * INSERT … SELECT over all of them, then the keys are rebuilt and the rollups derived.
+ *
+ * Call inside a transaction (`tx`): it writes all or nothing, so a crash leaves the tables empty.
+ * `batches` must not overlap in time per meter (a duplicate would fail the primary key's rebuild).
+ */
+export async function bulkLoadIntoEmpty(
+  tx: Db,
+  batches: Iterable<ReadingRow[]>,
+  options: IngestOptions & { onBatch?: (rows: number) => void } = {},
+): Promise<IngestResult> {
+  await beginBatch(tx, true);
+  const [state] = await queryRows<{ empty: boolean }>(
+    tx,
+    sql`SELECT NOT EXISTS (SELECT 1 FROM register_readings) AND NOT EXISTS (SELECT 1 FROM hourly_consumption) AS empty`,
+  );
+  if (state?.empty !== true) throw new Error('bulkLoadIntoEmpty: the reading tables are not empty');
+  await tx.execute(sql.raw(`ALTER TABLE register_readings DROP CONSTRAINT ${READINGS_PK}`));
+  await tx.execute(sql.raw(`ALTER TABLE hourly_consumption DROP CONSTRAINT ${HOURLY_PK}`));
+  const meters = new Map<string, MeterInfo>();
+  const spans = new Map<number, MeterSpan>();
+  const nowMs = (options.now ?? new Date()).getTime();
+  let rows = 0;
+  // The database inserts one batch while this thread generates and validates the next (two cores at work).
+  let inserting: Promise<unknown> = Promise.resolve();
+  for (const batch of batches) {
+    const unknown = [...new Set(batch.map((r) => r.meterNumber.trim()))].filter(
+      (n) => !meters.has(n) && !n.includes('\0'),
+    );
+    if (unknown.length > 0) for (const [k, v] of await loadMeters(tx, unknown)) meters.set(k, v);
+    const problems: IngestProblem[] = [];
+    const valid = validateRows(batch, meters, problems, nowMs);
+    if (problems.length > 0) {
+      await inserting.catch(() => {});
+      throw new IngestError(problems);
+    }
+    valid.sort((a, b) => a.meterId - b.meterId || a.ms - b.ms);
+    await inserting;
+    const statements: Promise<unknown>[] = [];
+    for (let i = 0; i < valid.length; i += INSERT_CHUNK) {
+      statements.push(tx.execute(insertReadingsSql(valid.slice(i, i + INSERT_CHUNK), true)));
+    }
+    inserting = Promise.all(statements);
+    // Awaited below; this only keeps a failure from counting as unhandled meanwhile.
+    inserting.catch(() => {});
+    for (const r of valid) widen(spans, r.meterId, r.ms, r.ms);
+    rows += batch.length;
+    options.onBatch?.(batch.length);
+    // Let the driver send the statements before the generator takes this thread again.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await inserting;
+  const all = [...spans.values()];
+  if (all.length === 0) {
+    await tx.execute(
+      sql.raw(`ALTER TABLE register_readings ADD CONSTRAINT ${READINGS_PK} PRIMARY KEY (meter_id, ts)`),
+    );
+    await tx.execute(
+      sql.raw(
+        `ALTER TABLE hourly_consumption ADD CONSTRAINT ${HOURLY_PK} PRIMARY KEY (measurement_point_id, hour_start)`,
+      ),
+    );
+    return { rows, newReadings: 0, hoursUpdated: 0, daysUpdated: 0 };
+  }
+  const jumps = await implausibleJumps(tx, all, [], true);
+  if (jumps.length > 0) throw new IngestError(jumps);
+  const { hoursUpdated, daysUpdated } = await derive(tx, all, true);
+  return { rows, newReadings: rows, hoursUpdated, daysUpdated };
+}
+
 /**
  * Validates and stores a batch of readings, then brings hourly consumption and rollups up to date,
  * all in one transaction. Throws IngestError (and writes nothing) if any row is bad.
  */
-export async function ingestReadings(db: Db, rows: ReadingRow[]): Promise<IngestResult> {
+export async function ingestReadings(
+  db: Db,
+  rows: ReadingRow[],
+  options: IngestOptions = {},
+): Promise<IngestResult> {
   const problems: IngestProblem[] = [];
-  const numbers = [...new Set(rows.map((r) => r.meterNumber.trim()))];
+  const numbers = [
+    ...new Set(rows.filter((r) => !r.meterNumber.includes('\0')).map((r) => r.meterNumber.trim())),
+  ];
   const meters = numbers.length > 0 ? await loadMeters(db, numbers) : new Map<string, MeterInfo>();
-  const valid = validateRows(rows, meters, problems);
+  const valid = validateRows(rows, meters, problems, (options.now ?? new Date()).getTime());
 
   return db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
     // One batch at a time (worker, CLI, demo): rollups are recomputed from what earlier batches committed.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${INGEST_LOCK})`);
+    await beginBatch(tx, options.bulk === true);
     const checked = await checkAgainstStored(tx, valid);
     problems.push(...checked.problems);
     if (problems.length > 0) {
@@ -497,24 +792,10 @@ export async function ingestReadings(db: Db, rows: ReadingRow[]): Promise<Ingest
     }
     const { inserted, spans } = await insertReadings(tx, checked.appends, checked.others);
     if (spans.length === 0) return { rows: rows.length, newReadings: 0, hoursUpdated: 0, daysUpdated: 0 };
+    const jumps = await implausibleJumps(tx, spans, valid);
+    if (jumps.length > 0) throw new IngestError(jumps.sort((a, b) => a.line - b.line));
 
-    const outcomes = [
-      ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans))),
-      ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans))),
-    ];
-    const hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
-    // A point is either register or instantaneous, so each point has at most one outcome.
-    const days: PointDays[] = outcomes.map((o) => ({
-      pointId: o.point_id,
-      dayLo: o.day_lo,
-      dayHi: o.day_hi,
-    }));
-    let daysUpdated = 0;
-    if (days.length > 0) {
-      daysUpdated = await updateDailyRollups(tx, days);
-      await updateMonthlyRollups(tx, days);
-      await updatePropertyRollups(tx, days);
-    }
+    const { hoursUpdated, daysUpdated } = await derive(tx, spans, false);
     return { rows: rows.length, newReadings: inserted, hoursUpdated, daysUpdated };
   });
 }

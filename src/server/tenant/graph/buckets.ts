@@ -6,12 +6,46 @@ import { Temporal } from 'temporal-polyfill';
 import { startOfWeek, TIME_ZONE } from '../../../lib/periods.ts';
 import type { Resolution } from '../types.generated.ts';
 
-/** The buckets of a request: their starts, and the whole-bucket range they cover (end exclusive). */
+/**
+ * The buckets of a request: their starts (epoch ms), the key of each in the series query's result, the label
+ * the API returns for each, and the whole-bucket range they cover (end exclusive). Built with plain epoch
+ * arithmetic; Temporal is used only for the range's ends and once per calendar year for the time zone's
+ * transitions, never per bucket.
+ */
 export interface BucketPlan {
   resolution: Resolution;
-  starts: Temporal.ZonedDateTime[];
+  startMs: number[];
+  /** HOUR: epoch seconds; other resolutions: the bucket's first local date, YYYY-MM-DD. */
+  keys: string[];
+  /** ISO 8601 with the Copenhagen offset, e.g. 2025-03-30T03:00:00+02:00. */
+  labels: string[];
   from: Temporal.ZonedDateTime;
   to: Temporal.ZonedDateTime;
+  /**
+   * The bucket starts as Temporal values, made on first use only: the comparisons and the degree-day
+   * correction need calendar arithmetic per bucket, a plain graph does not.
+   */
+  readonly starts: Temporal.ZonedDateTime[];
+}
+
+/** Adds the lazily made `starts` to a plan (given ones are kept). */
+function withStarts(plan: Omit<BucketPlan, 'starts'>, given?: Temporal.ZonedDateTime[]): BucketPlan {
+  let starts = given;
+  return Object.defineProperty(plan, 'starts', {
+    get: () => {
+      starts ??= plan.startMs.map((ms) =>
+        Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(TIME_ZONE),
+      );
+      return starts;
+    },
+    enumerable: false,
+  }) as BucketPlan;
+}
+
+/** Whether each bucket of a plan is still open at `nowMs` (its value is partial); plain epoch arithmetic. */
+export function openBuckets(plan: BucketPlan, nowMs: number): boolean[] {
+  const toMs = plan.to.epochMilliseconds;
+  return plan.startMs.map((_, i) => (plan.startMs[i + 1] ?? toMs) > nowMs);
 }
 
 /** Most buckets one series may have per resolution; keeps responses (and queries) small. */
@@ -64,21 +98,110 @@ export function localMinute(text: string): Temporal.ZonedDateTime {
   });
 }
 
+const HOUR_MS = 3_600_000;
+
+/** Per calendar year (UTC): the offset (minutes) at its start and the time zone's transitions in it. */
+const yearOffsets = new Map<number, { start: number; changes: { atMs: number; offset: number }[] }>();
+
+function offsetsOf(year: number) {
+  let entry = yearOffsets.get(year);
+  if (entry) return entry;
+  const first = Temporal.Instant.fromEpochMilliseconds(Date.UTC(year, 0, 1)).toZonedDateTimeISO(TIME_ZONE);
+  const endMs = Date.UTC(year + 1, 0, 1);
+  const changes: { atMs: number; offset: number }[] = [];
+  let cursor: Temporal.ZonedDateTime | null = first;
+  for (;;) {
+    cursor = cursor.getTimeZoneTransition('next');
+    if (!cursor || cursor.epochMilliseconds >= endMs) break;
+    changes.push({ atMs: cursor.epochMilliseconds, offset: cursor.offsetNanoseconds / 60e9 });
+  }
+  entry = { start: first.offsetNanoseconds / 60e9, changes };
+  yearOffsets.set(year, entry);
+  return entry;
+}
+
+/** Copenhagen's UTC offset in minutes at an instant. */
+function offsetAt(ms: number): number {
+  const { start, changes } = offsetsOf(new Date(ms).getUTCFullYear());
+  let offset = start;
+  for (const c of changes) if (ms >= c.atMs) offset = c.offset;
+  return offset;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+function offsetText(minutes: number): string {
+  const sign = minutes < 0 ? '-' : '+';
+  const m = Math.abs(minutes);
+  return `${sign}${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
+}
+
+/** YYYY-MM-DD of a UTC-fields date (a local date held as Date.UTC of its fields). */
+function dateText(localMs: number): string {
+  const d = new Date(localMs);
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+/** The instant of local midnight of a local date (given as Date.UTC of its fields). */
+function localMidnight(localMs: number): number {
+  // Transitions are at 01:00 UTC, never at a local midnight, so the offset an hour earlier is the right one.
+  return localMs - offsetAt(localMs - HOUR_MS) * 60_000;
+}
+
 /** Every bucket that overlaps [begin, end); throws TooManyBucketsError past MAX_BUCKETS. */
 export function planBuckets(
   resolution: Resolution,
   begin: Temporal.ZonedDateTime,
   end: Temporal.ZonedDateTime,
 ): BucketPlan {
-  const starts: Temporal.ZonedDateTime[] = [];
   const from = bucketStart(begin, resolution);
-  let cursor = from;
-  while (Temporal.ZonedDateTime.compare(cursor, end) < 0) {
-    if (starts.length === MAX_BUCKETS[resolution]) throw new TooManyBucketsError();
-    starts.push(cursor);
-    cursor = nextBucket(cursor, resolution);
+  const endMs = end.epochMilliseconds;
+  const max = MAX_BUCKETS[resolution];
+  const startMs: number[] = [];
+  const keys: string[] = [];
+  const labels: string[] = [];
+  let toMs: number;
+  if (resolution === 'HOUR') {
+    let ms = from.epochMilliseconds;
+    for (; ms < endMs; ms += HOUR_MS) {
+      if (startMs.length === max) throw new TooManyBucketsError();
+      const offset = offsetAt(ms);
+      const local = new Date(ms + offset * 60_000);
+      startMs.push(ms);
+      keys.push(String(ms / 1000));
+      labels.push(
+        `${dateText(local.getTime())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:00${offsetText(offset)}`,
+      );
+    }
+    toMs = ms;
+  } else {
+    const first = from.toPlainDate();
+    let y = first.year;
+    let m = first.month - 1;
+    let d = first.day;
+    let ms = localMidnight(Date.UTC(y, m, d));
+    while (ms < endMs) {
+      if (startMs.length === max) throw new TooManyBucketsError();
+      const local = Date.UTC(y, m, d);
+      const date = dateText(local);
+      startMs.push(ms);
+      keys.push(date);
+      labels.push(`${date}T00:00:00${offsetText(offsetAt(ms))}`);
+      if (resolution === 'DAY') d += 1;
+      else if (resolution === 'WEEK') d += 7;
+      else if (resolution === 'MONTH') m += 1;
+      else y += 1;
+      // Date.UTC normalises day and month overflow (Jan 32 is Feb 1).
+      const next = new Date(Date.UTC(y, m, d));
+      y = next.getUTCFullYear();
+      m = next.getUTCMonth();
+      d = next.getUTCDate();
+      ms = localMidnight(next.getTime());
+    }
+    toMs = ms;
   }
-  return { resolution, starts, from, to: cursor };
+  const to = Temporal.Instant.fromEpochMilliseconds(toMs).toZonedDateTimeISO(TIME_ZONE);
+  return withStarts({ resolution, startMs, keys, labels, from, to });
 }
 
 /** A bucket start as the API returns it: ISO 8601 with the Copenhagen offset, e.g. 2025-03-30T03:00:00+02:00. */
@@ -104,7 +227,7 @@ export function previousPlan(plan: BucketPlan): BucketPlan {
                   : { years: n },
           )
           .toZonedDateTime(TIME_ZONE);
-  return { ...planBuckets(plan.resolution, from, plan.from), resolution: plan.resolution };
+  return planBuckets(plan.resolution, from, plan.from);
 }
 
 /**
@@ -120,12 +243,19 @@ export function lastYearPlan(plan: BucketPlan): BucketPlan {
         : t.toPlainDate().subtract({ years: 1 }).toZonedDateTime(TIME_ZONE);
   const starts = plan.starts.map(back);
   const last = starts.at(-1);
-  return {
-    resolution: plan.resolution,
+  return withStarts(
+    {
+      resolution: plan.resolution,
+      startMs: starts.map((s) => s.epochMilliseconds),
+      keys: starts.map((s) =>
+        plan.resolution === 'HOUR' ? String(s.epochMilliseconds / 1000) : s.toPlainDate().toString(),
+      ),
+      labels: starts.map(formatBucket),
+      from: starts[0] ?? back(plan.from),
+      to: last ? nextBucket(last, plan.resolution) : back(plan.to),
+    },
     starts,
-    from: starts[0] ?? back(plan.from),
-    to: last ? nextBucket(last, plan.resolution) : back(plan.to),
-  };
+  );
 }
 
 /** Whether a bucket has not ended yet at `now` (its value is partial). */

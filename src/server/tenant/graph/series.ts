@@ -37,11 +37,6 @@ export interface SeriesQuery {
   degreeDays?: { propertyId: number };
 }
 
-/** The key a bucket start has in the query's result. */
-function bucketKey(start: Temporal.ZonedDateTime, plan: BucketPlan): string {
-  return plan.resolution === 'HOUR' ? String(start.epochMilliseconds / 1000) : start.toPlainDate().toString();
-}
-
 /** The price valid on a local day, as a lateral join (the newest validity wins if two overlap). */
 function priceJoin(price: NonNullable<SeriesQuery['price']>, day: SQL): SQL {
   return sql`CROSS JOIN LATERAL (
@@ -198,7 +193,7 @@ export async function seriesTotals(db: Db, queries: SeriesQuery[]): Promise<(num
  * data. Each series' rows are tagged with its index, so sums and counts group per series and bucket.
  */
 export async function seriesValues(db: Db, queries: SeriesQuery[]): Promise<(number | null)[][]> {
-  const none = () => queries.map((q) => q.plan.starts.map((): number | null => null));
+  const none = () => queries.map((q) => q.plan.keys.map((): number | null => null));
   const parts = unionParts(queries);
   if (parts.length === 0) return none();
   const rows = await queryRows<{ i: number; k: string; x: string | null; c: string | null }>(
@@ -208,13 +203,15 @@ export async function seriesValues(db: Db, queries: SeriesQuery[]): Promise<(num
   );
   const byKey = new Map(rows.map((r) => [`${r.i}|${r.k}`, r]));
   return queries.map((q, i) =>
-    q.plan.starts.map((start) => {
-      const row = byKey.get(`${i}|${bucketKey(start, q.plan)}`);
+    q.plan.keys.map((key, b) => {
+      const row = byKey.get(`${i}|${key}`);
       if (!row || row.x === null) return null;
-      if (q.degreeDays)
+      if (q.degreeDays) {
+        const start = q.plan.starts[b]!;
         return Number(row.c) === daysBetween(start, nextBucket(start, q.plan.resolution))
           ? Number(row.x)
           : null;
+      }
       if (q.aggregation === 'sum') return Number(row.x);
       const count = Number(row.c);
       return count > 0 ? Number(row.x) / count : null;

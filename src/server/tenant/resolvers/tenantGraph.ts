@@ -28,11 +28,10 @@ import {
 } from '../consumption/common.ts';
 import {
   type BucketPlan,
-  formatBucket,
-  isOpenBucket,
   lastYearPlan,
   localMinute,
   MAX_BUCKETS,
+  openBuckets,
   planBuckets,
   previousPlan,
   TooManyBucketsError,
@@ -284,7 +283,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       let climateCorrection: Consumption['climateCorrection'] = null;
       if (climate) {
         const slots = degreeDaySlots.get(property.id);
-        const none = plan.starts.map(() => null);
+        const none = plan.keys.map(() => null);
         const dd =
           slots && isClimateCorrected(quantity)
             ? degreeDaysPerBucket(plan, slots.now.dayPlan, raws[slots.now.slot]!)
@@ -352,10 +351,9 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
           : propertyObject(property, o.kind);
     return { type: input.graphType, object, consumption };
   });
-  const now = Temporal.Now.instant();
   return {
-    timestamps: plan.starts.map(formatBucket),
+    timestamps: plan.labels,
     graphs,
-    partial: plan.starts.map((start) => isOpenBucket(start, plan.resolution, now)),
+    partial: openBuckets(plan, Date.now()),
   };
 };

@@ -1,0 +1,189 @@
+// @ts-check
+/**
+ * PGlite off the HTTP thread: this worker thread owns the embedded database and serves it over the
+ * PostgreSQL wire protocol on a Unix socket, so the app talks to it with the same driver (postgres.js)
+ * as to a real PostgreSQL server, and no SQL runs on the thread that answers requests.
+ *
+ * PGlite is one backend session, so connections take turns. A connection holds the session from its
+ * first message until the session is idle again: after a Sync or a simple Query, outside a transaction.
+ * So an extended-protocol exchange (Parse … Sync, possibly with a Flush round trip) and a whole
+ * transaction (BEGIN … COMMIT) are never interleaved with another connection's messages.
+ *
+ * Plain JavaScript (checked by TypeScript through JSDoc) so that it runs in a worker without a loader.
+ */
+import { rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+/** @type {{ dataDir?: string, socketPath: string }} */
+const options = workerData;
+
+const SSL_REQUEST = 80877103;
+const CANCEL_REQUEST = 80877102;
+const GSSENC_REQUEST = 80877104;
+const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+
+/** A FIFO lock over the one backend session. */
+class SessionLock {
+  /** @type {object | null} */
+  owner = null;
+  /** @type {{ who: object, grant: () => void }[]} */
+  waiting = [];
+
+  /** @param {object} who */
+  acquire(who) {
+    if (this.owner === who) return Promise.resolve();
+    if (this.owner === null) {
+      this.owner = who;
+      return Promise.resolve();
+    }
+    return new Promise((grant) => this.waiting.push({ who, grant: () => grant(undefined) }));
+  }
+
+  /** @param {object} who */
+  release(who) {
+    if (this.owner !== who) {
+      this.waiting = this.waiting.filter((w) => w.who !== who);
+      return;
+    }
+    const next = this.waiting.shift();
+    this.owner = next ? next.who : null;
+    next?.grant();
+  }
+}
+
+const db = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+await db.waitReady;
+const lock = new SessionLock();
+/** Runs on the session; PGlite's own mutex keeps `db.query` callers (shutdown) out meanwhile. */
+const exec = (/** @type {Uint8Array} */ bytes, /** @type {(d: Uint8Array) => void} */ onRawData) =>
+  db.runExclusive(() => db.execProtocolRawStream(bytes, { onRawData }));
+
+/** Serves one client connection. @param {import('node:net').Socket} socket */
+function serve(socket) {
+  socket.setNoDelay(true);
+  const me = {};
+  let buffer = Buffer.alloc(0);
+  let started = false;
+  let closed = false;
+  let holding = false;
+  /** Complete messages waiting to run, in order. @type {Buffer[]} */
+  const pending = [];
+  let running = false;
+
+  const send = (/** @type {Uint8Array} */ data) => {
+    if (!closed && data.length > 0) socket.write(data);
+  };
+
+  /** Splits the buffer into whole messages (the startup packet first). */
+  const frame = () => {
+    for (;;) {
+      if (!started) {
+        if (buffer.length < 8) return;
+        const length = buffer.readInt32BE(0);
+        const code = buffer.readInt32BE(4);
+        if (buffer.length < length) return;
+        const packet = buffer.subarray(0, length);
+        buffer = buffer.subarray(length);
+        if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
+          socket.write('N');
+          continue;
+        }
+        if (code === CANCEL_REQUEST) {
+          // Not supported: a statement runs to its end (see docs/decisions.md).
+          socket.end();
+          return;
+        }
+        started = true;
+        pending.push(Buffer.from(packet));
+        continue;
+      }
+      if (buffer.length < 5) return;
+      const length = buffer.readInt32BE(1) + 1;
+      if (buffer.length < length) return;
+      pending.push(Buffer.from(buffer.subarray(0, length)));
+      buffer = buffer.subarray(length);
+    }
+  };
+
+  const pump = async () => {
+    if (running) return;
+    running = true;
+    try {
+      while (pending.length > 0 && !closed) {
+        if (!holding) {
+          await lock.acquire(me);
+          holding = true;
+          if (closed) break;
+        }
+        // Run everything that has arrived, up to and including the next message that may end the turn
+        // (type 0 is the startup packet, whose first byte is its length's high byte).
+        let end = 0;
+        while (end < pending.length) {
+          const type = pending[end]?.[0];
+          end++;
+          if (type === 0 || type === 0x53 /* Sync */ || type === 0x51 /* Query */ || type === 0x58) break;
+        }
+        const batch = pending.splice(0, end);
+        const lastType = batch[batch.length - 1]?.[0];
+        if (lastType === 0x58 /* Terminate */) {
+          batch.pop();
+          closed = true;
+          break;
+        }
+        await exec(Buffer.concat(batch), send);
+        if ((lastType === 0 || lastType === 0x53 || lastType === 0x51) && !db.isInTransaction()) {
+          holding = false;
+          lock.release(me);
+        }
+      }
+    } catch (err) {
+      parentPort?.postMessage({ type: 'error', message: String(err) });
+      socket.destroy();
+    } finally {
+      running = false;
+      if (closed) await hangUp();
+    }
+  };
+
+  /** A client gone mid-turn: end its extended-protocol exchange and roll back its transaction. */
+  const hangUp = async () => {
+    closed = true;
+    pending.length = 0;
+    if (running) return;
+    if (holding) {
+      holding = false;
+      try {
+        await exec(SYNC, () => {});
+        if (db.isInTransaction()) await db.exec('ROLLBACK');
+      } finally {
+        lock.release(me);
+      }
+    } else lock.release(me);
+  };
+
+  socket.on('data', (chunk) => {
+    buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+    frame();
+    void pump();
+  });
+  socket.on('error', () => socket.destroy());
+  socket.on('close', () => {
+    void hangUp();
+  });
+}
+
+rmSync(options.socketPath, { force: true });
+const server = createServer(serve);
+await new Promise((resolve) => server.listen(options.socketPath, () => resolve(undefined)));
+
+parentPort?.on('message', async (message) => {
+  if (message?.type !== 'close') return;
+  server.close();
+  // Waits for the statement in flight (PGlite's mutex), then flushes and closes the files.
+  await db.close();
+  rmSync(options.socketPath, { force: true });
+  parentPort?.postMessage({ type: 'closed' });
+});
+parentPort?.postMessage({ type: 'ready' });

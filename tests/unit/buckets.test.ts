@@ -1,0 +1,82 @@
+/** planBuckets builds buckets with epoch arithmetic; they must equal a plain Temporal walk, DST days included. */
+import fc from 'fast-check';
+import { Temporal } from 'temporal-polyfill';
+import { describe, expect, it } from 'vitest';
+import { TIME_ZONE } from '../../src/lib/periods.ts';
+import {
+  bucketStart,
+  formatBucket,
+  MAX_BUCKETS,
+  nextBucket,
+  planBuckets,
+} from '../../src/server/tenant/graph/buckets.ts';
+import type { Resolution } from '../../src/server/tenant/types.generated.ts';
+
+/** The reference: one Temporal step per bucket. */
+function reference(resolution: Resolution, begin: Temporal.ZonedDateTime, end: Temporal.ZonedDateTime) {
+  const starts: Temporal.ZonedDateTime[] = [];
+  let cursor = bucketStart(begin, resolution);
+  while (Temporal.ZonedDateTime.compare(cursor, end) < 0) {
+    starts.push(cursor);
+    cursor = nextBucket(cursor, resolution);
+  }
+  return { starts, to: cursor };
+}
+
+const RESOLUTIONS: Resolution[] = ['HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR'];
+const SPAN_HOURS: Record<Resolution, number> = {
+  HOUR: 700,
+  DAY: 24 * 400,
+  WEEK: 24 * 7 * 300,
+  MONTH: 24 * 3000,
+  YEAR: 24 * 9000,
+};
+
+describe('planBuckets', () => {
+  it('gives 23 hours on the spring DST day and 25 on the autumn one', () => {
+    const day = (d: string) =>
+      planBuckets(
+        'HOUR',
+        Temporal.ZonedDateTime.from(`${d}T00:00[${TIME_ZONE}]`),
+        Temporal.ZonedDateTime.from(`${d}T00:00[${TIME_ZONE}]`).add({ days: 1 }),
+      );
+    expect(day('2025-03-30').labels).toHaveLength(23);
+    expect(day('2025-03-30').labels.slice(1, 3)).toEqual([
+      '2025-03-30T01:00:00+01:00',
+      '2025-03-30T03:00:00+02:00',
+    ]);
+    expect(day('2025-10-26').labels).toHaveLength(25);
+    expect(day('2025-10-26').labels.slice(2, 4)).toEqual([
+      '2025-10-26T02:00:00+02:00',
+      '2025-10-26T02:00:00+01:00',
+    ]);
+  });
+
+  it('equals a Temporal walk for any range and resolution', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...RESOLUTIONS),
+        fc.integer({ min: Date.UTC(2001, 0, 1) / 60_000, max: Date.UTC(2035, 0, 1) / 60_000 }),
+        fc.double({ min: 0.01, max: 1, noNaN: true }),
+        (resolution, beginMinute, fraction) => {
+          const begin = Temporal.Instant.fromEpochMilliseconds(beginMinute * 60_000).toZonedDateTimeISO(
+            TIME_ZONE,
+          );
+          const end = begin.add({ minutes: Math.max(1, Math.round(SPAN_HOURS[resolution] * 60 * fraction)) });
+          const expected = reference(resolution, begin, end);
+          if (expected.starts.length > MAX_BUCKETS[resolution]) return;
+          const plan = planBuckets(resolution, begin, end);
+          expect(plan.labels).toEqual(expected.starts.map(formatBucket));
+          expect(plan.startMs).toEqual(expected.starts.map((s) => s.epochMilliseconds));
+          expect(plan.keys).toEqual(
+            expected.starts.map((s) =>
+              resolution === 'HOUR' ? String(s.epochMilliseconds / 1000) : s.toPlainDate().toString(),
+            ),
+          );
+          expect(plan.to.epochMilliseconds).toBe(expected.to.epochMilliseconds);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
