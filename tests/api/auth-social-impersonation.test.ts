@@ -31,7 +31,7 @@ beforeAll(async () => {
   providerKey = pair.privateKey;
   otherKey = (await generateKeyPair('RS256')).privateKey;
   const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-  jwksServer = createServer((req, res) => {
+  jwksServer = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
   });
   await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));

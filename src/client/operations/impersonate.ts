@@ -6,15 +6,6 @@ import { LoginFromSltDocument as loginFromSltDocument } from '../gql/tenant.ts';
 import { requestWithToken } from '../graphql.ts';
 import { tokensFromAnswer } from '../storage.ts';
 
-type ImpersonateAnswer = {
-  token: string;
-  refreshToken: string;
-  expiresAt: number;
-  email: string;
-  slt: string;
-};
-type SltAnswer = { loginFromSlt: { ok: { token: string; refreshToken: string } | null } };
-
 /** Exchanges the link's token; returns both backends' tokens, whom they are for and when the session ends. */
 export async function impersonate(
   token: string,

@@ -28,6 +28,7 @@ import {
 } from '../db/schema.ts';
 import { pgTextArray, queryRows } from '../db/sql.ts';
 import { bulkLoadIntoEmpty, ingestReadings, type ReadingRow } from '../ingest/ingest.ts';
+import { insertDemoFixedCharges } from '../tenant/consumption/fixedCharges.ts';
 import {
   buildPlan,
   CITY,
@@ -178,6 +179,7 @@ async function seedEntities(db: Db, plan: DemoPlan, stored: StoredPlan, now: Dat
       }
     }
     await tx.insert(prices).values(priceRows);
+    await insertDemoFixedCharges(tx, propertyId, firstYear);
 
     const apartmentIds = new Map<number, number>();
     const tenancyIds = new Map<number, number>();

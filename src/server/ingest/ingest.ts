@@ -9,6 +9,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pgNumberArray, pgTextArray, queryRows } from '../db/sql.ts';
+import { updateDegreeDays } from '../tenant/degreeDays.ts';
 import {
   EARLIEST_READING_MS,
   FUTURE_TOLERANCE_MS,
@@ -683,6 +684,8 @@ async function derive(
     daysUpdated = await updateDailyRollups(tx, days);
     await updateMonthlyRollups(tx, days);
     await updatePropertyRollups(tx, days);
+    // Heating degree days from the property's outdoor temperature (writes nothing for other points).
+    await updateDegreeDays(tx, days);
   }
   return { hoursUpdated, daysUpdated };
 }
