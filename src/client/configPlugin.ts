@@ -3,7 +3,7 @@
  * browser; a bad variable fails the build with the same message as on the server.
  */
 import { loadEnv, type Plugin } from 'vite';
-import { parseClientConfig } from './config.ts';
+import { parseClientConfig } from './configSchema.ts';
 
 /** The Vite plugin (astro.config.mjs adds it). */
 export function clientConfigPlugin(): Plugin {

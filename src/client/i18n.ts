@@ -6,6 +6,7 @@
 import i18next, { type i18n as I18n, type TFunction } from 'i18next';
 import resourcesToBackend from 'i18next-resources-to-backend';
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language, parseLanguage } from '../lib/languages.ts';
+import { parallelLimit, TRANSLATION_RETRY, withRetries } from '../lib/shellRules.ts';
 import { config } from './config.ts';
 import { saveLanguageChoice } from './languageChoice.ts';
 
@@ -20,10 +21,17 @@ const PRELOADED_NAMESPACES = ['common', 'domain'];
 // Not eager: each file is its own chunk, so the browser fetches one language's files, not all of them.
 const loaders = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json', { import: 'default' });
 
-/** Loads one namespace of one language; a missing file rejects, and i18next logs it. */
+/** SPEC §9: at most 10 translation reads at once. */
+const limitReads = parallelLimit(TRANSLATION_RETRY.maxParallel);
+
+/**
+ * Loads one namespace of one language, retried by SPEC §9's policy (5 retries from 350 ms, doubling); a
+ * missing file rejects at once, and i18next logs it.
+ */
 function loadNamespace(lang: string, ns: string): Promise<Record<string, unknown>> {
   const load = loaders[`../../locales/${lang}/${ns}.json`];
-  return load ? load() : Promise.reject(new Error(`no translations ${lang}/${ns}`));
+  if (!load) return Promise.reject(new Error(`no translations ${lang}/${ns}`));
+  return limitReads(() => withRetries(load));
 }
 
 type Resources = Record<string, Record<string, Record<string, unknown>>>;

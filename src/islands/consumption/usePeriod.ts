@@ -45,6 +45,20 @@ export function usePeriod(page: PeriodPage, hasHourlyData: boolean) {
   useEffect(() => {
     actor.send({ type: 'language.change', language: i18n.language as never });
   }, [actor, i18n.language]);
+  // A link from a notification or alarm names its period (?startDate=…&endDate=…): show it, then drop the
+  // parameters so a reload keeps whatever the user picks next.
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    const startDate = url.searchParams.get('startDate');
+    const endDate = url.searchParams.get('endDate');
+    const isDate = (x: string | null): x is string => x !== null && /^\d{4}-\d{2}-\d{2}$/.test(x);
+    if (!isDate(startDate) || !isDate(endDate)) return;
+    if (actor.getSnapshot().can({ type: 'period.custom', startDate, endDate }))
+      actor.send({ type: 'period.custom', startDate, endDate });
+    url.searchParams.delete('startDate');
+    url.searchParams.delete('endDate');
+    window.history.replaceState(window.history.state, '', url);
+  }, [actor]);
 
   // The user's pick holds while it makes sense for the period; otherwise the span-type rule decides.
   const [picked, setPicked] = useState<Resolution | null>(null);

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
-import { parseClientConfig } from '../../client/config.ts';
+import { parseClientConfig } from '../../client/configSchema.ts';
 import { parseLanguage } from '../../lib/languages.ts';
 import type { Db } from '../db/client.ts';
 import {
