@@ -258,8 +258,7 @@ export function createAppHandler(options: AppServerOptions): Handler {
         void health(services, res);
         return;
       }
-      sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
-      return;
+      // Other API routes (the statement PDF download) are Astro endpoints.
     }
 
     if (req.method === 'GET' || req.method === 'HEAD') {

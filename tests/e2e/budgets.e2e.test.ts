@@ -113,7 +113,7 @@ test.describe
       const cold = await browser.context.newPage();
       const files = await loadedJs(cold, async () => {
         await cold.goto(page.url());
-        await cold.locator('.apexcharts-svg').waitFor({ timeout: 30_000 });
+        await cold.locator('.apexcharts-svg').first().waitFor({ timeout: 30_000 });
       });
       const chart = files.filter((f) => /apexcharts|__apex_/i.test(f.body));
       const rest = files.filter((f) => !chart.includes(f));

@@ -29,8 +29,8 @@ test.describe
       const messages: string[] = [];
       const listener = (m: { text: () => string }) => messages.push(m.text());
       page.on('console', listener);
-      // /login/email has no island any more; /no-tenancies has one (the leave button).
-      await page.goto(`${baseUrl}/no-tenancies`);
+      // /login/email has no island any more; the signup form is one.
+      await page.goto(`${baseUrl}/signup/email`);
       await page.waitForSelector('astro-island:not([ssr])');
       page.off('console', listener);
       expect(messages.filter((m) => m.includes('React DevTools'))).toEqual([]);

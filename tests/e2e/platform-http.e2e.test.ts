@@ -45,7 +45,7 @@ test.describe
     test('logs in and draws the dashboard chart with no CSP violation', async () => {
       await logIn(page, baseUrl, 'tenant@demo.test', 'Demo#Tenant2026');
       await page.waitForURL(/\/t\/[^/]+\/$/, { timeout: 30_000 });
-      await page.locator('.apexcharts-svg').waitFor({ timeout: 30_000 });
+      await page.locator('.apexcharts-svg').first().waitFor({ timeout: 30_000 });
       expect(violations).toEqual([]);
     });
 
