@@ -2,7 +2,7 @@
  * SPEC §3 activation codes in storage: `?activationCode=` on any page is kept as the unvalidated code;
  * once validated it becomes the unused code, which is applied (add tenancy) after login or signup and deleted.
  */
-import { normalizeActivationCode, validateActivationCodeFormat } from '../lib/validation.ts';
+import { normalizeActivationCode, validateActivationCodeFormat } from '../lib/activationCode.ts';
 import { browserStorage, readString, STORAGE_KEYS, writeString } from './storage.ts';
 
 /** The storage key of the code read from the URL, not yet validated. */

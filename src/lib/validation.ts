@@ -15,7 +15,7 @@ export const PASSWORD_MIN_LENGTH = 12;
 /** Generous upper bound so passphrases and password managers fit (at least 64 must be allowed). */
 export const PASSWORD_MAX_LENGTH = 128;
 /** SPEC §9: an activation code has 12 characters (letters). */
-export const ACTIVATION_CODE_LENGTH = 12;
+export { ACTIVATION_CODE_LENGTH } from './activationCode.ts';
 /** RFC 5321 path limit; the local part is capped at 64. */
 export const EMAIL_MAX_LENGTH = 254;
 
@@ -74,20 +74,4 @@ export function confirmPasswordError(password: string, confirmation: string): 'p
   return password === confirmation ? null : 'passwords_mismatch';
 }
 
-/**
- * Strips dashes and whitespace and upper-cases the letters a–z of an activation code, as it is sent to the server.
- * Only ASCII letters change case, so no other character can turn into one (toUpperCase makes 'ß' into 'SS').
- */
-export function normalizeActivationCode(raw: string): string {
-  return raw.replace(/[\s\-‐‑‒–—]/g, '').replace(/[a-z]/g, (c) => c.toUpperCase());
-}
-
-/** SPEC §5: a normalised activation code is exactly 12 letters A–Z. */
-export function validateActivationCodeFormat(
-  raw: string,
-): { ok: true; code: string } | { ok: false; error: 'activation_code_invalid' } {
-  const code = normalizeActivationCode(raw);
-  return code.length === ACTIVATION_CODE_LENGTH && /^[A-Z]+$/.test(code)
-    ? { ok: true, code }
-    : { ok: false, error: 'activation_code_invalid' };
-}
+export { normalizeActivationCode, validateActivationCodeFormat } from './activationCode.ts';

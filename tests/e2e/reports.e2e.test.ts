@@ -68,7 +68,9 @@ test.describe
         const scripts = await scriptsOf(browser.context, `${baseUrl}${path}`);
         // The banner with its machine, and Base.astro's few-hundred-byte language-choice script.
         for (const script of scripts)
-          expect(script.url, path).toMatch(/ConsentBanner|xstate|Base\.astro_astro_type_script/);
+          expect(script.url, path).toMatch(
+            /ConsentBanner|xstate|Base\.astro_astro_type_script|languageChoice/,
+          );
         expect(
           scripts.some((s) => /react|client\.|Providers|ClientRouter/i.test(s.url)),
           path,
