@@ -3,17 +3,17 @@
  * share the queue through FOR UPDATE SKIP LOCKED and never run the same job twice.
  */
 import { hostname } from 'node:os';
-import { mailTransportFromEnv } from './jobs/mail.ts';
+import { mailTransportFor } from './jobs/mail.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import { getServices } from './runtime.ts';
 
 async function main(): Promise<void> {
-  const { database, logger } = await getServices();
+  const { config, database, logger } = await getServices();
   if (database.engine !== 'postgres')
     logger.warn(
       'no DATABASE_URL: the worker runs on the embedded database; stop `npm start` first (one process only)',
     );
-  const runner = createJobRunner({ db: database.db, logger, mail: mailTransportFromEnv(), pollMs: 2_000 });
+  const runner = createJobRunner({ db: database.db, logger, mail: mailTransportFor(config), pollMs: 2_000 });
   const stop = runner.start();
   logger.info({ worker: `${hostname()}:${process.pid}` }, 'worker started');
   const shutdown = (signal: string) => {

@@ -1,6 +1,6 @@
 /** The worker inside the `npm start` process (embedded PGlite, or PostgreSQL when no separate worker runs). */
 import type { Services } from '../runtime.ts';
-import { mailTransportFromEnv } from './mail.ts';
+import { mailTransportFor } from './mail.ts';
 import { createJobRunner } from './runner.ts';
 
 /** Starts the embedded worker (unless WORKER=off, for deployments that run `npm run worker`); returns stop(). */
@@ -9,7 +9,7 @@ export function startEmbeddedWorker(services: Services): () => Promise<void> {
   const runner = createJobRunner({
     db: services.database.db,
     logger: services.logger,
-    mail: mailTransportFromEnv(),
+    mail: mailTransportFor(services.config),
     pollMs: 15_000,
   });
   const stop = runner.start();

@@ -1,11 +1,11 @@
 /**
- * The worker's minimal mail sender, behind a small interface so the app's shared sender (src/server/mail)
- * can replace it. Mail is always written to `mail_outbox` first, in the job's transaction; a separate
- * send-mail job hands it to SMTP when SMTP_URL is set, and otherwise it stays in the outbox and the log.
+ * The worker's mail transport, on src/server/mail's shared SMTP transporter and the server config. Mail is
+ * always written to `mail_outbox` first, in the job's transaction; a separate send-mail job hands it to SMTP
+ * when SMTP_URL is set, and otherwise it stays in the outbox and the log.
  */
-import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import type { ServerConfig } from '../config.ts';
+import { transportFor } from '../mail/mailer.ts';
 
 /** One plain-text mail. */
 export interface OutgoingMail {
@@ -21,18 +21,9 @@ export interface MailTransport {
   send(mail: OutgoingMail, logger: Logger): Promise<void>;
 }
 
-const mailEnv = z.object({
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
-  MAIL_FROM: z.string().default('Tenant App <no-reply@tenant-app.invalid>'),
-});
-
 /** Sends through nodemailer to an SMTP URL. */
 export function smtpTransport(url: string, from: string): MailTransport {
-  const transporter = nodemailer.createTransport(url);
+  const transporter = transportFor(url);
   return {
     delivers: true,
     async send(mail, logger) {
@@ -53,8 +44,7 @@ export const logTransport: MailTransport = {
   },
 };
 
-/** The transport the environment asks for: SMTP when SMTP_URL is set, else the log. */
-export function mailTransportFromEnv(env: Record<string, string | undefined> = process.env): MailTransport {
-  const parsed = mailEnv.parse(env);
-  return parsed.SMTP_URL ? smtpTransport(parsed.SMTP_URL, parsed.MAIL_FROM) : logTransport;
+/** The transport the configuration asks for: SMTP when SMTP_URL is set, else the log. */
+export function mailTransportFor(config: Pick<ServerConfig, 'SMTP_URL' | 'MAIL_FROM'>): MailTransport {
+  return config.SMTP_URL ? smtpTransport(config.SMTP_URL, config.MAIL_FROM) : logTransport;
 }

@@ -18,7 +18,8 @@ export interface MailServices {
 
 const transports = new Map<string, Transporter>();
 
-function transportFor(url: string): Transporter {
+/** One nodemailer transporter per SMTP URL, shared by the account flows and the job worker. */
+export function transportFor(url: string): Transporter {
   let transport = transports.get(url);
   if (!transport) {
     transport = nodemailer.createTransport(url);
