@@ -177,7 +177,7 @@ function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Cru
 type Entry = {
   key: string;
   icon: IconName;
-  href?: string;
+  href: string;
   active?: boolean;
   badge?: string;
   pending?: boolean;
@@ -272,32 +272,20 @@ function SideMenu({
               className={entry.pending ? 'nav-pending' : undefined}
               aria-hidden={entry.pending || undefined}
             >
-              {entry.href ? (
-                <a
-                  className={entry.active ? 'nav-link active' : 'nav-link'}
-                  href={entry.href}
-                  aria-current={entry.active ? (pathname === entry.href ? 'page' : 'true') : undefined}
-                  onClick={onClose}
-                >
-                  <Icon name={entry.icon} />
-                  <span>{t(entry.key)}</span>
-                  {entry.badge && (
-                    <span className="badge" data-testid="notification-badge">
-                      {entry.badge}
-                    </span>
-                  )}
-                </a>
-              ) : (
-                // Not built yet: shown, but not a link, so nothing leads to a dead page.
-                <span className="nav-link disabled" title={t('nav.coming_later')}>
-                  <Icon name={entry.icon} />
-                  <span>{t(entry.key)}</span>
-                  <span className="badge">
-                    <span aria-hidden="true">{t('nav.soon')}</span>
-                    <span className="visually-hidden">{t('nav.coming_later')}</span>
+              <a
+                className={entry.active ? 'nav-link active' : 'nav-link'}
+                href={entry.href}
+                aria-current={entry.active ? (pathname === entry.href ? 'page' : 'true') : undefined}
+                onClick={onClose}
+              >
+                <Icon name={entry.icon} />
+                <span>{t(entry.key)}</span>
+                {entry.badge && (
+                  <span className="badge" data-testid="notification-badge">
+                    {entry.badge}
                   </span>
-                </span>
-              )}
+                )}
+              </a>
               {entry.key === 'nav.consumption' && consumptionLinks.length > 0 && (
                 <ul className="nav-sublist">
                   {consumptionLinks.map((link) => {
