@@ -108,29 +108,30 @@ describe('alarm CRUD and access', () => {
     const deleted = await gql(api.tenant, DELETE, { t: tenancyB, id: created.id }, tokens.bob);
     expect(deleted.data).toEqual({ deleteAlarm: { ok: true } });
     expect(errorCode(await gql(api.tenant, ONE, { t: tenancyB, id: created.id }, tokens.bob))).toBe(
-      'FORBIDDEN',
+      'NOT_FOUND',
     );
   });
 
-  it("refuses another tenant's tenancy and alarm ids, and unknown ids, with the same FORBIDDEN", async () => {
+  it("refuses another tenant's tenancy with FORBIDDEN; unknown and foreign alarm ids get one NOT_FOUND", async () => {
     const bobs = await create('bob', tenancyB, heatDay(100));
-    // Alice is not a member of tenancy B; on her own tenancy, Bob's alarm id is not hers.
+    // Alice is not a member of tenancy B: FORBIDDEN, as tenantGraph.
     expect(errorCode(await gql(api.tenant, LIST, { t: tenancyB }, tokens.alice))).toBe('FORBIDDEN');
     expect(errorCode(await gql(api.tenant, ONE, { t: tenancyB, id: bobs.id }, tokens.alice))).toBe(
       'FORBIDDEN',
     );
-    expect(errorCode(await gql(api.tenant, ONE, { t: tenancyA, id: bobs.id }, tokens.alice))).toBe(
-      'FORBIDDEN',
+    // On her own tenancy, Bob's alarm id, an unknown id and a malformed id get the very same answer.
+    const answers = await Promise.all(
+      [bobs.id, '999999', 'x'].map((id) => gql(api.tenant, ONE, { t: tenancyA, id }, tokens.alice)),
     );
-    expect(errorCode(await gql(api.tenant, ONE, { t: tenancyA, id: '999999' }, tokens.alice))).toBe(
-      'FORBIDDEN',
-    );
-    expect(errorCode(await gql(api.tenant, ONE, { t: tenancyA, id: 'x' }, tokens.alice))).toBe('FORBIDDEN');
+    for (const r of answers) {
+      expect(errorCode(r)).toBe('NOT_FOUND');
+      expect(r.errors![0]!.message).toBe(answers[1]!.errors![0]!.message);
+    }
     expect(
       errorCode(await gql(api.tenant, UPDATE, { t: tenancyA, id: bobs.id, a: heatDay(1) }, tokens.alice)),
-    ).toBe('FORBIDDEN');
+    ).toBe('NOT_FOUND');
     expect(errorCode(await gql(api.tenant, DELETE, { t: tenancyA, id: bobs.id }, tokens.alice))).toBe(
-      'FORBIDDEN',
+      'NOT_FOUND',
     );
     expect(errorCode(await gql(api.tenant, CREATE, { t: tenancyB, a: heatDay(1) }, tokens.alice))).toBe(
       'FORBIDDEN',
@@ -162,18 +163,37 @@ describe('alarm CRUD and access', () => {
     expect(await database.db.select().from(alarmTable)).toEqual(before);
   });
 
-  it("hints with the last complete period's value, and null for a period with a missing day", async () => {
-    clock.set(new Date('2025-03-31T06:00:00Z'));
-    const r = await gql<{ alarmValues: { periodStart: string; value: number | null }[] }>(
-      api.tenant,
-      VALUES,
-      { i: { tenancyId: tenancyB, type: 'THRESHOLD', quantity: 'heat-energy', frequency: 'DAY', count: 1 } },
-      tokens.bob,
-    );
-    expect(r.errors).toBeUndefined();
-    // alarmValues uses the wall clock; the fixture's data is in 2025, so the latest day has no data.
-    expect(r.data!.alarmValues).toHaveLength(1);
-    expect(r.data!.alarmValues[0]!.value).toBeNull();
+  it("hints with the last complete period's value by the injected clock, null for a day without data", async () => {
+    api.services.clock = clock;
+    const hint = async (frequency: string, count = 1) => {
+      const r = await gql<{ alarmValues: { periodStart: string; value: number | null }[] }>(
+        api.tenant,
+        VALUES,
+        { i: { tenancyId: tenancyB, type: 'THRESHOLD', quantity: 'heat-energy', frequency, count } },
+        tokens.bob,
+      );
+      expect(r.errors).toBeUndefined();
+      return r.data!.alarmValues;
+    };
+    try {
+      // Bob's heat is 3 kWh every hour. At 08:00 Copenhagen on 31 March the latest complete day is the 23-hour
+      // DST day 30 March: 69 kWh.
+      clock.set(new Date('2025-03-31T06:00:00Z'));
+      expect(await hint('DAY')).toEqual([{ periodStart: '2025-03-30', periodEnd: '2025-03-31', value: 69 }]);
+      // Move time a day on: 31 March (24 hours) is now the latest complete day.
+      clock.advance(86_400_000);
+      expect(await hint('DAY', 2)).toEqual([
+        { periodStart: '2025-03-30', periodEnd: '2025-03-31', value: 69 },
+        { periodStart: '2025-03-31', periodEnd: '2025-04-01', value: 72 },
+      ]);
+      // Past the fixture's data (it ends 6 April): the latest day has none, so the hint is null, never 0.
+      clock.set(new Date('2025-04-20T06:00:00Z'));
+      expect(await hint('DAY')).toEqual([
+        { periodStart: '2025-04-19', periodEnd: '2025-04-20', value: null },
+      ]);
+    } finally {
+      api.services.clock = undefined;
+    }
   });
 });
 
@@ -366,10 +386,13 @@ describe('notifications', () => {
     expect(errorCode(await gql(api.tenant, NOTIFICATION, { t: tenancyB, id }, tokens.alice))).toBe(
       'FORBIDDEN',
     );
-    expect(errorCode(await gql(api.tenant, NOTIFICATION, { t: tenancyA, id }, tokens.alice))).toBe(
-      'FORBIDDEN',
-    );
-    expect(errorCode(await gql(api.tenant, MARK, { t: tenancyA, id }, tokens.alice))).toBe('FORBIDDEN');
+    // On Alice's own tenancy, Bob's notification id and an unknown one get the same NOT_FOUND.
+    for (const nid of [id, '999999', 'nope']) {
+      const r = await gql(api.tenant, NOTIFICATION, { t: tenancyA, id: nid }, tokens.alice);
+      expect(errorCode(r)).toBe('NOT_FOUND');
+      expect(r.errors![0]!.message).toBe('No such notification');
+    }
+    expect(errorCode(await gql(api.tenant, MARK, { t: tenancyA, id }, tokens.alice))).toBe('NOT_FOUND');
     expect(errorCode(await gql(api.tenant, MARK_ALL, { t: tenancyB }, tokens.alice))).toBe('FORBIDDEN');
     const all = await gql(api.tenant, MARK_ALL, { t: tenancyB }, tokens.bob);
     expect(all.data).toEqual({ markAllNotificationsRead: { ok: true, count: first.totalCount } });

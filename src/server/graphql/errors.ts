@@ -34,6 +34,12 @@ export const loginRequired = () => apiError('UNAUTHENTICATED', LOGIN_REQUIRED_ME
 export const accessTokenExpired = () => apiError('TOKEN_EXPIRED', ACCESS_TOKEN_EXPIRED_MESSAGE);
 /** The caller may not see this object; also used for ids that do not exist, so ids cannot be probed. */
 export const forbidden = () => apiError('FORBIDDEN', FORBIDDEN_MESSAGE);
+/**
+ * An alarm or notification id that is not one of the caller's own on a tenancy they belong to: unknown, deleted,
+ * malformed or someone else's all get this same answer, so nothing leaks. Unlike FORBIDDEN it does not end the
+ * session (SPEC §6 sends access_denied to login; a bookmarked link to a deleted alarm should not log out).
+ */
+export const notFound = (what: string) => apiError('NOT_FOUND', `No such ${what}`);
 /** Bad input with a readable reason. */
 export const badInput = (message: string) => apiError('BAD_USER_INPUT', message);
 

@@ -1,20 +1,25 @@
-/** `alarm(tenancyId, id)`: one of the caller's alarms; anyone else's, or an unknown id, is FORBIDDEN. */
+/**
+ * `alarm(tenancyId, id)`: one of the caller's alarms. A tenancy the caller is not a member of is FORBIDDEN (as
+ * tenantGraph); on their own tenancy, an unknown, malformed or someone else's alarm id is NOT_FOUND (one answer).
+ */
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { alarms } from '../../db/schema.ts';
 import { requireUserId } from '../../graphql/context.ts';
-import { forbidden } from '../../graphql/errors.ts';
+import { notFound } from '../../graphql/errors.ts';
 import type { QueryResolvers } from '../types.generated.ts';
-import { alarmObjects, idOf, requireTenancy } from './alarmShared.ts';
+import { alarmObjects, idOrNull, requireTenancy } from './alarmShared.ts';
 
-/** The caller's alarm row on a tenancy they are a member of; FORBIDDEN otherwise. */
+/** The caller's alarm row on a tenancy they are a member of; FORBIDDEN for the tenancy, NOT_FOUND for the id. */
 export async function ownAlarm(db: Db, userId: number, tenancyId: string, id: string) {
   const tenancy = await requireTenancy(db, userId, tenancyId);
+  const alarmId = idOrNull(id);
+  if (alarmId === null) throw notFound('alarm');
   const [row] = await db
     .select()
     .from(alarms)
-    .where(and(eq(alarms.id, idOf(id)), eq(alarms.userId, userId), eq(alarms.tenancyId, tenancy.id)));
-  if (!row) throw forbidden();
+    .where(and(eq(alarms.id, alarmId), eq(alarms.userId, userId), eq(alarms.tenancyId, tenancy.id)));
+  if (!row) throw notFound('alarm');
   return { row, tenancy };
 }
 

@@ -10,10 +10,16 @@ import { isWaterQuantity } from '../../jobs/evaluator.ts';
 import { storedQuantities } from '../../jobs/values.ts';
 import type { Alarm, AlarmEvaluation, AlarmFrequency, AlarmInput, AlarmType } from '../types.generated.ts';
 
+/** A positive integer id from a GraphQL ID, or null for anything else (no row can have it). */
+export function idOrNull(id: string): number | null {
+  return /^\d{1,9}$/.test(id) ? Number(id) : null;
+}
+
 /** A positive integer id from a GraphQL ID; anything else is FORBIDDEN like an id of someone else's. */
 export function idOf(id: string): number {
-  if (!/^\d{1,9}$/.test(id)) throw forbidden();
-  return Number(id);
+  const n = idOrNull(id);
+  if (n === null) throw forbidden();
+  return n;
 }
 
 /** The tenancy, when the caller is a member of it; FORBIDDEN otherwise (same refusal as tenantGraph). */

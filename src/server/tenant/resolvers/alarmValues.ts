@@ -1,8 +1,12 @@
-/** `alarmValues`: a quantity's totals (or averages) over the latest complete periods, from the daily rollups. */
+/**
+ * `alarmValues`: a quantity's totals (or averages) over the latest complete periods, from the daily rollups.
+ * "Latest complete" is judged by the services' clock, the same injectable clock the worker evaluates with.
+ */
 import { z } from 'zod';
 import { requireUserId } from '../../graphql/context.ts';
 import { parseInput } from '../../graphql/errors.ts';
 import { type AlarmFrequency, recentPeriods } from '../../jobs/alarmPeriods.ts';
+import { systemClock } from '../../jobs/clock.ts';
 import { periodValue } from '../../jobs/evaluator.ts';
 import { alarmPoints, dailyTotals } from '../../jobs/values.ts';
 import type { QueryResolvers } from '../types.generated.ts';
@@ -15,7 +19,7 @@ export const alarmValues: NonNullable<QueryResolvers['alarmValues']> = async (_p
     count: args.input.count,
   });
   const frequency = args.input.frequency.toLowerCase() as AlarmFrequency;
-  const periods = recentPeriods(new Date(), frequency, count ?? 1);
+  const periods = recentPeriods((ctx.services.clock ?? systemClock).now(), frequency, count ?? 1);
   const points = await alarmPoints(ctx.db, tenancy.id, args.input.quantity);
   const days = await dailyTotals(ctx.db, points, { start: periods[0]!.start, end: periods.at(-1)!.end });
   const average = args.input.type === 'INDOOR_CLIMATE';

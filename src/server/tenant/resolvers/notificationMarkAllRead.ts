@@ -1,7 +1,9 @@
 /** `markAllNotificationsRead`: marks every unread notification of the caller on a tenancy read. */
+
 import { and, eq, isNull } from 'drizzle-orm';
 import { notifications } from '../../db/schema.ts';
 import { requireUserId } from '../../graphql/context.ts';
+import { systemClock } from '../../jobs/clock.ts';
 import type { MutationResolvers } from '../types.generated.ts';
 import { requireTenancy } from './alarmShared.ts';
 
@@ -14,7 +16,7 @@ export const markAllNotificationsRead: NonNullable<MutationResolvers['markAllNot
   const tenancy = await requireTenancy(ctx.db, userId, args.tenancyId);
   const updated = await ctx.db
     .update(notifications)
-    .set({ readAt: new Date() })
+    .set({ readAt: (ctx.services.clock ?? systemClock).now() })
     .where(
       and(
         eq(notifications.userId, userId),

@@ -2,9 +2,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { notifications } from '../../db/schema.ts';
-import { forbidden } from '../../graphql/errors.ts';
+import { notFound } from '../../graphql/errors.ts';
 import type { AlarmFrequency, Notification, NotificationKind } from '../types.generated.ts';
-import { idOf, requireTenancy } from './alarmShared.ts';
+import { idOrNull, requireTenancy } from './alarmShared.ts';
 
 type Row = typeof notifications.$inferSelect;
 const num = (x: string | null) => (x === null ? null : Number(x));
@@ -34,19 +34,21 @@ export function notificationObject(n: Row): Notification {
   };
 }
 
-/** The caller's notification on a tenancy they are a member of; FORBIDDEN otherwise. */
+/** The caller's notification on a tenancy they are a member of; FORBIDDEN for the tenancy, NOT_FOUND for the id. */
 export async function ownNotification(db: Db, userId: number, tenancyId: string, id: string): Promise<Row> {
   const tenancy = await requireTenancy(db, userId, tenancyId);
+  const notificationId = idOrNull(id);
+  if (notificationId === null) throw notFound('notification');
   const [row] = await db
     .select()
     .from(notifications)
     .where(
       and(
-        eq(notifications.id, idOf(id)),
+        eq(notifications.id, notificationId),
         eq(notifications.userId, userId),
         eq(notifications.tenancyId, tenancy.id),
       ),
     );
-  if (!row) throw forbidden();
+  if (!row) throw notFound('notification');
   return row;
 }
