@@ -31,6 +31,8 @@ const schema = z.object({
   MAIL_FROM: z.string().default('Tenant app <no-reply@tenant-app.invalid>'),
   /** The app's public address, for links in mail; defaults to http://HOST:PORT. */
   APP_URL: z.url().optional(),
+  /** Days finished job rows are kept before the daily sweep deletes them (at least 35). */
+  JOB_RETENTION_DAYS: z.coerce.number().int().min(35).default(90),
   /** Trust the first X-Forwarded-For address as the client's (only behind a proxy that sets it). */
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
   /** Social login: each provider is off until its client id is set. */

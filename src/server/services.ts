@@ -1,10 +1,13 @@
 /** The services the GraphQL backends need: the runtime services plus the token signing keys. */
 import { type KeyRing, loadKeyRing } from './auth/keys.ts';
+import type { Clock } from './jobs/clock.ts';
 import { getServices, type Services } from './runtime.ts';
 
 /** Runtime services plus both backends' signing keys. */
 export interface ApiServices extends Services {
   keys: KeyRing;
+  /** The clock that alarm evaluation reads (the worker's injectable one); the wall clock when unset. */
+  clock?: Clock;
 }
 
 const KEY = Symbol.for('tenant-app.api-services');

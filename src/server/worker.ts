@@ -13,7 +13,13 @@ async function main(): Promise<void> {
     logger.warn(
       'no DATABASE_URL: the worker runs on the embedded database; stop `npm start` first (one process only)',
     );
-  const runner = createJobRunner({ db: database.db, logger, mail: mailTransportFor(config), pollMs: 2_000 });
+  const runner = createJobRunner({
+    db: database.db,
+    logger,
+    mail: mailTransportFor(config),
+    pollMs: 2_000,
+    jobRetentionDays: config.JOB_RETENTION_DAYS,
+  });
   const stop = runner.start();
   logger.info({ worker: `${hostname()}:${process.pid}` }, 'worker started');
   const shutdown = (signal: string) => {

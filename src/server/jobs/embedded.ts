@@ -11,6 +11,7 @@ export function startEmbeddedWorker(services: Services): () => Promise<void> {
     logger: services.logger,
     mail: mailTransportFor(services.config),
     pollMs: 15_000,
+    jobRetentionDays: services.config.JOB_RETENTION_DAYS,
   });
   const stop = runner.start();
   // A job cut off by the exit rolls back and runs again on the next start; stopping first just saves that work.

@@ -4,6 +4,7 @@ import { consumptionReportTask } from './tasks/consumptionReport.ts';
 import { evaluateAlarmTask } from './tasks/evaluateAlarm.ts';
 import { notificationMailTask } from './tasks/notificationMail.ts';
 import { sendMailTask } from './tasks/sendMail.ts';
+import { sweepTask } from './tasks/sweep.ts';
 
 /** The app's tasks. */
 export const ALL_TASKS: readonly Task[] = [
@@ -11,4 +12,5 @@ export const ALL_TASKS: readonly Task[] = [
   consumptionReportTask,
   notificationMailTask,
   sendMailTask,
+  sweepTask,
 ] as unknown as readonly Task[];

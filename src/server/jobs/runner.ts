@@ -18,6 +18,8 @@ export interface JobRunnerOptions {
   pollMs?: number;
   /** Pause between schedule runs; default 60 s. */
   scheduleEveryMs?: number;
+  /** Days finished job rows are kept (JOB_RETENTION_DAYS); default 90. */
+  jobRetentionDays?: number;
 }
 
 /** A job runner over one database. */
@@ -50,7 +52,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
   }
 
   async function tick(): Promise<number> {
-    await scheduleDueJobs(opts.db, clock.now());
+    await scheduleDueJobs(opts.db, clock.now(), { jobRetentionDays: opts.jobRetentionDays });
     return drain();
   }
 
@@ -64,7 +66,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
         try {
           if (Date.now() - lastSchedule >= (opts.scheduleEveryMs ?? 60_000)) {
             lastSchedule = Date.now();
-            await scheduleDueJobs(opts.db, clock.now());
+            await scheduleDueJobs(opts.db, clock.now(), { jobRetentionDays: opts.jobRetentionDays });
           }
           await drain();
         } catch (err) {

@@ -8,11 +8,23 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
 import { type AlarmFrequency, latestCompletePeriod, localDate } from './alarmPeriods.ts';
+import { enqueue } from './queue.ts';
+import { DEFAULT_JOB_RETENTION_DAYS, sweepTask } from './tasks/sweep.ts';
 
 const FREQUENCIES: AlarmFrequency[] = ['day', 'week', 'month', 'year'];
 
-/** Queues the due alarm evaluations and monthly reports; returns how many jobs were new. */
-export async function scheduleDueJobs(db: Db, now: Date): Promise<{ alarms: number; reports: number }> {
+/** Options of the schedule. */
+export interface ScheduleOptions {
+  /** Days finished job rows are kept (JOB_RETENTION_DAYS); the daily sweep deletes older ones. */
+  jobRetentionDays?: number;
+}
+
+/** Queues the due alarm evaluations, monthly reports and the day's sweep; returns how many jobs were new. */
+export async function scheduleDueJobs(
+  db: Db,
+  now: Date,
+  options: ScheduleOptions = {},
+): Promise<{ alarms: number; reports: number; sweep: boolean }> {
   const iso = now.toISOString();
   let alarmJobs = 0;
   for (const frequency of FREQUENCIES) {
@@ -44,5 +56,11 @@ export async function scheduleDueJobs(db: Db, now: Date): Promise<{ alarms: numb
         ON CONFLICT (key) DO NOTHING
         RETURNING id`,
   );
-  return { alarms: alarmJobs, reports: reports.length };
+  const sweep = await enqueue(
+    db,
+    sweepTask,
+    { day: localDate(now).toString(), retentionDays: options.jobRetentionDays ?? DEFAULT_JOB_RETENTION_DAYS },
+    now,
+  );
+  return { alarms: alarmJobs, reports: reports.length, sweep };
 }

@@ -1,0 +1,43 @@
+/**
+ * Sweeps rows that only grow: finished job rows (done or failed) older than the retention, and throttle rows
+ * (report lookups, account rate limits) whose window has ended. Pending jobs, which include any job a worker is
+ * running right now (it holds the row lock; its status is still pending), are never touched.
+ *
+ * A swept job's dedupe key is free again. The schedule only queues the latest complete period, so with the
+ * minimum retention of 35 days a day, week or month job is never queued again; a yearly alarm's job for the
+ * current latest year can be, and runs once more writing nothing (its evaluation and notification are keyed).
+ */
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { queryRows } from '../../db/sql.ts';
+import { defineTask } from '../task.ts';
+
+/** Default and smallest retention of finished job rows, in days (JOB_RETENTION_DAYS). */
+export const DEFAULT_JOB_RETENTION_DAYS = 90;
+export const MIN_JOB_RETENTION_DAYS = 35;
+
+export const sweepTask = defineTask({
+  name: 'sweep',
+  payload: z.object({
+    /** The local day the sweep is for (one sweep a day). */
+    day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    retentionDays: z.number().int().min(MIN_JOB_RETENTION_DAYS).default(DEFAULT_JOB_RETENTION_DAYS),
+  }),
+  key: (p) => ({ subject: 'rows', period: p.day }),
+  async run({ tx, now, logger }, { retentionDays }) {
+    const cutoff = new Date(now.getTime() - retentionDays * 86_400_000).toISOString();
+    const iso = now.toISOString();
+    const count = async (query: ReturnType<typeof sql>) => (await queryRows(tx, query)).length;
+    const jobs = await count(
+      sql`DELETE FROM jobs WHERE status IN ('done', 'failed') AND finished_at < ${cutoff}::timestamptz
+          RETURNING id`,
+    );
+    const reportLookups = await count(
+      sql`DELETE FROM report_lookup_limits WHERE expire < ${iso}::timestamptz RETURNING key`,
+    );
+    const rateLimits = await count(
+      sql`DELETE FROM rate_limits WHERE expire < ${iso}::timestamptz RETURNING key`,
+    );
+    logger.info({ jobs, reportLookups, rateLimits, retentionDays }, 'swept old rows');
+  },
+});

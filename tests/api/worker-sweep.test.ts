@@ -1,0 +1,106 @@
+/**
+ * The daily sweep: finished job rows older than the retention go, newer ones stay, pending jobs (a job being run
+ * is still pending) are never swept, and expired throttle rows (report lookups, account rate limits) go.
+ * Runs on PGlite and PostgreSQL.
+ */
+import { eq, sql } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/server/db/client.ts';
+import { jobs, rateLimits, reportLookupLimits } from '../../src/server/db/schema.ts';
+import { queryRows } from '../../src/server/db/sql.ts';
+import { manualClock } from '../../src/server/jobs/clock.ts';
+import { createJobRunner } from '../../src/server/jobs/runner.ts';
+import { freshDatabase } from './helpers/db.ts';
+
+let database: Database;
+beforeAll(async () => {
+  database = await freshDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const DAY = 86_400_000;
+const now = new Date('2026-06-15T04:00:00Z');
+const daysAgo = (d: number) => new Date(now.getTime() - d * DAY);
+
+describe('sweep', () => {
+  it('deletes finished jobs older than the retention and expired throttle rows; keeps the rest', async () => {
+    const job = (key: string, status: 'pending' | 'done' | 'failed', age: number) => ({
+      task: 'evaluate-alarm',
+      key,
+      payload: {},
+      status,
+      runAt: daysAgo(age + 1),
+      createdAt: daysAgo(age + 1),
+      finishedAt: status === 'pending' ? null : daysAgo(age),
+    });
+    await database.db
+      .insert(jobs)
+      .values([
+        job('old-done', 'done', 41),
+        job('old-failed', 'failed', 200),
+        job('new-done', 'done', 39),
+        job('new-failed', 'failed', 1),
+        job('old-pending', 'pending', 400),
+      ]);
+    await database.db.insert(reportLookupLimits).values([
+      { key: 'report:1.2.3.4', points: 5, expire: new Date(now.getTime() - 1_000) },
+      { key: 'report:5.6.7.8', points: 5, expire: new Date(now.getTime() + 60_000) },
+    ]);
+    await database.db.insert(rateLimits).values([
+      { key: 'login:old@example.test', points: 3, expire: daysAgo(2) },
+      { key: 'login:new@example.test', points: 3, expire: new Date(now.getTime() + 600_000) },
+    ]);
+
+    const clock = manualClock(now);
+    const runner = createJobRunner({
+      db: database.db,
+      logger: pino({ level: 'silent' }),
+      clock,
+      jobRetentionDays: 40,
+    });
+    // A job created 401 days ago and still pending (waiting, or being run: a running job is pending until its
+    // transaction commits). Its run_at is tomorrow, so this tick does not run it.
+    await database.db
+      .update(jobs)
+      .set({ runAt: new Date(now.getTime() + DAY) })
+      .where(eq(jobs.key, 'old-pending'));
+    await runner.tick();
+
+    const keys = (await database.db.select({ key: jobs.key, status: jobs.status }).from(jobs))
+      .map((j) => `${j.key}:${j.status}`)
+      .sort();
+    expect(keys).toEqual([
+      'new-done:done',
+      'new-failed:failed',
+      'old-pending:pending',
+      // The sweep's own row, done now, and kept for the retention like any other.
+      'sweep:rows:2026-06-15:done',
+    ]);
+    expect((await database.db.select().from(reportLookupLimits)).map((r) => r.key)).toEqual([
+      'report:5.6.7.8',
+    ]);
+    expect((await database.db.select().from(rateLimits)).map((r) => r.key)).toEqual([
+      'login:new@example.test',
+    ]);
+
+    // Once a day: another tick the same day queues no second sweep; the next day does.
+    clock.advance(3_600_000);
+    await runner.tick();
+    clock.advance(DAY);
+    await runner.tick();
+    const rows = await queryRows<{ key: string }>(
+      database.db,
+      sql`SELECT key FROM jobs WHERE task = 'sweep' ORDER BY key`,
+    );
+    expect(rows.map((r) => r.key)).toEqual(['sweep:rows:2026-06-15', 'sweep:rows:2026-06-16']);
+  });
+
+  it('refuses a retention below 35 days in the config', async () => {
+    const { parseServerConfig } = await import('../../src/server/config.ts');
+    expect(() => parseServerConfig({ JOB_RETENTION_DAYS: '7' })).toThrow();
+    expect(parseServerConfig({}).JOB_RETENTION_DAYS).toBe(90);
+  });
+});
