@@ -28,6 +28,7 @@ import { smtpTransport } from '../../src/server/jobs/mail.ts';
 import { enqueue, runNextJob } from '../../src/server/jobs/queue.ts';
 import { createJobRunner } from '../../src/server/jobs/runner.ts';
 import { defineTask, type Task } from '../../src/server/jobs/task.ts';
+import { outboxMessageId } from '../../src/server/jobs/tasks/sendMail.ts';
 import { freshDatabase, testEngine } from './helpers/db.ts';
 import { type Fixture, seedFixture } from './helpers/fixtures.ts';
 
@@ -152,6 +153,20 @@ describe('mail', () => {
       expect(received[0]!.data).toContain('above your threshold of 400 kWh');
       const [last] = await database.db.select().from(mailOutbox).orderBy(sql`id DESC`).limit(1);
       expect(last!.sentAt).not.toBeNull();
+      // A crash after SMTP accepted it but before sent_at committed: the retry sends the same Message-ID, so
+      // the receiver can drop the repeat.
+      const messageId = outboxMessageId(last!);
+      expect(received[0]!.data).toContain(`Message-ID: ${messageId}`);
+      await database.db.update(mailOutbox).set({ sentAt: null }).where(eq(mailOutbox.id, last!.id));
+      await database.db
+        .update(jobs)
+        .set({ status: 'pending' })
+        .where(eq(jobs.key, `send-mail:outbox:${last!.id}:once`));
+      await runner.drain();
+      expect(received).toHaveLength(2);
+      expect(received[1]!.data).toContain(`Message-ID: ${messageId}`);
+      // Every other row gets its own.
+      expect(outboxMessageId({ ...last!, id: last!.id + 1 })).not.toBe(messageId);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }

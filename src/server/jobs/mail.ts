@@ -12,6 +12,8 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** A Message-ID that stays the same when the same mail is sent again (receivers drop the repeat). */
+  messageId?: string;
 }
 
 /** Where mail goes: SMTP, or nowhere but the log (the outbox row is the record). */
@@ -27,7 +29,13 @@ export function smtpTransport(url: string, from: string): MailTransport {
   return {
     delivers: true,
     async send(mail, logger) {
-      const info = await transporter.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      const info = await transporter.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.messageId ? { messageId: mail.messageId } : {}),
+      });
       logger.info({ to: mail.to, messageId: info.messageId }, 'mail sent');
     },
   };

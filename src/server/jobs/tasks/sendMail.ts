@@ -1,8 +1,22 @@
-/** Hands one outbox mail to the transport; `sent_at` marks it delivered. SMTP is at-least-once across a crash. */
+/**
+ * Hands one outbox mail to the transport; `sent_at` marks it delivered.
+ *
+ * The guarantee, as good as SMTP allows: SMTP has no two-phase commit, so a crash after the server's "250 OK"
+ * and before this job's transaction commits sends the mail again on the retry. The window is kept to that one
+ * step (the row is locked, SMTP is the job's last action, and only `sent_at` is written after it), and every
+ * send of one outbox row carries the same Message-ID, so receivers that drop a repeated Message-ID (most
+ * mailbox providers and clients) show it once. Nothing is ever lost: an unsent row stays pending until a send
+ * succeeds. In the database everything is exactly once.
+ */
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { mailOutbox } from '../../db/schema.ts';
 import { defineTask } from '../task.ts';
+
+/** The Message-ID of an outbox row: the same on every send of that row, different for every row. */
+export function outboxMessageId(row: { id: number; createdAt: Date }): string {
+  return `<outbox.${row.id}.${row.createdAt.getTime()}@tenant-app.mail>`;
+}
 
 export const sendMailTask = defineTask({
   name: 'send-mail',
@@ -11,7 +25,10 @@ export const sendMailTask = defineTask({
   async run({ tx, now, logger, mail }, { outboxId }) {
     const [row] = await tx.select().from(mailOutbox).where(eq(mailOutbox.id, outboxId)).for('update');
     if (!row || row.sentAt) return;
-    await mail.send({ to: row.to, subject: row.subject, text: row.body }, logger);
+    await mail.send(
+      { to: row.to, subject: row.subject, text: row.body, messageId: outboxMessageId(row) },
+      logger,
+    );
     if (mail.delivers) await tx.update(mailOutbox).set({ sentAt: now }).where(eq(mailOutbox.id, outboxId));
   },
 });
