@@ -19,6 +19,15 @@ export function isDynamicImportFailure(reason: unknown): boolean {
   );
 }
 
+/**
+ * SPEC §2: what a failed lazy load (an island's code on a page) leads to. A dynamic-import failure (the chunk is
+ * gone or unreachable: a deploy replaced it) reloads the page; any other load error (the code loaded but failed
+ * to start) goes to login.
+ */
+export function loadErrorAction(error: unknown): 'reload' | 'login' {
+  return isDynamicImportFailure(error) ? 'reload' : 'login';
+}
+
 /** SPEC §9 translation loading: up to 5 retries, 350 ms first delay, doubling, at most 10 reads at once. */
 export const TRANSLATION_RETRY = { retries: 5, firstDelayMs: 350, factor: 2, maxParallel: 10 } as const;
 

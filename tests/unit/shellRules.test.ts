@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   debugPress,
   isDynamicImportFailure,
+  loadErrorAction,
   parallelLimit,
   retryDelay,
   withRetries,
@@ -24,6 +25,16 @@ describe('shell rules', () => {
     expect(isDynamicImportFailure(new TypeError('Importing a module script failed.'))).toBe(true);
     expect(isDynamicImportFailure(new Error('Network request failed'))).toBe(false);
     expect(isDynamicImportFailure(undefined)).toBe(false);
+  });
+
+  it('a failed lazy load reloads when it is a dynamic-import failure, and goes to login otherwise', () => {
+    expect(loadErrorAction(new TypeError('Failed to fetch dynamically imported module: /_astro/x.js'))).toBe(
+      'reload',
+    );
+    expect(loadErrorAction(new TypeError('Importing a module script failed.'))).toBe('reload');
+    expect(loadErrorAction(new ReferenceError('process is not defined'))).toBe('login');
+    expect(loadErrorAction(new Error('Invalid component export path: x'))).toBe('login');
+    expect(loadErrorAction(undefined)).toBe('login');
   });
 
   it('retries translation loads 5 times from 350 ms, doubling', async () => {
