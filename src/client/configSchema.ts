@@ -6,6 +6,12 @@ import { z } from 'zod/mini';
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language, parseLanguage } from '../lib/languages.ts';
 
 const text = () => z.optional(z.string());
+const httpsUrl = () =>
+  z.optional(
+    z
+      .string()
+      .check(z.refine((v) => !v.trim() || /^https:\/\/\S+$/.test(v.trim()), 'must be an https:// URL')),
+  );
 
 // Built on first use: zod calls at module level would keep zod in every browser bundle.
 const schema = () =>
@@ -39,6 +45,8 @@ const schema = () =>
     PUBLIC_FACEBOOK_CLIENT_ID: text(),
     PUBLIC_TAG_MANAGER_ID: text(),
     PUBLIC_SENTRY_DSN: text(),
+    PUBLIC_APP_STORE_URL: httpsUrl(),
+    PUBLIC_PLAY_STORE_URL: httpsUrl(),
   });
 
 /** A set value, trimmed; unset and blank are both "off". */
@@ -64,6 +72,8 @@ export type ClientConfig = {
   facebookClientId: string | null;
   tagManagerId: string | null;
   sentryDsn: string | null;
+  /** The brand's app in the stores (set per brand build); a link that is not set is not shown. */
+  storeLinks: { appStore: string | null; playStore: string | null };
 };
 
 /** Parses PUBLIC_* variables; throws one error listing every bad variable. */
@@ -96,5 +106,6 @@ export function parseClientConfig(env: Record<string, unknown>): ClientConfig {
     facebookClientId: value(c.PUBLIC_FACEBOOK_CLIENT_ID),
     tagManagerId: value(c.PUBLIC_TAG_MANAGER_ID),
     sentryDsn: value(c.PUBLIC_SENTRY_DSN),
+    storeLinks: { appStore: value(c.PUBLIC_APP_STORE_URL), playStore: value(c.PUBLIC_PLAY_STORE_URL) },
   };
 }

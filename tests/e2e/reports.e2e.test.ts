@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { extractText, getDocumentProxy } from 'unpdf';
+import { DEMO_PLACEHOLDER_STORE_LINKS } from '../../src/lib/brands.ts';
 import { baseUrlOf, launchBrowser, logIn, seriousA11yViolations } from './browser.ts';
 
 const baseUrl = baseUrlOf();
@@ -142,7 +143,7 @@ test.describe
             .toBe('/cookie-policy');
           // On a phone the page scrolls its last content above the banner: nothing stays hidden under it.
           await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-          const last = await page.locator('.store-links').boundingBox();
+          const last = await page.locator('.public-footer > :last-child').boundingBox();
           const bannerBox = await banner.locator('.cookie-consent-inner').boundingBox();
           expect(last!.y + last!.height).toBeLessThanOrEqual(bannerBox!.y);
           const before = Date.now() / 1000;
@@ -281,10 +282,10 @@ test.describe
   .serial('the three brands', () => {
     const root = new URL('../..', import.meta.url).pathname;
     const brands = [
-      { id: 'varmeblik', name: 'HeatView', colour: 'rgb(194, 65, 12)' },
-      { id: 'nordmaaler', name: 'Nordic Meter', colour: 'rgb(15, 118, 110)' },
-      { id: 'solgaarden', name: 'Solgården Home', colour: 'rgb(67, 56, 202)' },
-    ];
+      { id: 'varmeblik', name: 'HeatView', colour: 'rgb(194, 65, 12)', stores: true },
+      { id: 'nordmaaler', name: 'Nordic Meter', colour: 'rgb(15, 118, 110)', stores: true },
+      { id: 'solgaarden', name: 'Solgården Home', colour: 'rgb(67, 56, 202)', stores: false },
+    ] as const;
     const shots = process.env.BRAND_SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'brand-shots-'));
 
     for (const brand of brands) {
@@ -295,7 +296,14 @@ test.describe
         const data = mkdtempSync(join(tmpdir(), `brand-data-${brand.id}-`));
         const build = spawnSync('npx', ['astro', 'build', '--outDir', out], {
           cwd: root,
-          env: { ...process.env, NODE_ENV: 'production', PUBLIC_BRAND: brand.id },
+          // Store links are per brand build: two brands get the demo placeholders, the third none (hidden).
+          env: {
+            ...process.env,
+            NODE_ENV: 'production',
+            PUBLIC_BRAND: brand.id,
+            PUBLIC_APP_STORE_URL: brand.stores ? DEMO_PLACEHOLDER_STORE_LINKS[brand.id].appStore : '',
+            PUBLIC_PLAY_STORE_URL: brand.stores ? DEMO_PLACEHOLDER_STORE_LINKS[brand.id].playStore : '',
+          },
           stdio: ['ignore', 'ignore', 'inherit'],
         });
         expect(build.status).toBe(0);
@@ -337,7 +345,13 @@ test.describe
                 getComputedStyle(document.querySelector('.cookie-consent .button.primary')!).backgroundColor,
             ),
           ).toBe(brand.colour);
-          expect(await page.locator('.store-links a').count()).toBe(2);
+          if (brand.stores) {
+            const links = page.locator('.store-links a');
+            expect(await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual([
+              DEMO_PLACEHOLDER_STORE_LINKS[brand.id].appStore,
+              DEMO_PLACEHOLDER_STORE_LINKS[brand.id].playStore,
+            ]);
+          } else expect(await page.locator('.store-links').count()).toBe(0);
           await page.screenshot({ path: join(shots, `${brand.id}-help.png`) });
           await page.goto(`http://127.0.0.1:${port}/login?lang=da`);
           await page.goto(`http://127.0.0.1:${port}/login`);

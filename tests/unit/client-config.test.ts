@@ -14,7 +14,19 @@ describe('parseClientConfig', () => {
       facebookClientId: null,
       tagManagerId: null,
       sentryDsn: null,
+      storeLinks: { appStore: null, playStore: null },
     });
+  });
+
+  it('takes the store links of a brand build; unset ones stay off, and only https links are accepted', () => {
+    const c = parseClientConfig({
+      PUBLIC_APP_STORE_URL: ' https://apps.apple.com/dk/app/x/id1 ',
+      PUBLIC_PLAY_STORE_URL: '',
+    });
+    expect(c.storeLinks).toEqual({ appStore: 'https://apps.apple.com/dk/app/x/id1', playStore: null });
+    expect(() => parseClientConfig({ PUBLIC_PLAY_STORE_URL: 'javascript:alert(1)' })).toThrow(
+      /PUBLIC_PLAY_STORE_URL: must be an https:\/\/ URL/,
+    );
   });
 
   it('limits languages and keeps the default inside them', () => {
