@@ -6,9 +6,10 @@
  *   3. time of the first and of a later `npm start` on a fresh clone, and /api/health while history loads;
  *   4. the MDN HTTP Observatory grade of the built app behind TLS (after 2, which builds it);
  *   5. the demo's bulk first load (730 days) in readings per second, on both engines;
- *   6. consumption operations (graph with comparisons, KPIs, table) under 20 concurrent clients.
+ *   6. consumption operations (graph with comparisons, KPIs, table) under 20 concurrent clients;
+ *   7. job queues: our jobs table, pg-boss and graphile-worker (jobs/s, duplicates, PGlite fit; tests/bench/queue.ts).
  * Flags: --skip-api, --skip-js, --skip-lighthouse, --skip-start, --skip-observatory, --skip-ingest,
- * --skip-consumption.
+ * --skip-consumption, --skip-queue.
  */
 import os from 'node:os';
 import { benchApi } from './api.ts';
@@ -17,6 +18,7 @@ import { benchIngestAll } from './ingest.ts';
 import { benchJs } from './js.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchObservatory } from './observatory.ts';
+import { benchQueue } from './queue.ts';
 import { benchStart } from './start.ts';
 
 const flags = new Set(process.argv.slice(2));
@@ -39,3 +41,4 @@ if (!flags.has('--skip-lighthouse')) await benchLighthouse();
 if (!flags.has('--skip-start')) await benchStart();
 if (!flags.has('--skip-observatory')) await benchObservatory();
 if (!flags.has('--skip-ingest')) await benchIngestAll(730, pgUrl);
+if (!flags.has('--skip-queue')) await benchQueue(pgUrl);

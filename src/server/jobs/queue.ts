@@ -87,7 +87,7 @@ export async function runNextJob(db: Db, opts: RunOptions): Promise<RunResult> {
       await tx.execute(
         sql`UPDATE jobs SET status = 'done', finished_at = ${iso}::timestamptz, last_error = NULL WHERE id = ${job.id}`,
       );
-      logger.info('job done');
+      logger.debug('job done');
       return { ran: true, key: job.key, status: 'done' } as const;
     } catch (err) {
       if (err instanceof Postponed) {
