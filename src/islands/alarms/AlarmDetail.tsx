@@ -9,6 +9,7 @@ import { errorMessageKey, serverErrorCode } from '../../lib/errors.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
+import { Modal } from '../shell/Modal.tsx';
 import { AlarmChart } from './AlarmChart.tsx';
 import { amount, graphHref, periodLabel, ruleText, useTenancyInView } from './shared.ts';
 import './alarms.css';
@@ -99,9 +100,17 @@ function Detail({ alarmId }: { alarmId: string }) {
           >
             {a.enabled ? t('detail.turn_off') : t('detail.turn_on')}
           </button>
-          {confirming ? (
-            <fieldset className="inline-confirm">
-              <legend>{t('detail.delete_confirm')}</legend>
+          <button type="button" className="button ghost" onClick={() => setConfirming(true)}>
+            {t('detail.delete')}
+          </button>
+          <Modal
+            open={confirming}
+            onClose={() => setConfirming(false)}
+            title={t('detail.delete_confirm')}
+            closeLabel={t('detail.close')}
+          >
+            <p>{t('detail.delete_explained')}</p>
+            <div className="alarm-toolbar">
               <button
                 type="button"
                 className="button danger"
@@ -109,6 +118,7 @@ function Detail({ alarmId }: { alarmId: string }) {
                 onClick={() =>
                   remove.mutate(a.id, {
                     onSuccess: () => {
+                      setConfirming(false);
                       toast.success(t('detail.deleted'));
                       void navigate(base).then(() => remove.forget(a.id));
                     },
@@ -117,16 +127,12 @@ function Detail({ alarmId }: { alarmId: string }) {
                 }
               >
                 {t('detail.delete_yes')}
-              </button>{' '}
+              </button>
               <button type="button" className="button ghost" onClick={() => setConfirming(false)}>
                 {t('wizard.cancel')}
               </button>
-            </fieldset>
-          ) : (
-            <button type="button" className="button ghost" onClick={() => setConfirming(true)}>
-              {t('detail.delete')}
-            </button>
-          )}
+            </div>
+          </Modal>
         </div>
       </section>
 
