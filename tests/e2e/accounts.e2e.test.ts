@@ -271,7 +271,7 @@ test.describe
       await joiner.goto(`${baseUrl}${link.pathname}${link.search}`);
       await expect
         .poll(() => joiner.getByTestId('pending-code').textContent())
-        .toContain(link.searchParams.get('activationCode')!);
+        .toContain(link.searchParams.get('activationCode')!.match(/.{4}/g)!.join('-'));
       await snap(joiner, 'signup-social');
       oidc!.setEmail('social.joiner@demo.test');
       await joiner.getByRole('button', { name: 'Continue with Apple' }).click();
