@@ -337,6 +337,24 @@ test.describe
       expect(failures).toEqual([]);
     });
 
+    test('shows the throttle answer with its wait in minutes, and the expired-session message', async () => {
+      const page = await freshPage(browser.context);
+      await page.goto(`${baseUrl}/login/email`);
+      await page.waitForSelector('form[data-ready]');
+      await page.getByLabel('Email').fill('guesser@demo.test');
+      const alert = page.getByRole('alert');
+      for (let i = 0; i < 11; i += 1) {
+        await page.getByLabel('Password').fill(`wrong-guess-${i}`);
+        await page.getByRole('button', { name: 'Log in' }).click();
+        await expect(page.getByRole('button', { name: 'Log in' })).toBeEnabled();
+        await expect(alert).toBeVisible();
+        if ((await alert.textContent())?.startsWith('Too many')) break;
+      }
+      await expect(alert).toHaveText(/^Too many attempts\. Try again in \d+ minutes\.$/);
+      await page.goto(`${baseUrl}/login?expired=1`);
+      await expect(page.getByRole('alert')).toHaveText('Your log in expired. Please log in again.');
+    });
+
     test('passes axe on every new page, in en, da and nb', async () => {
       const page = await freshPage(browser.context);
       const failures: string[] = [];
