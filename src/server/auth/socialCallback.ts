@@ -20,8 +20,10 @@ function readBody(req: IncomingMessage): Promise<string | null> {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
+        // Answer at once; the rest is read and dropped, and the connection closes after the answer.
+        req.removeAllListeners('data');
+        req.resume();
         resolve(null);
-        req.destroy();
         return;
       }
       chunks.push(chunk);
@@ -46,6 +48,7 @@ export async function handleSocialFormPost(req: IncomingMessage, res: ServerResp
     location: `${SOCIAL_CALLBACK_PATH}#${fragment.toString()}`,
     'cache-control': 'no-store',
     'referrer-policy': 'no-referrer',
+    ...(body === null ? { connection: 'close' } : {}),
   });
   res.end();
 }
