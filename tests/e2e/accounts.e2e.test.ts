@@ -248,6 +248,7 @@ test.describe
       await expect(page.getByRole('alert')).toHaveText(
         'The sign-in could not be completed. Please try again.',
       );
+      await snap(page, 'login-social-refused');
       // The token left the address bar, and nobody was signed in.
       expect(new URL(page.url()).hash).toBe('');
       expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
