@@ -357,6 +357,8 @@ test.describe
     });
 
     test('passes axe on every new page, in en, da and nb', async () => {
+      // 12 public pages and 2 signed-in ones, in three languages: about 2 minutes on a loaded 2-core machine.
+      test.setTimeout(360_000);
       const page = await freshPage(browser.context);
       const failures: string[] = [];
       const publicPages = [
