@@ -4,7 +4,7 @@
  */
 import { navigate } from 'astro:transitions/client';
 import { createActor, fromPromise } from 'xstate';
-import { retryAfterMinutes, type ServerErrorCode } from '../../lib/errors.ts';
+import { type ServerErrorCode, throttleAwareMessage } from '../../lib/errors.ts';
 import { type LoginInput, loginFormMachine } from '../../machines/loginForm.machine.ts';
 
 /** The texts the server put on the form, in the page's language. */
@@ -14,6 +14,7 @@ type Messages = {
   submit: string;
   submitting: string;
   errors: Partial<Record<ServerErrorCode, string>>;
+  wait_one_minute?: string;
 };
 
 const session = () => import('../../client/session.ts');
@@ -61,7 +62,7 @@ function enhance(form: HTMLFormElement): void {
   const email = form.elements.namedItem('email') as HTMLInputElement;
   const password = form.elements.namedItem('password') as HTMLInputElement;
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
-  let waitMinutes = 1;
+  let lastError: unknown = null;
 
   const actor = createActor(
     loginFormMachine.provide({
@@ -74,7 +75,7 @@ function enhance(form: HTMLFormElement): void {
             await navigate(homePath(snapshot));
           } catch (err) {
             // The throttle's answer says how long to wait; the message template has {{minutes}}.
-            waitMinutes = retryAfterMinutes(err);
+            lastError = err;
             throw err;
           }
         }),
@@ -89,10 +90,7 @@ function enhance(form: HTMLFormElement): void {
     showServerError(
       form,
       serverError
-        ? (messages.errors[serverError] ?? messages.errors.unknown ?? '').replace(
-            '{{minutes}}',
-            String(waitMinutes),
-          )
+        ? throttleAwareMessage(serverError, lastError, messages, messages.errors.unknown ?? '')
         : null,
     );
     const submitting = snapshot.matches('submitting') || snapshot.matches('done');

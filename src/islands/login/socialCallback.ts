@@ -3,10 +3,14 @@ import { addTenancy } from '../../client/operations/addTenancy.ts';
 import { socialLogin } from '../../client/operations/socialAuth.ts';
 import { clearPendingCodes, pendingActivationCode } from '../../client/pendingCode.ts';
 import { browserStorage, writeTokens } from '../../client/storage.ts';
-import { retryAfterMinutes, type ServerErrorCode, serverErrorCode } from '../../lib/errors.ts';
+import { type ServerErrorCode, serverErrorCode, throttleAwareMessage } from '../../lib/errors.ts';
 import { takeSocialAnswer } from './socialLogin.ts';
 
-type Messages = { failed: string; errors: Partial<Record<ServerErrorCode, string>> };
+type Messages = {
+  failed: string;
+  errors: Partial<Record<ServerErrorCode, string>>;
+  wait_one_minute?: string;
+};
 
 function showFailure(box: HTMLElement, text: string): void {
   box.querySelector('[data-social-status]')?.remove();
@@ -50,11 +54,7 @@ export async function finishSocialLogin(): Promise<void> {
     // A full load starts the session from the stored tokens and routes to the dashboard or no-tenancies.
     window.location.replace('/t/');
   } catch (err) {
-    const code = serverErrorCode(err);
-    const text = (messages.errors[code] ?? messages.failed).replace(
-      '{{minutes}}',
-      String(retryAfterMinutes(err)),
-    );
+    const text = throttleAwareMessage(serverErrorCode(err), err, messages, messages.failed);
     showFailure(box, text);
   }
 }
