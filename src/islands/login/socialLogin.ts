@@ -25,6 +25,17 @@ function randomToken(): string {
     .replace(/=+$/, '');
 }
 
+// Back from the provider via the back/forward cache: the buttons work again.
+if (typeof window !== 'undefined') {
+  window.addEventListener('pageshow', (event) => {
+    if (!event.persisted) return;
+    for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-social-start]')) {
+      button.disabled = false;
+      button.removeAttribute('aria-busy');
+    }
+  });
+}
+
 /** Wires the page's social buttons (run on each page load). */
 export function enhanceSocialButtons(): void {
   for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-social-start]')) {
