@@ -41,3 +41,12 @@ export function clearPendingCodes(): void {
   writeString(storage, STORAGE_KEYS.unusedActivationCode, null);
   writeString(storage, UNVALIDATED_CODE_KEY, null);
 }
+
+/**
+ * SPEC §2 guard on authenticated pages: with no user, go to signup if an activation code is pending
+ * (one in the current URL counts), otherwise to login.
+ */
+export function loggedOutPath(url: URL): '/signup' | '/login' {
+  captureActivationCode(url);
+  return pendingActivationCode() ? '/signup' : '/login';
+}

@@ -171,3 +171,19 @@ export function errorMessageKey(code: ServerErrorCode): `errors.${ServerErrorCod
 export function isLoginRequired(code: ServerErrorCode): boolean {
   return code === 'login_required' || code === 'access_denied';
 }
+
+/**
+ * A server error's message from server-rendered templates (the plain-script pages): the throttle's wait in
+ * minutes filled in, with the singular text for one minute.
+ */
+export function throttleAwareMessage(
+  code: ServerErrorCode,
+  err: unknown,
+  messages: { errors: Partial<Record<ServerErrorCode, string>>; wait_one_minute?: string },
+  fallback: string,
+): string {
+  const minutes = retryAfterMinutes(err);
+  if (code === 'too_many_attempts' && minutes === 1 && messages.wait_one_minute)
+    return messages.wait_one_minute;
+  return (messages.errors[code] ?? fallback).replace('{{minutes}}', String(minutes));
+}

@@ -1,7 +1,7 @@
 /**
  * Operator CLI: `npm run cli -- <command>`.
  *   import <file.csv>                 import meter readings (all or nothing)
- *   import-property <file.json>       a property with apartments, meters and tenancies (all or nothing)
+ *   import-property <file.json|.csv>  a property with apartments, meters and tenancies (all or nothing)
  *   activation-code <tenancy>         a new 12-letter activation code
  *   invite <tenancy> <email>          mail an invitation with a code link
  *   deactivate <email>                refuse a user everywhere, end their sessions
@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { issueImpersonationLink } from './account/impersonation.ts';
 import { importProperty, PropertyImportError } from './account/importProperty.ts';
+import { importPropertyCsv } from './account/importPropertyCsv.ts';
 import { deactivateUser, inviteAsOperator, issueActivationCode, OperatorError } from './account/operator.ts';
 import { progressPrinter } from './demo/progress.ts';
 import { catchUpDemo, DEMO_PASSWORD, DEMO_USERS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
@@ -29,9 +30,10 @@ const HELP = `Usage: npm run cli -- <command>
 Commands:
   import <file.csv>   Import meter readings. Columns: meter_number,timestamp,value (with a header).
                       Timestamps are ISO 8601 with an offset or Z. A bad row rejects the whole file.
-  import-property <file.json>
+  import-property <file.json|file.csv>
                       Create a property with its apartments, measurement points, meters and tenancies
-                      from one JSON file (format: docs/notes/accounts.md). Validated whole; an error writes nothing.
+                      from one JSON file (docs/notes/accounts.md) or CSV file, by the .csv extension
+                      (docs/notes/accounts2.md). Validated whole; errors name the CSV line; an error writes nothing.
   activation-code <tenancy>
                       Print a new random 12-letter activation code for the tenancy (landlord's reference,
                       e.g. T-1001-3, or numeric id). It expires after 30 days.
@@ -62,7 +64,7 @@ class UsageError extends Error {}
 
 const COMMAND_HELP: Record<string, string> = {
   'import-property':
-    'Usage: npm run cli -- import-property <file.json>\nFormat: docs/notes/accounts.md. Validated whole; an error writes nothing.',
+    'Usage: npm run cli -- import-property <file.json|file.csv>\nFormats: JSON in docs/notes/accounts.md, CSV (by the .csv extension) in docs/notes/accounts2.md. Validated whole; an error writes nothing.',
   'activation-code':
     "Usage: npm run cli -- activation-code <tenancy>\n<tenancy> is the landlord's tenancy reference or the numeric id.",
   invite: 'Usage: npm run cli -- invite <tenancy> <email>\nMails an invitation with an activation-code link.',
@@ -102,6 +104,14 @@ async function runAccountCommand(command: string, rest: string[]): Promise<boole
   if (command === 'import-property') {
     const file = rest[0]!;
     if (!existsSync(file)) throw new UsageError(`No such file: ${file}`);
+    if (file.toLowerCase().endsWith('.csv')) {
+      const text = readFileSync(file, 'utf8');
+      const result = await withDatabase(({ database }) => importPropertyCsv(database.db, text));
+      console.log(
+        `Imported property #${result.propertyId}: ${result.apartments} apartments, ${result.measurementPoints} measurement points, ${result.meters} meters, ${result.tenancies} tenancies.`,
+      );
+      return true;
+    }
     let json: unknown;
     try {
       json = JSON.parse(readFileSync(file, 'utf8'));

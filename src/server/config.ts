@@ -46,6 +46,10 @@ const schema = z.object({
   APPLE_JWKS_URL: z.url().optional(),
   FACEBOOK_ISSUER: z.string().optional(),
   FACEBOOK_JWKS_URL: z.url().optional(),
+  /** Overrides of a provider's OpenID Connect authorization endpoint (where the login buttons send the browser). */
+  GOOGLE_AUTHORIZE_URL: z.url().optional(),
+  APPLE_AUTHORIZE_URL: z.url().optional(),
+  FACEBOOK_AUTHORIZE_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `development` (astro dev) turns GraphQL introspection and field suggestions on; anything else is production. */
   NODE_ENV: z.string().default('production'),

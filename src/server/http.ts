@@ -13,6 +13,8 @@ import type { TLSSocket } from 'node:tls';
 import compression from 'compression';
 import { sql } from 'drizzle-orm';
 import { ACCOUNT_GRAPHQL_ENDPOINT, createAccountYoga } from './account/yoga.ts';
+import { SOCIAL_CALLBACK_PATH } from './auth/social.ts';
+import { handleSocialFormPost } from './auth/socialCallback.ts';
 import type { ServerConfig } from './config.ts';
 import { QUERY_TOO_COMPLEX } from './graphql/limits.ts';
 import type { ApiServices } from './services.ts';
@@ -261,6 +263,11 @@ export function createAppHandler(options: AppServerOptions): Handler {
       // Other API routes (the statement PDF download) are Astro endpoints.
     }
 
+    // A provider's form_post (Apple) is a cross-site POST, which Astro refuses; see socialCallback.ts.
+    if (path === SOCIAL_CALLBACK_PATH && req.method === 'POST') {
+      void handleSocialFormPost(req, res);
+      return;
+    }
     if (req.method === 'GET' || req.method === 'HEAD') {
       let decoded = path;
       try {

@@ -6,17 +6,22 @@
 
 import { expect, test } from '@playwright/test';
 import type { BrowserContext, Page } from 'playwright-core';
+import { startTestOidc, type TestOidc } from '../api/helpers/oidc.ts';
 import { startTestSmtp, type TestSmtp } from '../api/helpers/smtp.ts';
 import { baseUrlOf, launchBrowser, logIn, seriousA11yViolations } from './browser.ts';
 
 const baseUrl = baseUrlOf();
 const smtpUrl = process.env.E2E_SMTP_URL ?? '';
+const oidcUrl = process.env.E2E_OIDC_URL ?? '';
+/** Where screenshots of the new buttons and modals go, when set. */
+const shots = process.env.E2E_SCREENSHOTS ?? '';
 const DEMO_PASSWORD = 'Demo#Tenant2026';
 const NEW_PASSWORD = 'Fjord-Lantern-42';
 const DASHBOARD = /\/t\/([^/]+)\/$/;
 const hydrated = (page: Page) => page.waitForSelector('astro-island:not([ssr]) form');
 
 let smtp: TestSmtp | null = null;
+let oidc: TestOidc | null = null;
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
 
 test.beforeAll(async () => {
@@ -24,12 +29,25 @@ test.beforeAll(async () => {
     const port = Number(new URL(smtpUrl).port);
     smtp = await startTestSmtp(port);
   }
+  if (oidcUrl) oidc = await startTestOidc(Number(new URL(oidcUrl).port));
   browser = await launchBrowser();
 });
 test.afterAll(async () => {
   await browser?.close();
   await smtp?.close();
+  await oidc?.close();
 });
+
+/** Screenshots at 390 and 1400 px, when E2E_SCREENSHOTS names a folder. */
+async function snap(page: Page, name: string) {
+  if (!shots) return;
+  for (const width of [390, 1400]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: `${shots}/${name}-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
 
 /** A fresh context (empty storage), as another person on another device. */
 async function freshPage(context: BrowserContext): Promise<Page> {
@@ -184,7 +202,163 @@ test.describe
       await own.close();
     });
 
+    test('a logged-out user with a pending activation code is sent to signup, otherwise to login', async () => {
+      const page = await freshPage(browser.context);
+      await page.goto(`${baseUrl}/t/?activationCode=ABCDEFGHIJKL`);
+      await page.waitForURL(`${baseUrl}/signup`, { timeout: 15_000 });
+      // The kept code sends /no-tenancies to signup too.
+      await page.goto(`${baseUrl}/no-tenancies`);
+      await page.waitForURL(`${baseUrl}/signup`, { timeout: 15_000 });
+      await page.evaluate(() => localStorage.removeItem('unvalidatedActivationCode'));
+      await page.goto(`${baseUrl}/t/`);
+      await page.waitForURL(`${baseUrl}/login`, { timeout: 15_000 });
+    });
+
+    test('signs in with a social provider answering in the fragment (local OIDC provider as Google)', async () => {
+      test.skip(!oidc, 'needs the local OIDC provider');
+      const page = await freshPage(browser.context);
+      await page.goto(`${baseUrl}/login`);
+      await expect(page.getByRole('button', { name: 'Continue with Google' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Continue with Apple' })).toBeVisible();
+      // Facebook has no client id in this run: no button.
+      await expect(page.getByRole('button', { name: 'Continue with Facebook' })).toHaveCount(0);
+      await snap(page, 'login-social');
+      oidc!.setEmail('tenant@demo.test');
+      await page.getByRole('button', { name: 'Continue with Google' }).click();
+      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+      const asked = oidc!.requests.at(-1)!;
+      expect(asked.get('client_id')).toBe('e2e-google');
+      expect(asked.get('response_type')).toBe('id_token');
+      expect(asked.get('redirect_uri')).toBe(`${baseUrl}/login/social`);
+      expect(asked.get('state')).toMatch(/^[\w-]{43}$/);
+      expect(asked.get('nonce')).toMatch(/^[\w-]{43}$/);
+      expect(await page.evaluate(() => sessionStorage.getItem('socialLogin'))).toBeNull();
+      expect(await page.evaluate(() => localStorage.getItem('tenantToken'))).toBeTruthy();
+    });
+
+    test('refuses a social answer whose state this tab did not start', async () => {
+      const page = await freshPage(browser.context);
+      await page.evaluate(() =>
+        sessionStorage.setItem(
+          'socialLogin',
+          JSON.stringify({ provider: 'google', state: 'mine', nonce: 'n' }),
+        ),
+      );
+      await page.goto(`${baseUrl}/login/social#id_token=abc&state=theirs`);
+      await expect(page.getByRole('alert')).toHaveText(
+        'The sign-in could not be completed. Please try again.',
+      );
+      await snap(page, 'login-social-refused');
+      // The token left the address bar, and nobody was signed in.
+      expect(new URL(page.url()).hash).toBe('');
+      expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    });
+
+    test('signs up by Apple (form_post answer) from an invitation link and joins the tenancy', async () => {
+      test.skip(!smtp || !oidc, 'needs the test SMTP server and the local OIDC provider');
+      const page = await freshPage(browser.context);
+      await logIn(page, baseUrl, 'admin@demo.test', DEMO_PASSWORD);
+      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+      const dashboard = new URL(page.url()).pathname;
+      await page.goto(`${baseUrl}${dashboard}settings`);
+      const invite = page.getByLabel('Email', { exact: true });
+      await invite.waitFor({ timeout: 30_000 });
+      await invite.fill('social.joiner@demo.test');
+      await page.getByRole('button', { name: 'Send invitation' }).click();
+      const mail = await smtp!.waitFor((m) => m.to.includes('social.joiner@demo.test'), 15_000);
+      const link = new URL(/https?:\/\/\S+\/signup\?activationCode=[A-Z]{12}/.exec(mail.text)![0]);
+
+      const joiner = await freshPage(browser.context);
+      await joiner.goto(`${baseUrl}${link.pathname}${link.search}`);
+      await expect
+        .poll(() => joiner.getByTestId('pending-code').textContent())
+        .toContain(link.searchParams.get('activationCode')!.match(/.{4}/g)!.join('-'));
+      await snap(joiner, 'signup-social');
+      oidc!.setEmail('social.joiner@demo.test');
+      await joiner.getByRole('button', { name: 'Continue with Apple' }).click();
+      await joiner.waitForURL(DASHBOARD, { timeout: 30_000 });
+      expect(new URL(joiner.url()).pathname).toBe(dashboard);
+      expect(oidc!.requests.at(-1)!.get('response_mode')).toBe('form_post');
+      // The code was applied and forgotten.
+      expect(await joiner.evaluate(() => localStorage.getItem('unusedActivationCode'))).toBeNull();
+      expect(await joiner.evaluate(() => localStorage.getItem('unvalidatedActivationCode'))).toBeNull();
+    });
+
+    test('modals: pending code, leave tenancy and delete account trap focus, close by Escape and return focus', async () => {
+      const page = await freshPage(browser.context);
+      await logIn(page, baseUrl, 'multi@demo.test', DEMO_PASSWORD);
+      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+      const dashboard = new URL(page.url()).pathname;
+      const failures: string[] = [];
+
+      // A logged-in user with tenancies and a pending code gets the additional-tenancy modal.
+      await page.evaluate(() => localStorage.setItem('unusedActivationCode', 'ABCDEFGHIJKL'));
+      await page.reload();
+      const pending = page.getByRole('dialog', { name: 'Add another tenancy' });
+      await expect(pending).toBeVisible({ timeout: 30_000 });
+      for (const v of await seriousA11yViolations(page)) failures.push(`pending-code modal: ${v}`);
+      await snap(page, 'modal-pending-code');
+      await page.keyboard.press('Escape');
+      await expect(pending).toBeHidden();
+      expect(await page.evaluate(() => localStorage.getItem('unusedActivationCode'))).toBeNull();
+
+      await page.goto(`${baseUrl}${dashboard}profile`);
+      const leave = page.getByRole('button', { name: 'Leave tenancy' }).first();
+      await leave.waitFor({ timeout: 30_000 });
+      await leave.click();
+      const dialog = page.getByRole('dialog', { name: 'Leave tenancy' });
+      await expect(dialog).toBeVisible();
+      expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+      // Tab cycles inside the dialog (a modal <dialog> makes the page behind it inert).
+      for (let i = 0; i < 5; i += 1) {
+        await page.keyboard.press('Tab');
+        expect(
+          await page.evaluate(
+            () => !!document.activeElement?.closest('dialog') || document.activeElement === document.body,
+          ),
+        ).toBe(true);
+      }
+      expect(await dialog.evaluate((d) => getComputedStyle(d).maxWidth)).toBe('484px');
+      for (const v of await seriousA11yViolations(page)) failures.push(`leave modal: ${v}`);
+      await snap(page, 'modal-leave');
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(leave).toBeFocused();
+
+      const del = page.getByRole('button', { name: 'Delete my account' });
+      await del.click();
+      const delDialog = page.getByRole('dialog', { name: 'Delete account' });
+      await expect(delDialog).toBeVisible();
+      expect(await delDialog.evaluate((d) => getComputedStyle(d).maxWidth)).toBe('706px');
+      for (const v of await seriousA11yViolations(page)) failures.push(`delete modal: ${v}`);
+      await snap(page, 'modal-delete');
+      await delDialog.getByRole('button', { name: 'Close' }).click();
+      await expect(delDialog).toBeHidden();
+      await expect(del).toBeFocused();
+      expect(failures).toEqual([]);
+    });
+
+    test('shows the throttle answer with its wait in minutes, and the expired-session message', async () => {
+      const page = await freshPage(browser.context);
+      await page.goto(`${baseUrl}/login/email`);
+      await page.waitForSelector('form[data-ready]');
+      await page.getByLabel('Email').fill('guesser@demo.test');
+      const alert = page.getByRole('alert');
+      for (let i = 0; i < 11; i += 1) {
+        await page.getByLabel('Password').fill(`wrong-guess-${i}`);
+        await page.getByRole('button', { name: 'Log in' }).click();
+        await expect(page.getByRole('button', { name: 'Log in' })).toBeEnabled();
+        await expect(alert).toBeVisible();
+        if ((await alert.textContent())?.startsWith('Too many')) break;
+      }
+      await expect(alert).toHaveText(/^Too many attempts\. Try again in (1 minute|\d+ minutes)\.$/);
+      await page.goto(`${baseUrl}/login?expired=1`);
+      await expect(page.getByRole('alert')).toHaveText('Your log in expired. Please log in again.');
+    });
+
     test('passes axe on every new page, in en, da and nb', async () => {
+      // 12 public pages and 2 signed-in ones, in three languages: about 2 minutes on a loaded 2-core machine.
+      test.setTimeout(360_000);
       const page = await freshPage(browser.context);
       const failures: string[] = [];
       const publicPages = [
@@ -196,6 +370,8 @@ test.describe
         '/reset-password?email=a%40b.test&token=x',
         '/confirm-email?token=x',
         '/impersonate/not-a-token',
+        '/login',
+        '/login/social',
       ];
       for (const lang of ['en', 'da', 'nb']) {
         await browser.context.addCookies([{ name: 'lang', value: lang, url: baseUrl }]);

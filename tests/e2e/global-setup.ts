@@ -69,12 +69,24 @@ export default async function setup(): Promise<() => Promise<void>> {
   if (given) {
     process.env.E2E_BASE_URL = given.replace(/\/$/, '');
     process.env.E2E_SMTP_URL ??= '';
+    process.env.E2E_OIDC_URL ??= '';
     return async () => {};
   }
   buildIfStale();
   const dataDir = mkdtempSync(join(tmpdir(), 'tenant-e2e-data-'));
   const port = await freePort();
   const smtpUrl = `smtp://127.0.0.1:${await freePort()}`;
+  // A local OpenID Connect provider the accounts test starts there (tests/api/helpers/oidc.ts), configured
+  // as Google (fragment answer) and Apple (form_post answer).
+  const oidcUrl = `http://127.0.0.1:${await freePort()}`;
+  const oidcEnv = Object.fromEntries(
+    (['GOOGLE', 'APPLE'] as const).flatMap((p) => [
+      [`${p}_CLIENT_ID`, `e2e-${p.toLowerCase()}`],
+      [`${p}_ISSUER`, oidcUrl],
+      [`${p}_JWKS_URL`, `${oidcUrl}/jwks`],
+      [`${p}_AUTHORIZE_URL`, `${oidcUrl}/authorize`],
+    ]),
+  );
   const child = spawn(join(root, 'node_modules/.bin/node'), ['--import', 'tsx', 'src/server/start.ts'], {
     cwd: root,
     env: {
@@ -87,6 +99,7 @@ export default async function setup(): Promise<() => Promise<void>> {
       DEMO_APARTMENTS: '3',
       LOG_LEVEL: 'warn',
       SMTP_URL: smtpUrl,
+      ...oidcEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -95,6 +108,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   process.env.E2E_BASE_URL = url;
   // Where the app sends mail: tests that read mail listen there (empty against an outside E2E_BASE_URL).
   process.env.E2E_SMTP_URL = smtpUrl;
+  process.env.E2E_OIDC_URL = oidcUrl;
   return async () => {
     if (child.exitCode === null && child.pid) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   captureActivationCode,
   clearPendingCodes,
+  loggedOutPath,
   pendingActivationCode,
   storeValidatedCode,
   UNVALIDATED_CODE_KEY,
@@ -50,5 +51,16 @@ describe('pending activation codes', () => {
   it('treats a tampered stored value as no code', () => {
     local.setItem('unusedActivationCode', '<script>');
     expect(pendingActivationCode()).toBeNull();
+  });
+  it('sends a logged-out user to signup when a code is pending (stored or in the URL), else to login', () => {
+    expect(loggedOutPath(new URL('https://x.test/t/'))).toBe('/login');
+    expect(loggedOutPath(new URL('https://x.test/t/?activationCode=ABCDEFGHIJKL'))).toBe('/signup');
+    // Kept: the next guard decision needs no URL.
+    expect(loggedOutPath(new URL('https://x.test/no-tenancies'))).toBe('/signup');
+    clearPendingCodes();
+    storeValidatedCode('MNOPQRSTUVWX');
+    expect(loggedOutPath(new URL('https://x.test/t/'))).toBe('/signup');
+    clearPendingCodes();
+    expect(loggedOutPath(new URL('https://x.test/t/?activationCode=bad'))).toBe('/login');
   });
 });

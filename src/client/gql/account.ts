@@ -135,6 +135,15 @@ export type SetTenancyAdminMutationVariables = Exact<{
 
 export type SetTenancyAdminMutation = { setTenancyAdmin: { userId: string } };
 
+export type SocialAuthMutationVariables = Exact<{
+  accessToken: string;
+  provider: string;
+  nonce?: string | null | undefined;
+}>;
+
+
+export type SocialAuthMutation = { socialAuth: { token: string, refreshToken: string, refreshExpiresIn: number, slt: string, social: { provider: string, user: { email: string } } } };
+
 export type TenancySettingsQueryVariables = Exact<{
   tenancyId: string | number;
 }>;
@@ -327,6 +336,22 @@ export const SetTenancyAdminDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SetTenancyAdminMutation, SetTenancyAdminMutationVariables>;
+export const SocialAuthDocument = new TypedDocumentString(`
+    mutation SocialAuth($accessToken: String!, $provider: String!, $nonce: String) {
+  socialAuth(accessToken: $accessToken, provider: $provider, nonce: $nonce) {
+    social {
+      provider
+      user {
+        email
+      }
+    }
+    token
+    refreshToken
+    refreshExpiresIn
+    slt
+  }
+}
+    `) as unknown as TypedDocumentString<SocialAuthMutation, SocialAuthMutationVariables>;
 export const TenancySettingsDocument = new TypedDocumentString(`
     query TenancySettings($tenancyId: ID!) {
   tenancySettings(tenancyId: $tenancyId) {

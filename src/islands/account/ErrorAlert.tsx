@@ -16,7 +16,7 @@ export function ErrorAlert({
   if (!code) return null;
   return (
     <div className="alert error" role="alert">
-      {text ?? t(errorMessageKey(code), { minutes: retryAfterMinutes(raw) })}
+      {text ?? t(errorMessageKey(code), { minutes: retryAfterMinutes(raw), count: retryAfterMinutes(raw) })}
     </div>
   );
 }

@@ -2,7 +2,7 @@
  * SPEC §2: a signed-in user with a pending activation code gets the add-tenancy modal, or the
  * additional-tenancy modal when they already have tenancies. Adding applies and deletes the code.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addTenancy } from '../../client/operations/addTenancy.ts';
 import { clearPendingCodes, pendingActivationCode } from '../../client/pendingCode.ts';
@@ -10,21 +10,20 @@ import { type ServerErrorCode, serverErrorCode } from '../../lib/errors.ts';
 import type { Language } from '../../lib/languages.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { useSession } from '../shared/useSession.ts';
+import { Modal } from '../shell/Modal.tsx';
 import { ErrorAlert } from './ErrorAlert.tsx';
 
 /** The island. */
 export default function PendingCodeModal({ lang }: { lang: Language }) {
   return (
     <Providers lang={lang}>
-      <Modal />
+      <PendingCode />
     </Providers>
   );
 }
 
-function Modal() {
+function PendingCode() {
   const { t } = useTranslation('account');
-  const id = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
   const loggedIn = useSession((s) => s.matches('loggedIn'));
   const hasTenancies = useSession((s) => s.context.tenancies.length > 0);
   const [code, setCode] = useState<string | null>(null);
@@ -33,18 +32,20 @@ function Modal() {
   useEffect(() => {
     if (loggedIn) setCode(pendingActivationCode());
   }, [loggedIn]);
-  useEffect(() => {
-    if (code && !dialog.current?.open) dialog.current?.showModal();
-  }, [code]);
   if (!code) return null;
+  // Closing by the close control, Escape or "Not now" forgets the code (SPEC §3: the code is used once).
   const close = () => {
     clearPendingCodes();
-    dialog.current?.close();
     setCode(null);
   };
   return (
-    <dialog ref={dialog} className="modal panel" aria-labelledby={id} onCancel={close}>
-      <h2 id={id}>{hasTenancies ? t('modal.additional_title') : t('modal.add_title')}</h2>
+    <Modal
+      open
+      onClose={close}
+      title={hasTenancies ? t('modal.additional_title') : t('modal.add_title')}
+      closeLabel={t('modal.close')}
+      variant="panel"
+    >
       <p>{t('modal.text', { code })}</p>
       <ErrorAlert code={failure?.code ?? null} raw={failure?.raw} />
       <div className="modal-actions">
@@ -74,6 +75,6 @@ function Modal() {
           {t('modal.dismiss')}
         </button>
       </div>
-    </dialog>
+    </Modal>
   );
 }

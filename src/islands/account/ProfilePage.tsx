@@ -21,6 +21,7 @@ import { confirmPasswordError, normalizeEmail, passwordErrors, validateEmail } f
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { useSession } from '../shared/useSession.ts';
+import { Modal } from '../shell/Modal.tsx';
 import { ErrorAlert } from './ErrorAlert.tsx';
 import { PasswordFields } from './PasswordFields.tsx';
 
@@ -263,43 +264,50 @@ function Tenancies() {
   const tenancies = useSession((s) => s.context.tenancies);
   const [confirming, setConfirming] = useState<string | null>(null);
   const { busy, failure, run } = useAction();
+  const leaving = tenancies.find((tenancy) => tenancy.id === confirming) ?? null;
   return (
     <Section title={t('profile.tenancies_title')}>
-      <ErrorAlert code={failure?.code ?? null} raw={failure?.raw} />
       <ul className="plain-list">
         {tenancies.map((tenancy) => (
           <li key={tenancy.id} className="row-between">
             <span>{tenancy.apartment.address}</span>
-            {confirming === tenancy.id ? (
-              <span>
-                <span className="small">
-                  {t('profile.leave_confirm', { address: tenancy.apartment.address })}{' '}
-                </span>
-                <button
-                  type="button"
-                  className="button danger"
-                  disabled={busy}
-                  onClick={async () => {
-                    if (await run(() => leaveTenancy(tenancy.id))) {
-                      toast.success(t('profile.left'));
-                      window.location.assign('/t/');
-                    }
-                  }}
-                >
-                  {t('profile.confirm')}
-                </button>{' '}
-                <button type="button" className="button secondary" onClick={() => setConfirming(null)}>
-                  {t('profile.cancel')}
-                </button>
-              </span>
-            ) : (
-              <button type="button" className="button secondary" onClick={() => setConfirming(tenancy.id)}>
-                {t('profile.leave')}
-              </button>
-            )}
+            <button type="button" className="button secondary" onClick={() => setConfirming(tenancy.id)}>
+              {t('profile.leave')}
+            </button>
           </li>
         ))}
       </ul>
+      {leaving && (
+        <Modal
+          open
+          onClose={() => setConfirming(null)}
+          title={t('profile.leave')}
+          closeLabel={t('modal.close')}
+          variant="panel"
+        >
+          <p>{t('profile.leave_confirm', { address: leaving.apartment.address })}</p>
+          <ErrorAlert code={failure?.code ?? null} raw={failure?.raw} />
+          <div className="modal-actions">
+            <button
+              type="button"
+              className="button danger"
+              disabled={busy}
+              aria-busy={busy}
+              onClick={async () => {
+                if (await run(() => leaveTenancy(leaving.id))) {
+                  toast.success(t('profile.left'));
+                  window.location.assign('/t/');
+                }
+              }}
+            >
+              {t('profile.confirm')}
+            </button>
+            <button type="button" className="button secondary" onClick={() => setConfirming(null)}>
+              {t('profile.cancel')}
+            </button>
+          </div>
+        </Modal>
+      )}
     </Section>
   );
 }
@@ -307,6 +315,7 @@ function Tenancies() {
 function DeleteAccount({ email, hasPassword }: { email: string; hasPassword: boolean }) {
   const { t } = useTranslation('account');
   const id = useId();
+  const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const [password, setPassword] = useState('');
   const { busy, failure, run } = useAction();
@@ -314,44 +323,63 @@ function DeleteAccount({ email, hasPassword }: { email: string; hasPassword: boo
   return (
     <Section title={t('profile.delete_title')}>
       <p>{t('profile.delete_text')}</p>
-      <form
-        noValidate
-        className="login-form"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          if (!matches) return;
-          if (await run(() => deleteAccount(hasPassword ? password : null, typed))) {
-            toast.success(t('profile.deleted'));
-            getSessionActor().send({ type: 'session.logout' });
-          }
-        }}
-      >
-        <ErrorAlert code={failure?.code ?? null} raw={failure?.raw} />
-        <div className="field">
-          <label htmlFor={`${id}-typed`}>{t('profile.delete_type', { email })}</label>
-          <input
-            id={`${id}-typed`}
-            autoComplete="off"
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-          />
-        </div>
-        {hasPassword && (
-          <div className="field">
-            <label htmlFor={`${id}-pw`}>{t('profile.delete_password')}</label>
-            <input
-              id={`${id}-pw`}
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </div>
-        )}
-        <button type="submit" className="button danger" disabled={busy || !matches} aria-busy={busy}>
-          {t('profile.delete')}
-        </button>
-      </form>
+      <button type="button" className="button danger" onClick={() => setOpen(true)}>
+        {t('profile.delete')}
+      </button>
+      {open && (
+        <Modal
+          open
+          onClose={() => setOpen(false)}
+          title={t('profile.delete_title')}
+          closeLabel={t('modal.close')}
+          variant="stretch"
+        >
+          <p>{t('profile.delete_text')}</p>
+          <form
+            noValidate
+            className="login-form"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              if (!matches) return;
+              if (await run(() => deleteAccount(hasPassword ? password : null, typed))) {
+                toast.success(t('profile.deleted'));
+                getSessionActor().send({ type: 'session.logout' });
+              }
+            }}
+          >
+            <ErrorAlert code={failure?.code ?? null} raw={failure?.raw} />
+            <div className="field">
+              <label htmlFor={`${id}-typed`}>{t('profile.delete_type', { email })}</label>
+              <input
+                id={`${id}-typed`}
+                autoComplete="off"
+                value={typed}
+                onChange={(e) => setTyped(e.target.value)}
+              />
+            </div>
+            {hasPassword && (
+              <div className="field">
+                <label htmlFor={`${id}-pw`}>{t('profile.delete_password')}</label>
+                <input
+                  id={`${id}-pw`}
+                  type="password"
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+              </div>
+            )}
+            <div className="modal-actions">
+              <button type="submit" className="button danger" disabled={busy || !matches} aria-busy={busy}>
+                {t('profile.delete')}
+              </button>
+              <button type="button" className="button secondary" onClick={() => setOpen(false)}>
+                {t('profile.cancel')}
+              </button>
+            </div>
+          </form>
+        </Modal>
+      )}
     </Section>
   );
 }

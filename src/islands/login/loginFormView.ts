@@ -4,7 +4,7 @@
  */
 import { navigate } from 'astro:transitions/client';
 import { createActor, fromPromise } from 'xstate';
-import type { ServerErrorCode } from '../../lib/errors.ts';
+import { type ServerErrorCode, throttleAwareMessage } from '../../lib/errors.ts';
 import { type LoginInput, loginFormMachine } from '../../machines/loginForm.machine.ts';
 
 /** The texts the server put on the form, in the page's language. */
@@ -14,6 +14,7 @@ type Messages = {
   submit: string;
   submitting: string;
   errors: Partial<Record<ServerErrorCode, string>>;
+  wait_one_minute?: string;
 };
 
 const session = () => import('../../client/session.ts');
@@ -61,6 +62,7 @@ function enhance(form: HTMLFormElement): void {
   const email = form.elements.namedItem('email') as HTMLInputElement;
   const password = form.elements.namedItem('password') as HTMLInputElement;
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+  let lastError: unknown = null;
 
   const actor = createActor(
     loginFormMachine.provide({
@@ -68,8 +70,14 @@ function enhance(form: HTMLFormElement): void {
         submitLogin: fromPromise<unknown, LoginInput>(async ({ input }) => {
           // The session and both backends load on first use, not with the page.
           const { homePath, loginThroughSession } = await session();
-          const snapshot = await loginThroughSession(input.email, input.password);
-          await navigate(homePath(snapshot));
+          try {
+            const snapshot = await loginThroughSession(input.email, input.password);
+            await navigate(homePath(snapshot));
+          } catch (err) {
+            // The throttle's answer says how long to wait; the message template has {{minutes}}.
+            lastError = err;
+            throw err;
+          }
         }),
       },
     }),
@@ -81,7 +89,9 @@ function enhance(form: HTMLFormElement): void {
     showFieldError(password, passwordError ? messages.password_required : null);
     showServerError(
       form,
-      serverError ? (messages.errors[serverError] ?? messages.errors.unknown ?? '') : null,
+      serverError
+        ? throttleAwareMessage(serverError, lastError, messages, messages.errors.unknown ?? '')
+        : null,
     );
     const submitting = snapshot.matches('submitting') || snapshot.matches('done');
     button.disabled = submitting;

@@ -8,6 +8,7 @@ import toast, { Toaster, useToasterStore } from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
 import { useNotifications } from '../../client/operations/notificationQueries.ts';
+import { loggedOutPath } from '../../client/pendingCode.ts';
 import { getSessionActor, type SessionSnapshot, tenancyIdFromPath } from '../../client/session.ts';
 import { brandOf } from '../../lib/brands.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
@@ -53,9 +54,10 @@ function Shell({ pathname, crumbs }: Props) {
   const selectedId = useSession((s) => s.context.selectedTenancyId);
   const urlId = tenancyIdFromPath(pathname);
 
-  // The guard of SPEC §2: no user → login, no tenancies → no-tenancies, another tenancy → the selected one.
+  // The guard of SPEC §2: no user → signup with a pending code, else login; no tenancies → no-tenancies, another tenancy → the selected one.
   useEffect(() => {
-    if (status === 'loggedOut') void navigate('/login', { history: 'replace' });
+    if (status === 'loggedOut')
+      void navigate(loggedOutPath(new URL(window.location.href)), { history: 'replace' });
     else if (status === 'noTenancies') void navigate('/no-tenancies', { history: 'replace' });
     else if (status === 'ready' && selectedId && urlId !== selectedId) {
       void navigate(`/t/${encodeURIComponent(selectedId)}/`, { history: 'replace' });

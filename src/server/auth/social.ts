@@ -10,18 +10,54 @@ import type { ServerConfig } from '../config.ts';
 export const SOCIAL_PROVIDERS = ['apple', 'google', 'facebook'] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 
-const DEFAULTS: Record<SocialProvider, { issuer: string[]; jwks: string }> = {
+/**
+ * How the browser gets an ID token from each provider (OpenID Connect implicit flow, `response_type` with
+ * `id_token`): Google and Facebook return it in the redirect's fragment; Apple returns it by `form_post`
+ * (Apple requires form_post whenever scopes are asked, and without the email scope the token has no email).
+ */
+type ResponseMode = 'fragment' | 'form_post';
+
+const DEFAULTS: Record<
+  SocialProvider,
+  {
+    issuer: string[];
+    jwks: string;
+    authorize: string;
+    responseType: string;
+    scope: string;
+    mode: ResponseMode;
+  }
+> = {
   google: {
     issuer: ['https://accounts.google.com', 'accounts.google.com'],
     jwks: 'https://www.googleapis.com/oauth2/v3/certs',
+    authorize: 'https://accounts.google.com/o/oauth2/v2/auth',
+    responseType: 'id_token',
+    scope: 'openid email',
+    mode: 'fragment',
   },
-  apple: { issuer: ['https://appleid.apple.com'], jwks: 'https://appleid.apple.com/auth/keys' },
-  // Facebook Limited Login issues OpenID Connect ID tokens.
+  apple: {
+    issuer: ['https://appleid.apple.com'],
+    jwks: 'https://appleid.apple.com/auth/keys',
+    authorize: 'https://appleid.apple.com/auth/authorize',
+    // Apple's hybrid response; the code is not used (no client secret is kept), only the ID token.
+    responseType: 'code id_token',
+    scope: 'email',
+    mode: 'form_post',
+  },
+  // Facebook's manual OpenID Connect flow (as in Limited Login) issues ID tokens with the openid scope.
   facebook: {
     issuer: ['https://www.facebook.com'],
     jwks: 'https://www.facebook.com/.well-known/oauth/openid/jwks/',
+    authorize: 'https://www.facebook.com/dialog/oauth',
+    responseType: 'id_token',
+    scope: 'openid email',
+    mode: 'fragment',
   },
 };
+
+/** The app's one redirect URI for every provider: GET with a fragment, or POST (form_post), see socialCallback.ts. */
+export const SOCIAL_CALLBACK_PATH = '/login/social';
 
 type SocialConfig = Pick<
   ServerConfig,
@@ -34,6 +70,9 @@ type SocialConfig = Pick<
   | 'APPLE_JWKS_URL'
   | 'FACEBOOK_ISSUER'
   | 'FACEBOOK_JWKS_URL'
+  | 'GOOGLE_AUTHORIZE_URL'
+  | 'APPLE_AUTHORIZE_URL'
+  | 'FACEBOOK_AUTHORIZE_URL'
 >;
 
 function settings(config: SocialConfig, provider: SocialProvider) {
@@ -44,7 +83,29 @@ function settings(config: SocialConfig, provider: SocialProvider) {
     clientId: clientId || null,
     issuer: issuer ? [issuer] : DEFAULTS[provider].issuer,
     jwks: config[`${upper}_JWKS_URL`] ?? DEFAULTS[provider].jwks,
+    authorize: config[`${upper}_AUTHORIZE_URL`] ?? DEFAULTS[provider].authorize,
   };
+}
+
+/** A login button: the provider and its authorization URL, to which the browser adds `state` and `nonce`. */
+export interface SocialStart {
+  provider: SocialProvider;
+  url: string;
+}
+
+/** The configured providers' authorization requests (none when no client id is set). */
+export function socialStarts(config: SocialConfig & { APP_URL: string }): SocialStart[] {
+  return configuredProviders(config).map((provider) => {
+    const { clientId, authorize } = settings(config, provider);
+    const { responseType, scope, mode } = DEFAULTS[provider];
+    const url = new URL(authorize);
+    url.searchParams.set('client_id', clientId ?? '');
+    url.searchParams.set('redirect_uri', `${config.APP_URL}${SOCIAL_CALLBACK_PATH}`);
+    url.searchParams.set('response_type', responseType);
+    url.searchParams.set('scope', scope);
+    url.searchParams.set('response_mode', mode);
+    return { provider, url: url.toString() };
+  });
 }
 
 /** The providers whose client id is configured. */

@@ -1,13 +1,20 @@
 /**
- * Sends mail: through nodemailer to SMTP_URL when it is set; otherwise into the mail_outbox table and the
- * log, so nothing is lost on an installation without a mail server.
+ * Sends the account flows' mail on the app's one mail path: every mail is written to `mail_outbox` first,
+ * then handed to the one transport (transport.ts): nodemailer to SMTP_URL when set, marking the row sent;
+ * otherwise it stays in the outbox and goes to the log. When SMTP refuses, the row stays unsent and the
+ * worker's send-mail job (the same one that delivers the worker's own mail) retries it with back-off.
  */
-import nodemailer, { type Transporter } from 'nodemailer';
+import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { mailOutbox } from '../db/schema.ts';
+import { enqueue } from '../jobs/queue.ts';
+import { outboxMessageId, sendMailTask } from '../jobs/tasks/sendMail.ts';
 import type { MailContent } from './messages.ts';
+import { mailTransportFor } from './transport.ts';
+
+export { transportFor } from './transport.ts';
 
 /** What sending needs: the config (SMTP_URL, MAIL_FROM), the database (outbox) and a logger. */
 export interface MailServices {
@@ -16,39 +23,33 @@ export interface MailServices {
   logger: Logger;
 }
 
-const transports = new Map<string, Transporter>();
-
-/** One nodemailer transporter per SMTP URL, shared by the account flows and the job worker. */
-export function transportFor(url: string): Transporter {
-  let transport = transports.get(url);
-  if (!transport) {
-    transport = nodemailer.createTransport(url);
-    transports.set(url, transport);
-  }
-  return transport;
-}
-
-/** Sends one mail; resolves once the SMTP server accepted it (or it is in the outbox). */
+/** Sends one mail; resolves once the SMTP server accepted it, or it is in the outbox (and queued for a retry). */
 export async function sendMail(services: MailServices, to: string, content: MailContent): Promise<void> {
   const { config, logger } = services;
-  if (config.SMTP_URL) {
-    const info = await transportFor(config.SMTP_URL).sendMail({
-      from: config.MAIL_FROM,
-      to,
-      subject: content.subject,
-      text: content.text,
-      html: content.html,
-    });
-    logger.info({ to, subject: content.subject, messageId: info.messageId }, 'mail sent');
+  const { db } = services.database;
+  const [row] = await db
+    .insert(mailOutbox)
+    .values({ to, subject: content.subject, body: content.text, html: content.html })
+    .returning({ id: mailOutbox.id, createdAt: mailOutbox.createdAt });
+  const transport = mailTransportFor(config);
+  try {
+    await transport.send(
+      {
+        to,
+        subject: content.subject,
+        text: content.text,
+        html: content.html,
+        messageId: outboxMessageId(row!),
+      },
+      logger,
+    );
+  } catch (err) {
+    logger.error({ err, to, subject: content.subject }, 'sending mail failed; the send-mail job retries it');
+    await enqueue(db, sendMailTask, { outboxId: row!.id }, new Date());
     return;
   }
-  await services.database.db
-    .insert(mailOutbox)
-    .values({ to, subject: content.subject, body: content.text, html: content.html });
-  logger.info(
-    { to, subject: content.subject, text: content.text },
-    'mail stored in mail_outbox (SMTP_URL unset)',
-  );
+  if (transport.delivers)
+    await db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, row!.id));
 }
 
 /** Sends without making the caller wait (so response time does not reveal whether a mail went out). */

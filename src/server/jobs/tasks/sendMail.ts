@@ -26,7 +26,7 @@ export const sendMailTask = defineTask({
     const [row] = await tx.select().from(mailOutbox).where(eq(mailOutbox.id, outboxId)).for('update');
     if (!row || row.sentAt) return;
     await mail.send(
-      { to: row.to, subject: row.subject, text: row.body, messageId: outboxMessageId(row) },
+      { to: row.to, subject: row.subject, text: row.body, html: row.html, messageId: outboxMessageId(row) },
       logger,
     );
     if (mail.delivers) await tx.update(mailOutbox).set({ sentAt: now }).where(eq(mailOutbox.id, outboxId));
