@@ -27,7 +27,13 @@ import {
   users,
 } from '../db/schema.ts';
 import { pgTextArray, queryRows } from '../db/sql.ts';
-import { bulkLoadIntoEmpty, ingestReadings, type ReadingRow } from '../ingest/ingest.ts';
+import {
+  bulkLoadIntoEmpty,
+  ingestReadings,
+  type PhaseTimings,
+  type ReadingRow,
+  timed,
+} from '../ingest/ingest.ts';
 import { insertDemoFixedCharges } from '../tenant/consumption/fixedCharges.ts';
 import {
   buildPlan,
@@ -69,6 +75,8 @@ export interface SeedOptions {
   onProgress?: (p: DemoProgress) => void;
   /** Load only this many recent days now; backfillDemo loads the older history later. Default: all. */
   recentDays?: number;
+  /** Where to add per-phase wall times (seconds). */
+  timings?: PhaseTimings;
 }
 
 const META_PLAN = 'demo.plan';
@@ -450,7 +458,10 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<void> {
     for (let batchStart = fromMs; batchStart <= endMs; batchStart += BULK_BATCH_HOURS * HOUR_MS) {
       const batchEnd = Math.min(endMs, batchStart + (BULK_BATCH_HOURS - 1) * HOUR_MS);
       const rows: ReadingRow[] = [];
+      const t = performance.now();
       simulate(plan, state, batchStart, batchEnd, rows);
+      const wall = opts.timings?.wall;
+      if (wall) wall['generate (JS)'] = (wall['generate (JS)'] ?? 0) + (performance.now() - t) / 1000;
       yield rows;
       opts.onProgress?.({ phase: 'readings', done: (batchEnd - fromMs) / HOUR_MS + 1, total });
     }
@@ -458,10 +469,10 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<void> {
   await db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
     opts.onProgress?.({ phase: 'property, apartments and users', done: 0, total: 1 });
-    await seedEntities(tx, plan, stored, opts.now);
+    await timed(opts.timings, 'entities and users', () => seedEntities(tx, plan, stored, opts.now));
     opts.onProgress?.({ phase: 'property, apartments and users', done: 1, total: 1 });
     opts.onProgress?.({ phase: 'readings', done: 0, total });
-    await bulkLoadIntoEmpty(tx, batches(), { now: opts.now });
+    await bulkLoadIntoEmpty(tx, batches(), { now: opts.now, timings: opts.timings });
     await setMeta(tx, META_FIRST_HOUR, new Date(fromMs).toISOString());
     await setMeta(tx, META_LAST_HOUR, new Date(endMs).toISOString());
   });
