@@ -4,17 +4,36 @@
  * TEST_DATABASE_URL, on PostgreSQL. Run alone: `node --import tsx tests/bench/ingest.ts [days]`.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import { type Database, migrateDatabase, openDatabase } from '../../src/server/db/client.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { seedDemo } from '../../src/server/demo/seed.ts';
+import type { PhaseTimings } from '../../src/server/ingest/ingest.ts';
 
-async function fresh(engine: 'pglite' | 'postgres'): Promise<Database & { drop(): Promise<void> }> {
+/** CPU seconds (user + system) a process has used, from /proc (Linux); 0 where that is not readable. */
+function processCpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+type Fresh = Database & { drop(): Promise<void>; cpuSeconds: () => number | Promise<number> };
+
+async function fresh(engine: 'pglite' | 'postgres'): Promise<Fresh> {
   if (engine === 'pglite') {
     const database = await openDatabase({});
     await migrateDatabase(database);
-    return { ...database, drop: async () => {} };
+    // PGlite runs in a worker thread of this process; this thread only waits during the SQL phases.
+    const cpuSeconds = () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1e6;
+    };
+    return { ...database, drop: async () => {}, cpuSeconds };
   }
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const { default: postgres } = await import('postgres');
@@ -25,8 +44,14 @@ async function fresh(engine: 'pglite' | 'postgres'): Promise<Database & { drop()
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), max: 4 });
   await migrateDatabase(database);
+  // The PostgreSQL backends serving this database (the loader's pool), summed.
+  const cpuSeconds = async () => {
+    const rows = await admin<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = ${name}`;
+    return rows.reduce((sum, r) => sum + processCpuSeconds(r.pid), 0);
+  };
   return {
     ...database,
+    cpuSeconds,
     drop: async () => {
       await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end({ timeout: 5 });
@@ -38,15 +63,16 @@ async function fresh(engine: 'pglite' | 'postgres'): Promise<Database & { drop()
 export async function benchIngest(engine: 'pglite' | 'postgres', days: number) {
   const database = await fresh(engine);
   try {
+    const timings: PhaseTimings = { wall: {}, cpuSeconds: database.cpuSeconds };
     const started = performance.now();
-    await seedDemo(database.db, { now: new Date('2026-03-01T00:00:00Z'), days, apartments: 24 });
+    await seedDemo(database.db, { now: new Date('2026-03-01T00:00:00Z'), days, apartments: 24, timings });
     const seconds = (performance.now() - started) / 1000;
     const [row] = await queryRows<{ n: number }>(
       database.db,
       sql`SELECT count(*)::int AS n FROM register_readings`,
     );
     const readings = Number(row?.n ?? 0);
-    return { readings, seconds, perSecond: readings / seconds };
+    return { readings, seconds, perSecond: readings / seconds, timings };
   } finally {
     await database.close();
     await database.drop();
@@ -64,6 +90,14 @@ export async function benchIngestAll(days: number, pgUrl?: string): Promise<void
       `  ${engine.padEnd(8)} ${r.readings.toLocaleString('en')} readings in ${r.seconds.toFixed(1)} s = ` +
         `${Math.round(r.perSecond).toLocaleString('en')} readings/s   (target ≥ ${engine === 'pglite' ? '100,000' : '200,000'}; ` +
         `load average ${os.loadavg()[0]!.toFixed(1)})`,
+    );
+    console.log(
+      `           phases, wall s (database CPU s): ${Object.entries(r.timings.wall)
+        .map(
+          ([k, v]) =>
+            `${k} ${v.toFixed(1)}${r.timings.cpu?.[k] === undefined ? '' : ` (${r.timings.cpu[k]!.toFixed(1)})`}`,
+        )
+        .join(', ')}`,
     );
   }
 }
