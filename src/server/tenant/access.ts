@@ -3,7 +3,7 @@
  * are a member of, and only the data inside that tenancy's dates, so a new tenant never sees the previous
  * tenant's consumption. Unknown ids and other tenants' ids get the same FORBIDDEN error.
  */
-import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
 import { TIME_ZONE } from '../../lib/periods.ts';
 import type { Db } from '../db/client.ts';
@@ -30,8 +30,8 @@ export interface UnitAccess {
  * The caller's units by apartment id, in the order of their first tenancy there. With several tenancies in
  * one apartment, overlapping or adjoining ones merge into one window, and the latest names the tenant.
  */
-async function loadAccess(db: Db, userId: number, only?: SQL): Promise<Map<number, UnitAccess>> {
-  const rows = await db
+function accessQuery(db: Db, where: SQL | undefined) {
+  return db
     .select({
       apartment: apartments,
       property: properties,
@@ -43,8 +43,27 @@ async function loadAccess(db: Db, userId: number, only?: SQL): Promise<Map<numbe
     .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
     .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))
     .innerJoin(properties, eq(properties.id, apartments.propertyId))
-    .where(and(eq(tenancyMembers.userId, userId), only))
+    .where(where)
     .orderBy(asc(tenancies.start), asc(tenancies.id));
+}
+
+/** The query of `callerUnits`, asked on most tenant requests: built once per database, not per request. */
+const allUnitsQueries = new WeakMap<Db, ReturnType<typeof prepareAllUnits>>();
+function prepareAllUnits(db: Db) {
+  return accessQuery(db, eq(tenancyMembers.userId, sql.placeholder('userId'))).prepare('caller_units');
+}
+
+async function loadAccess(db: Db, userId: number, only?: SQL): Promise<Map<number, UnitAccess>> {
+  let rows: Awaited<ReturnType<typeof accessQuery>>;
+  if (only) rows = await accessQuery(db, and(eq(tenancyMembers.userId, userId), only));
+  else {
+    let prepared = allUnitsQueries.get(db);
+    if (!prepared) {
+      prepared = prepareAllUnits(db);
+      allUnitsQueries.set(db, prepared);
+    }
+    rows = await prepared.execute({ userId });
+  }
   const access = new Map<number, UnitAccess>();
   for (const { start, end, ...row } of rows) {
     const from = Temporal.PlainDate.from(start).toZonedDateTime(TIME_ZONE);
