@@ -254,8 +254,9 @@ function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile)
 export function createAppHandler(options: AppServerOptions): Handler {
   const { services } = options;
   const { config } = services;
-  const account = createAccountYoga(services);
-  const tenant = createTenantYoga(services);
+  // Yoga's own fetch classes: these requests never reach Astro (see graphql/yoga.ts FetchClasses).
+  const account = createAccountYoga(services, 'yoga');
+  const tenant = createTenantYoga(services, 'yoga');
   const databaseHealth = new DatabaseHealth(() => services.database.db.execute(sql`SELECT 1`));
   const staticFiles = options.clientDir ? indexStaticFiles(options.clientDir) : new Map<string, StaticFile>();
   // Brotli at quality 4 (the middleware's default) costs about as much CPU as gzip level 6 and is smaller.

@@ -52,7 +52,7 @@ let cleanup = async () => {};
 let database: Database;
 if (engine === 'pglite') {
   const dir = mkdtempSync(join(tmpdir(), 'tenant-prof-'));
-  database = await openDatabase({ dataDir: dir });
+  database = await openDatabase({ dataDir: dir, ...(process.env.PROFILE_POOL ? { max: Number(process.env.PROFILE_POOL) } : {}) });
   cleanup = async () => rmSync(dir, { recursive: true, force: true });
 } else {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL!;
@@ -70,7 +70,7 @@ if (engine === 'pglite') {
 }
 await migrateDatabase(database);
 const now = new Date();
-await seedDemo(database.db, { now, days: 400, apartments: 6 });
+await seedDemo(database.db, { now, days: Number(process.env.PROFILE_DAYS ?? 400), apartments: 6 });
 const services: ApiServices = {
   config: parseServerConfig({ DATA_DIR: tmpdir(), LOG_LEVEL: 'warn' }),
   database,
