@@ -47,6 +47,23 @@ function accessQuery(db: Db, where: SQL | undefined) {
     .orderBy(asc(tenancies.start), asc(tenancies.id));
 }
 
+/**
+ * Local midnight of a date (or of the day after), remembered: tenancy dates repeat on every request of a
+ * tenant, and ZonedDateTime values are immutable, so they can be shared. Bounded; cleared when full.
+ */
+const midnights = new Map<string, Temporal.ZonedDateTime>();
+function localMidnight(date: string, dayAfter: boolean): Temporal.ZonedDateTime {
+  const key = dayAfter ? `${date}+1` : date;
+  let value = midnights.get(key);
+  if (!value) {
+    const day = Temporal.PlainDate.from(date);
+    value = (dayAfter ? day.add({ days: 1 }) : day).toZonedDateTime(TIME_ZONE);
+    if (midnights.size >= 10_000) midnights.clear();
+    midnights.set(key, value);
+  }
+  return value;
+}
+
 /** The query of `callerUnits`, asked on most tenant requests: built once per database, not per request. */
 const allUnitsQueries = new WeakMap<Db, ReturnType<typeof prepareAllUnits>>();
 function prepareAllUnits(db: Db) {
@@ -66,9 +83,9 @@ async function loadAccess(db: Db, userId: number, only?: SQL): Promise<Map<numbe
   }
   const access = new Map<number, UnitAccess>();
   for (const { start, end, ...row } of rows) {
-    const from = Temporal.PlainDate.from(start).toZonedDateTime(TIME_ZONE);
+    const from = localMidnight(start, false);
     // The end date is the last day of the tenancy, so data runs to the next midnight.
-    const to = end ? Temporal.PlainDate.from(end).add({ days: 1 }).toZonedDateTime(TIME_ZONE) : null;
+    const to = end ? localMidnight(end, true) : null;
     const seen = access.get(row.apartment.id);
     if (!seen) {
       access.set(row.apartment.id, { ...row, windows: [{ from, to }] });

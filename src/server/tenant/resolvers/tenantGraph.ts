@@ -5,11 +5,13 @@
  * price, CO2 by the property's factor (grams). Related series: PROPERTY, LAST_PERIOD, LAST_YEAR, degree days and
  * climate-corrected values, and the hca kWh estimate. A fixed number of SQL statements, whatever the period.
  */
-import { and, inArray, isNull, or } from 'drizzle-orm';
+import { and, inArray, isNull, or, sql } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { GRAPH_TYPES, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
+import type { Db } from '../../db/client.ts';
 import { measurementPoints, propertyCo2Factors } from '../../db/schema.ts';
+import { pgNumberArray, pgTextArray } from '../../db/sql.ts';
 import { requireUserId } from '../../graphql/context.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
 import { callerUnits, clipToTenancies, propertyAccess, type UnitAccess } from '../access.ts';
@@ -87,6 +89,44 @@ const inputSchema = z
 
 type Source = Pick<SeriesQuery, 'pointIds' | 'property'>;
 
+/**
+ * The points of the asked quantities in the asked units, and the property-level points (no apartment) of the
+ * asked SOURCE properties: one statement text whatever the number of ids (arrays as parameters), prepared
+ * once per database instead of built by Drizzle on every request.
+ */
+const ownPointsQueries = new WeakMap<Db, ReturnType<typeof prepareOwnPoints>>();
+function prepareOwnPoints(db: Db) {
+  return db
+    .select({
+      id: measurementPoints.id,
+      apartmentId: measurementPoints.apartmentId,
+      propertyId: measurementPoints.propertyId,
+      quantity: measurementPoints.quantity,
+    })
+    .from(measurementPoints)
+    .where(
+      and(
+        sql`${measurementPoints.quantity} = ANY(${sql.placeholder('quantities')}::text[])`,
+        or(
+          sql`${measurementPoints.apartmentId} = ANY(${sql.placeholder('unitIds')}::int[])`,
+          and(
+            isNull(measurementPoints.apartmentId),
+            sql`${measurementPoints.propertyId} = ANY(${sql.placeholder('sourceIds')}::int[])`,
+          ),
+        ),
+      ),
+    )
+    .prepare('graph_own_points');
+}
+function ownPointsQuery(db: Db) {
+  let prepared = ownPointsQueries.get(db);
+  if (!prepared) {
+    prepared = prepareOwnPoints(db);
+    ownPointsQueries.set(db, prepared);
+  }
+  return prepared;
+}
+
 export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_parent, args, ctx) => {
   const userId = requireUserId(ctx);
   const input = parseInput(inputSchema, args.graph);
@@ -139,28 +179,11 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
   const sourceIds = input.objects.filter((o) => o.kind === 'SOURCE').map((o) => o.id);
   const ownPoints =
     unitIds.length || sourceIds.length
-      ? await db
-          .select({
-            id: measurementPoints.id,
-            apartmentId: measurementPoints.apartmentId,
-            propertyId: measurementPoints.propertyId,
-            quantity: measurementPoints.quantity,
-          })
-          .from(measurementPoints)
-          .where(
-            and(
-              inArray(measurementPoints.quantity, quantities),
-              or(
-                unitIds.length ? inArray(measurementPoints.apartmentId, unitIds) : undefined,
-                sourceIds.length
-                  ? and(
-                      isNull(measurementPoints.apartmentId),
-                      inArray(measurementPoints.propertyId, sourceIds),
-                    )
-                  : undefined,
-              ),
-            ),
-          )
+      ? await ownPointsQuery(db).execute({
+          quantities: pgTextArray(quantities),
+          unitIds: pgNumberArray(unitIds),
+          sourceIds: pgNumberArray(sourceIds),
+        })
       : [];
   const meterByPoint = await currentMeters(db, pointIds);
   const propertyIds = [...new Set(resolved.map((r) => r.access.property.id))];
