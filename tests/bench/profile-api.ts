@@ -52,7 +52,10 @@ let cleanup = async () => {};
 let database: Database;
 if (engine === 'pglite') {
   const dir = mkdtempSync(join(tmpdir(), 'tenant-prof-'));
-  database = await openDatabase({ dataDir: dir, ...(process.env.PROFILE_POOL ? { max: Number(process.env.PROFILE_POOL) } : {}) });
+  database = await openDatabase({
+    dataDir: dir,
+    ...(process.env.PROFILE_POOL ? { max: Number(process.env.PROFILE_POOL) } : {}),
+  });
   cleanup = async () => rmSync(dir, { recursive: true, force: true });
 } else {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL!;
@@ -123,6 +126,57 @@ const request: LoadOptions = {
   }),
 };
 await load({ ...request, duration: 1 });
+
+/**
+ * CPU time per request of the server's threads, measured per thread (so other processes on the machine do not
+ * inflate it the way they inflate wall time): the main thread, and everything else of this process except the
+ * load generator (the PGlite worker, libuv's pool). Beside a Yoga hello-world on this process, for the ratio.
+ */
+async function cpuPerRequest(options: LoadOptions) {
+  const main0 = process.threadCpuUsage();
+  const all0 = process.cpuUsage();
+  const r = await load(options);
+  const main = process.threadCpuUsage(main0);
+  const all = process.cpuUsage(all0);
+  const mainUs = main.user + main.system;
+  const otherUs = all.user + all.system - mainUs - r.loaderCpuUs;
+  return { rps: r.rps, mainMs: mainUs / 1000 / r.requests, otherMs: otherUs / 1000 / r.requests };
+}
+if (process.env.PROFILE_CPU) {
+  const { createSchema, createYoga } = await import('graphql-yoga');
+  const { createServer } = await import('node:http');
+  const hello = createServer(
+    createYoga({
+      schema: createSchema({
+        typeDefs: 'type Query { hello: String! }',
+        resolvers: { Query: { hello: () => 'world' } },
+      }),
+      logging: false,
+    }),
+  );
+  await new Promise<void>((resolve) => hello.listen(0, '127.0.0.1', resolve));
+  const helloUrl = `http://127.0.0.1:${(hello.address() as AddressInfo).port}/graphql`;
+  const helloRequest: LoadOptions = {
+    url: helloUrl,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ hello }' }),
+  };
+  await load({ ...helloRequest, duration: 1 });
+  const f = (n: number) => n.toFixed(3);
+  for (let round = 0; round < Number(process.env.PROFILE_CPU); round++) {
+    const h = await cpuPerRequest(helloRequest);
+    const g = await cpuPerRequest(request);
+    console.log(
+      `cpu ${engine} ${resolution}: hello-world main ${f(h.mainMs)} ms/req (${h.rps.toFixed(0)} req/s); ` +
+        `tenantGraph main ${f(g.mainMs)} + other threads ${f(g.otherMs)} ms/req (${g.rps.toFixed(0)} req/s); ` +
+        `main-thread ratio ${((100 * h.mainMs) / g.mainMs).toFixed(1)} %`,
+    );
+  }
+  hello.close();
+}
 const session = new Session();
 session.connect();
 await session.post('Profiler.enable');

@@ -5,16 +5,14 @@
  * price, CO2 by the property's factor (grams). Related series: PROPERTY, LAST_PERIOD, LAST_YEAR, degree days and
  * climate-corrected values, and the hca kWh estimate. A fixed number of SQL statements, whatever the period.
  */
-import { and, inArray, isNull, or, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { GRAPH_TYPES, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
-import type { Db } from '../../db/client.ts';
 import { measurementPoints, propertyCo2Factors } from '../../db/schema.ts';
-import { pgNumberArray, pgTextArray } from '../../db/sql.ts';
 import { requireUserId } from '../../graphql/context.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
-import { callerUnits, clipToTenancies, propertyAccess, type UnitAccess } from '../access.ts';
+import { callerUnitsAndPoints, clipToTenancies, propertyAccess, type UnitAccess } from '../access.ts';
 import {
   bucketNormalDegreeDays,
   climateInput,
@@ -89,44 +87,6 @@ const inputSchema = z
 
 type Source = Pick<SeriesQuery, 'pointIds' | 'property'>;
 
-/**
- * The points of the asked quantities in the asked units, and the property-level points (no apartment) of the
- * asked SOURCE properties: one statement text whatever the number of ids (arrays as parameters), prepared
- * once per database instead of built by Drizzle on every request.
- */
-const ownPointsQueries = new WeakMap<Db, ReturnType<typeof prepareOwnPoints>>();
-function prepareOwnPoints(db: Db) {
-  return db
-    .select({
-      id: measurementPoints.id,
-      apartmentId: measurementPoints.apartmentId,
-      propertyId: measurementPoints.propertyId,
-      quantity: measurementPoints.quantity,
-    })
-    .from(measurementPoints)
-    .where(
-      and(
-        sql`${measurementPoints.quantity} = ANY(${sql.placeholder('quantities')}::text[])`,
-        or(
-          sql`${measurementPoints.apartmentId} = ANY(${sql.placeholder('unitIds')}::int[])`,
-          and(
-            isNull(measurementPoints.apartmentId),
-            sql`${measurementPoints.propertyId} = ANY(${sql.placeholder('sourceIds')}::int[])`,
-          ),
-        ),
-      ),
-    )
-    .prepare('graph_own_points');
-}
-function ownPointsQuery(db: Db) {
-  let prepared = ownPointsQueries.get(db);
-  if (!prepared) {
-    prepared = prepareOwnPoints(db);
-    ownPointsQueries.set(db, prepared);
-  }
-  return prepared;
-}
-
 export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_parent, args, ctx) => {
   const userId = requireUserId(ctx);
   const input = parseInput(inputSchema, args.graph);
@@ -154,8 +114,15 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     ? await db.select().from(measurementPoints).where(inArray(measurementPoints.id, pointIds))
     : [];
   const pointById = new Map(askedPoints.map((p) => [p.id, p]));
-  // Access first: nothing else is read for an object the caller may not see.
-  const units = await callerUnits(db, userId);
+  const unitIds = input.objects.filter((o) => o.kind === 'UNIT').map((o) => o.id);
+  const sourceIds = input.objects.filter((o) => o.kind === 'SOURCE').map((o) => o.id);
+  // Access first: nothing else is read for an object the caller may not see. The caller's units come with
+  // the points of the asked units and SOURCE properties, looked for only among the caller's own (one statement).
+  const { units, points: ownPoints } = await callerUnitsAndPoints(db, userId, {
+    quantities,
+    unitIds,
+    sourceIds,
+  });
   const unitOf = (apartmentId: number | null | undefined): UnitAccess => {
     const unit = apartmentId == null ? undefined : units.get(apartmentId);
     if (!unit) throw forbidden();
@@ -175,16 +142,6 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     return { o, access, scaleTo };
   });
 
-  const unitIds = input.objects.filter((o) => o.kind === 'UNIT').map((o) => o.id);
-  const sourceIds = input.objects.filter((o) => o.kind === 'SOURCE').map((o) => o.id);
-  const ownPoints =
-    unitIds.length || sourceIds.length
-      ? await ownPointsQuery(db).execute({
-          quantities: pgTextArray(quantities),
-          unitIds: pgNumberArray(unitIds),
-          sourceIds: pgNumberArray(sourceIds),
-        })
-      : [];
   const meterByPoint = await currentMeters(db, pointIds);
   const propertyIds = [...new Set(resolved.map((r) => r.access.property.id))];
   const co2 =
