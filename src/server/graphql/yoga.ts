@@ -63,6 +63,30 @@ function requestIdPlugin(): Plugin {
   };
 }
 
+/** Node's own fetch classes, for Yoga instances whose responses go back through Astro. */
+const NATIVE_FETCH_API = {
+  fetch: globalThis.fetch,
+  Request: globalThis.Request,
+  Response: globalThis.Response,
+  Headers: globalThis.Headers,
+  FormData: globalThis.FormData,
+  ReadableStream: globalThis.ReadableStream,
+  WritableStream: globalThis.WritableStream,
+  TransformStream: globalThis.TransformStream,
+  CompressionStream: globalThis.CompressionStream,
+  DecompressionStream: globalThis.DecompressionStream,
+  TextEncoderStream: globalThis.TextEncoderStream,
+  TextDecoderStream: globalThis.TextDecoderStream,
+  Blob: globalThis.Blob,
+  File: globalThis.File,
+  URL: globalThis.URL,
+  URLSearchParams: globalThis.URLSearchParams,
+  TextEncoder: globalThis.TextEncoder,
+  TextDecoder: globalThis.TextDecoder,
+  crypto: globalThis.crypto,
+  btoa: globalThis.btoa,
+};
+
 /** Creates the Yoga server of one backend. */
 export function createBackendYoga(options: BackendOptions): BackendYoga {
   const { backend, services } = options;
@@ -106,7 +130,7 @@ export function createBackendYoga(options: BackendOptions): BackendYoga {
         graphMaxPoints: services.config.GRAPH_MAX_POINTS,
       }),
     ],
-    // Node's own fetch classes: Astro accepts only a native Response from an endpoint.
+    // Node's own fetch classes unless asked otherwise: Astro accepts only a native Response from an endpoint.
     ...(options.fetchClasses === 'yoga' ? {} : { fetchAPI: NATIVE_FETCH_API }),
     context: (initial) => {
       // Served by our Node server (http.ts), Yoga gets the Node request: its socket address is the
@@ -117,26 +141,3 @@ export function createBackendYoga(options: BackendOptions): BackendYoga {
     },
   });
 }
-
-const NATIVE_FETCH_API = {
-  fetch: globalThis.fetch,
-  Request: globalThis.Request,
-  Response: globalThis.Response,
-  Headers: globalThis.Headers,
-  FormData: globalThis.FormData,
-  ReadableStream: globalThis.ReadableStream,
-  WritableStream: globalThis.WritableStream,
-  TransformStream: globalThis.TransformStream,
-  CompressionStream: globalThis.CompressionStream,
-  DecompressionStream: globalThis.DecompressionStream,
-  TextEncoderStream: globalThis.TextEncoderStream,
-  TextDecoderStream: globalThis.TextDecoderStream,
-  Blob: globalThis.Blob,
-  File: globalThis.File,
-  URL: globalThis.URL,
-  URLSearchParams: globalThis.URLSearchParams,
-  TextEncoder: globalThis.TextEncoder,
-  TextDecoder: globalThis.TextDecoder,
-  crypto: globalThis.crypto,
-  btoa: globalThis.btoa,
-};
