@@ -26,6 +26,8 @@ export interface LoadResult {
   max: number;
   non2xx: number;
   errors: number;
+  /** CPU time of this load generator's thread, in microseconds. */
+  loaderCpuUs: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -35,6 +37,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const options = workerData as LoadOptions;
+const cpuAtStart = process.threadCpuUsage();
 const latencies: number[] = [];
 const instance = autocannon(
   {
@@ -63,6 +66,7 @@ function done(err: Error | null, result: autocannon.Result) {
     max: latencies.at(-1) ?? Number.NaN,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    loaderCpuUs: ((cpu) => cpu.user + cpu.system)(process.threadCpuUsage(cpuAtStart)),
   };
   parentPort?.postMessage(out);
 }

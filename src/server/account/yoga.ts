@@ -1,6 +1,6 @@
 /** The account backend (SPEC "Backend B") at /api/account/graphql. */
 import { JSONScalar } from '../graphql/json-scalar.ts';
-import { type BackendYoga, createBackendYoga } from '../graphql/yoga.ts';
+import { type BackendYoga, createBackendYoga, type FetchClasses } from '../graphql/yoga.ts';
 import type { ApiServices } from '../services.ts';
 import { addTenancy } from './resolvers/addTenancy.ts';
 import { allocationStatements, tenancyLatestAllocationStatement } from './resolvers/allocationStatements.ts';
@@ -71,8 +71,9 @@ const resolvers: Resolvers = {
 };
 
 /** Creates the account backend's Yoga server. */
-export function createAccountYoga(services: ApiServices): BackendYoga {
+export function createAccountYoga(services: ApiServices, fetchClasses: FetchClasses = 'native'): BackendYoga {
   return createBackendYoga({
+    fetchClasses,
     backend: 'account',
     services,
     typeDefs,

@@ -147,10 +147,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     return database;
   }
   const worker = await startPgliteWorker(options.dataDir);
-  // One backend session behind the socket: connections take turns, so a few suffice. They are never
+  // One backend session behind the socket: connections take turns, so more than one buys no parallelism.
+  // One connection is the default: postgres.js then pipelines concurrent requests' statements on it, so they
+  // reach the worker in one socket write per event-loop turn and run in one engine call (measured in
+  // docs/notes/perf-api.md: fewer syscalls on both threads than with 4 connections taking turns). It is never
   // recycled (a recycled connection would leave its prepared statements behind in the shared session).
   const local = { ...base, path: worker.socketPath, max_lifetime: 0, idle_timeout: 0 };
-  const client = await connect({ ...local, max: options.max ?? 4 });
+  const client = await connect({ ...local, max: options.max ?? 1 });
   const db = drizzle(preparing(client), { schema }) as unknown as Db;
   const database: Database = {
     db,

@@ -117,18 +117,27 @@ function serve(socket) {
           holding = true;
           if (closed) break;
         }
-        // Run everything that has arrived, up to and including the next message that may end the turn
-        // (type 0 is the startup packet, whose first byte is its length's high byte).
+        // Run everything that has arrived in one call, up to and including the last message that may end the
+        // turn (type 0 is the startup packet, whose first byte is its length's high byte): a client that
+        // pipelines several statements (postgres.js does, on a busy connection) gets them all run at once, which
+        // costs the engine one call instead of one per statement. The turn is over only after that call, so
+        // another connection may wait a little longer; nothing is interleaved either way.
         let end = 0;
-        while (end < pending.length) {
-          const type = pending[end]?.[0];
-          end++;
-          if (type === 0 || type === 0x53 /* Sync */ || type === 0x51 /* Query */ || type === 0x58) break;
+        for (let i = 0; i < pending.length; i++) {
+          const type = pending[i]?.[0];
+          if (type === 0x58 /* Terminate */ || type === 0 /* startup: always alone */) {
+            end = i + 1;
+            break;
+          }
+          if (type === 0x53 /* Sync */ || type === 0x51 /* Query */) end = i + 1;
         }
+        // No message that ends the turn yet (an extended-protocol exchange with a Flush): run what there is.
+        if (end === 0) end = pending.length;
         const batch = pending.splice(0, end);
         const lastType = batch[batch.length - 1]?.[0];
         if (lastType === 0x58 /* Terminate */) {
           batch.pop();
+          if (batch.length > 0) await exec(Buffer.concat(batch), send);
           closed = true;
           break;
         }

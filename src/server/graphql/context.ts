@@ -1,8 +1,8 @@
 /** The per-request context both backends share: database, config, logger, request id and the caller. */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Backend } from '../auth/keys.ts';
-import { AccessTokenError, verifyAccessToken } from '../auth/tokens.ts';
+import type { Backend, SigningKey } from '../auth/keys.ts';
+import { type AccessClaims, AccessTokenError, verifyAccessToken } from '../auth/tokens.ts';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import type { ApiServices } from '../services.ts';
@@ -38,19 +38,61 @@ function clientAddressOf(services: ApiServices, request: Request): string | null
 }
 
 /**
- * A valid signature is not enough: the user must still exist and be active (deactivation and deletion
- * take effect on the next request), and the token must be newer than their last password or email change.
+ * The per-request user check as a prepared Drizzle query, built once per database: the SQL text is constant,
+ * so building it on every request (Drizzle's query builder) is wasted work.
  */
-async function checkStillValid(db: Db, userId: number, issuedAt: number): Promise<Caller> {
-  const [user] = await db
+const userChecks = new WeakMap<Db, ReturnType<typeof prepareUserCheck>>();
+function prepareUserCheck(db: Db) {
+  return db
     .select({ isActive: users.isActive, tokensValidAfter: users.tokensValidAfter })
     .from(users)
-    .where(eq(users.id, userId));
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('caller_still_valid');
+}
+
+/**
+ * A valid signature is not enough: the user must still exist and be active (deactivation and deletion
+ * take effect on the next request), and the token must be newer than their last password or email change.
+ * Asked of the database on every request: never cached.
+ */
+async function checkStillValid(db: Db, userId: number, issuedAt: number): Promise<Caller> {
+  let check = userChecks.get(db);
+  if (!check) {
+    check = prepareUserCheck(db);
+    userChecks.set(db, check);
+  }
+  const [user] = await check.execute({ userId });
   if (!user?.isActive) return { userId: null, reason: 'invalid' };
   if (user.tokensValidAfter && issuedAt * 1000 < user.tokensValidAfter.getTime()) {
     return { userId: null, reason: 'expired' };
   }
   return { userId };
+}
+
+/** How many verified tokens are remembered per key; the oldest entry goes first when full. */
+export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+const verifiedTokens = new WeakMap<SigningKey, Map<string, AccessClaims>>();
+
+/**
+ * The claims of a token whose signature and claims this process verified before, until the token expires:
+ * an EdDSA verification costs more CPU than the rest of a small request's authentication. Only verified
+ * tokens are remembered (a refused token is checked again each time), and the entry is dropped at `exp`,
+ * after which the token is verified again and refused as expired. Whether the user may still use it
+ * (active, not revoked by a password change) is not part of this: `checkStillValid` asks every time.
+ */
+async function verifiedClaims(backend: Backend, key: SigningKey, token: string): Promise<AccessClaims> {
+  let cache = verifiedTokens.get(key);
+  if (!cache) {
+    cache = new Map();
+    verifiedTokens.set(key, cache);
+  }
+  const known = cache.get(token);
+  if (known && known.exp * 1000 > Date.now()) return known;
+  if (known) cache.delete(token);
+  const claims = await verifyAccessToken(backend, key, token);
+  if (cache.size >= VERIFIED_TOKEN_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(token, claims);
+  return claims;
 }
 
 /** Reads the bearer token (also the legacy "JWT <token>" form) and verifies it with the backend's key. */
@@ -60,7 +102,7 @@ async function identifyCaller(services: ApiServices, backend: Backend, request: 
   if (!header) return { userId: null, reason: 'missing' };
   if (!match?.[1]) return { userId: null, reason: 'invalid' };
   try {
-    const claims = await verifyAccessToken(backend, services.keys[backend], match[1]);
+    const claims = await verifiedClaims(backend, services.keys[backend], match[1]);
     return await checkStillValid(services.database.db, Number(claims.sub), claims.iat);
   } catch (err) {
     if (err instanceof AccessTokenError) return { userId: null, reason: err.reason };

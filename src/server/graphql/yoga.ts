@@ -20,7 +20,16 @@ import { limitPlugins } from './limits.ts';
 /** A Yoga server instance of one of our backends. */
 export type BackendYoga = YogaServerInstance<Record<string, unknown>, GraphQLContext>;
 
+/**
+ * Which fetch classes (Request, Response, streams) Yoga builds on. 'native': Node's own (undici), which an Astro
+ * endpoint needs (Astro accepts only a native Response). 'yoga': Yoga's default for Node servers,
+ * @whatwg-node/node-fetch, which costs noticeably less per request; for our own HTTP server (http.ts), whose
+ * requests and responses never pass through Astro.
+ */
+export type FetchClasses = 'native' | 'yoga';
+
 interface BackendOptions {
+  fetchClasses?: FetchClasses;
   backend: Backend;
   services: ApiServices;
   typeDefs: string;
@@ -53,6 +62,30 @@ function requestIdPlugin(): Plugin {
     },
   };
 }
+
+/** Node's own fetch classes, for Yoga instances whose responses go back through Astro. */
+const NATIVE_FETCH_API = {
+  fetch: globalThis.fetch,
+  Request: globalThis.Request,
+  Response: globalThis.Response,
+  Headers: globalThis.Headers,
+  FormData: globalThis.FormData,
+  ReadableStream: globalThis.ReadableStream,
+  WritableStream: globalThis.WritableStream,
+  TransformStream: globalThis.TransformStream,
+  CompressionStream: globalThis.CompressionStream,
+  DecompressionStream: globalThis.DecompressionStream,
+  TextEncoderStream: globalThis.TextEncoderStream,
+  TextDecoderStream: globalThis.TextDecoderStream,
+  Blob: globalThis.Blob,
+  File: globalThis.File,
+  URL: globalThis.URL,
+  URLSearchParams: globalThis.URLSearchParams,
+  TextEncoder: globalThis.TextEncoder,
+  TextDecoder: globalThis.TextDecoder,
+  crypto: globalThis.crypto,
+  btoa: globalThis.btoa,
+};
 
 /** Creates the Yoga server of one backend. */
 export function createBackendYoga(options: BackendOptions): BackendYoga {
@@ -97,29 +130,8 @@ export function createBackendYoga(options: BackendOptions): BackendYoga {
         graphMaxPoints: services.config.GRAPH_MAX_POINTS,
       }),
     ],
-    // Node's own fetch classes: Astro accepts only a native Response from an endpoint.
-    fetchAPI: {
-      fetch: globalThis.fetch,
-      Request: globalThis.Request,
-      Response: globalThis.Response,
-      Headers: globalThis.Headers,
-      FormData: globalThis.FormData,
-      ReadableStream: globalThis.ReadableStream,
-      WritableStream: globalThis.WritableStream,
-      TransformStream: globalThis.TransformStream,
-      CompressionStream: globalThis.CompressionStream,
-      DecompressionStream: globalThis.DecompressionStream,
-      TextEncoderStream: globalThis.TextEncoderStream,
-      TextDecoderStream: globalThis.TextDecoderStream,
-      Blob: globalThis.Blob,
-      File: globalThis.File,
-      URL: globalThis.URL,
-      URLSearchParams: globalThis.URLSearchParams,
-      TextEncoder: globalThis.TextEncoder,
-      TextDecoder: globalThis.TextDecoder,
-      crypto: globalThis.crypto,
-      btoa: globalThis.btoa,
-    },
+    // Node's own fetch classes unless asked otherwise: Astro accepts only a native Response from an endpoint.
+    ...(options.fetchClasses === 'yoga' ? {} : { fetchAPI: NATIVE_FETCH_API }),
     context: (initial) => {
       // Served by our Node server (http.ts), Yoga gets the Node request: its socket address is the
       // client's, for per-IP throttling. The Astro routes record it themselves.

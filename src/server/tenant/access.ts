@@ -3,11 +3,12 @@
  * are a member of, and only the data inside that tenancy's dates, so a new tenant never sees the previous
  * tenant's consumption. Unknown ids and other tenants' ids get the same FORBIDDEN error.
  */
-import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
 import { TIME_ZONE } from '../../lib/periods.ts';
 import type { Db } from '../db/client.ts';
-import { apartments, properties, tenancies, tenancyMembers } from '../db/schema.ts';
+import { apartments, measurementPoints, properties, tenancies, tenancyMembers } from '../db/schema.ts';
+import { pgNumberArray, pgTextArray } from '../db/sql.ts';
 import { forbidden } from '../graphql/errors.ts';
 
 /** Dates of a tenancy as local midnights; `to` is exclusive, null while the tenancy runs. */
@@ -30,8 +31,8 @@ export interface UnitAccess {
  * The caller's units by apartment id, in the order of their first tenancy there. With several tenancies in
  * one apartment, overlapping or adjoining ones merge into one window, and the latest names the tenant.
  */
-async function loadAccess(db: Db, userId: number, only?: SQL): Promise<Map<number, UnitAccess>> {
-  const rows = await db
+function accessQuery(db: Db, where: SQL | undefined) {
+  return db
     .select({
       apartment: apartments,
       property: properties,
@@ -43,13 +44,60 @@ async function loadAccess(db: Db, userId: number, only?: SQL): Promise<Map<numbe
     .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
     .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))
     .innerJoin(properties, eq(properties.id, apartments.propertyId))
-    .where(and(eq(tenancyMembers.userId, userId), only))
+    .where(where)
     .orderBy(asc(tenancies.start), asc(tenancies.id));
+}
+
+/**
+ * Local midnight of a date (or of the day after), remembered: tenancy dates repeat on every request of a
+ * tenant, and ZonedDateTime values are immutable, so they can be shared. Bounded; cleared when full.
+ */
+const midnights = new Map<string, Temporal.ZonedDateTime>();
+function localMidnight(date: string, dayAfter: boolean): Temporal.ZonedDateTime {
+  const key = dayAfter ? `${date}+1` : date;
+  let value = midnights.get(key);
+  if (!value) {
+    const day = Temporal.PlainDate.from(date);
+    value = (dayAfter ? day.add({ days: 1 }) : day).toZonedDateTime(TIME_ZONE);
+    if (midnights.size >= 10_000) midnights.clear();
+    midnights.set(key, value);
+  }
+  return value;
+}
+
+/** The query of `callerUnits`, asked on most tenant requests: built once per database, not per request. */
+const allUnitsQueries = new WeakMap<Db, ReturnType<typeof prepareAllUnits>>();
+function prepareAllUnits(db: Db) {
+  return accessQuery(db, eq(tenancyMembers.userId, sql.placeholder('userId'))).prepare('caller_units');
+}
+
+async function loadAccess(db: Db, userId: number, only?: SQL): Promise<Map<number, UnitAccess>> {
+  let rows: Awaited<ReturnType<typeof accessQuery>>;
+  if (only) rows = await accessQuery(db, and(eq(tenancyMembers.userId, userId), only));
+  else {
+    let prepared = allUnitsQueries.get(db);
+    if (!prepared) {
+      prepared = prepareAllUnits(db);
+      allUnitsQueries.set(db, prepared);
+    }
+    rows = await prepared.execute({ userId });
+  }
+  return accessFromRows(rows);
+}
+
+type AccessRow = Pick<
+  Awaited<ReturnType<typeof accessQuery>>[number],
+  'apartment' | 'property' | 'tenant' | 'start' | 'end'
+>;
+
+/** The caller's units from the access query's rows (in tenancy order), with merged windows. */
+function accessFromRows(rows: AccessRow[]): Map<number, UnitAccess> {
   const access = new Map<number, UnitAccess>();
-  for (const { start, end, ...row } of rows) {
-    const from = Temporal.PlainDate.from(start).toZonedDateTime(TIME_ZONE);
+  for (const { start, end, apartment, property, tenant } of rows) {
+    const row = { apartment, property, tenant };
+    const from = localMidnight(start, false);
     // The end date is the last day of the tenancy, so data runs to the next midnight.
-    const to = end ? Temporal.PlainDate.from(end).add({ days: 1 }).toZonedDateTime(TIME_ZONE) : null;
+    const to = end ? localMidnight(end, true) : null;
     const seen = access.get(row.apartment.id);
     if (!seen) {
       access.set(row.apartment.id, { ...row, windows: [{ from, to }] });
@@ -68,6 +116,73 @@ async function loadAccess(db: Db, userId: number, only?: SQL): Promise<Map<numbe
 /** Every unit the caller has a tenancy in. */
 export function callerUnits(db: Db, userId: number): Promise<Map<number, UnitAccess>> {
   return loadAccess(db, userId);
+}
+
+/** A measurement point as `callerUnitsAndPoints` returns it. */
+export interface OwnPoint {
+  id: number;
+  apartmentId: number | null;
+  propertyId: number;
+  quantity: string;
+}
+
+/**
+ * `callerUnits` and, in the same statement, the points of the given quantities in those of the caller's units
+ * that are asked for (`unitIds`) and the property-level points (no apartment) of those of the caller's
+ * properties that are asked for (`sourceIds`). Points are only looked for in the caller's own apartments and
+ * properties, so nothing of another tenancy is read; ids that are not the caller's simply find nothing (the
+ * access check on the returned units refuses them). One round trip instead of two for tenantGraph.
+ */
+export async function callerUnitsAndPoints(
+  db: Db,
+  userId: number,
+  wanted: { quantities: string[]; unitIds: number[]; sourceIds: number[] },
+): Promise<{ units: Map<number, UnitAccess>; points: OwnPoint[] }> {
+  let prepared = unitsAndPointsQueries.get(db);
+  if (!prepared) {
+    prepared = prepareUnitsAndPoints(db);
+    unitsAndPointsQueries.set(db, prepared);
+  }
+  const rows = await prepared.execute({
+    userId,
+    quantities: pgTextArray(wanted.quantities),
+    unitIds: pgNumberArray(wanted.unitIds),
+    sourceIds: pgNumberArray(wanted.sourceIds),
+  });
+  const points = new Map<number, OwnPoint>();
+  for (const row of rows) {
+    const list = (typeof row.points === 'string' ? JSON.parse(row.points) : row.points) as OwnPoint[] | null;
+    for (const p of list ?? []) points.set(p.id, p);
+  }
+  return { units: accessFromRows(rows), points: [...points.values()] };
+}
+
+const unitsAndPointsQueries = new WeakMap<Db, ReturnType<typeof prepareUnitsAndPoints>>();
+function prepareUnitsAndPoints(db: Db) {
+  const mp = measurementPoints;
+  const points = sql<OwnPoint[] | string | null>`(SELECT json_agg(json_build_object('id', ${mp.id},
+      'apartmentId', ${mp.apartmentId}, 'propertyId', ${mp.propertyId}, 'quantity', ${mp.quantity}))
+    FROM ${mp}
+    WHERE ${mp.quantity} = ANY(${sql.placeholder('quantities')}::text[])
+      AND ((${mp.apartmentId} = ${apartments.id} AND ${apartments.id} = ANY(${sql.placeholder('unitIds')}::int[]))
+        OR (${mp.apartmentId} IS NULL AND ${mp.propertyId} = ${properties.id}
+          AND ${properties.id} = ANY(${sql.placeholder('sourceIds')}::int[]))))`;
+  return db
+    .select({
+      apartment: apartments,
+      property: properties,
+      tenant: tenancies.tenant,
+      start: tenancies.start,
+      end: tenancies.end,
+      points,
+    })
+    .from(tenancyMembers)
+    .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
+    .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))
+    .innerJoin(properties, eq(properties.id, apartments.propertyId))
+    .where(eq(tenancyMembers.userId, sql.placeholder('userId')))
+    .orderBy(asc(tenancies.start), asc(tenancies.id))
+    .prepare('caller_units_and_points');
 }
 
 /** The caller's access to each of these apartments; throws FORBIDDEN if any is not theirs. */

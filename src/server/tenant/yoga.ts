@@ -1,5 +1,5 @@
 /** The tenant data backend (SPEC "Backend A", with the nucleolus data queries) at /api/tenant/graphql. */
-import { type BackendYoga, createBackendYoga } from '../graphql/yoga.ts';
+import { type BackendYoga, createBackendYoga, type FetchClasses } from '../graphql/yoga.ts';
 import type { ApiServices } from '../services.ts';
 import { alarm } from './resolvers/alarm.ts';
 import { createAlarm } from './resolvers/alarmCreate.ts';
@@ -60,8 +60,9 @@ const resolvers: Resolvers = {
 };
 
 /** Creates the tenant backend's Yoga server. */
-export function createTenantYoga(services: ApiServices): BackendYoga {
+export function createTenantYoga(services: ApiServices, fetchClasses: FetchClasses = 'native'): BackendYoga {
   return createBackendYoga({
+    fetchClasses,
     backend: 'tenant',
     services,
     typeDefs,

@@ -1,0 +1,246 @@
+/**
+ * Where a tenantGraph request's time goes on the server thread: seeds a small demo, starts the production
+ * HTTP server (src/server/http.ts), loads it with autocannon from a worker thread for PROFILE_SECONDS, with
+ * V8's CPU profiler on the main thread meanwhile, and prints the top functions by self time and the time per
+ * request. `node --import tsx tests/bench/profile-api.ts [pglite|postgres] [HOUR|DAY|MONTH]`
+ * (PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL). PROFILE_OUT=file.cpuprofile keeps the profile.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import pino from 'pino';
+import { generateKeyRing } from '../../src/server/auth/keys.ts';
+import { parseServerConfig } from '../../src/server/config.ts';
+import { type Database, migrateDatabase, openDatabase } from '../../src/server/db/client.ts';
+import { seedDemo } from '../../src/server/demo/seed.ts';
+import { createAppServer } from '../../src/server/http.ts';
+import type { ApiServices } from '../../src/server/services.ts';
+import type { LoadOptions, LoadResult } from './load-worker.ts';
+
+const engine = (process.argv[2] ?? 'pglite') as 'pglite' | 'postgres';
+const resolution = process.argv[3] ?? 'HOUR';
+const SECONDS = Number(process.env.PROFILE_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS ?? 20);
+
+function load(options: LoadOptions): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData: options });
+    worker.once('message', (r: LoadResult) => {
+      resolve(r);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
+}
+
+async function post(url: string, query: string, variables: object, token?: string) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as { data?: Record<string, unknown>; errors?: { message: string }[] };
+  if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
+  return body.data!;
+}
+
+let cleanup = async () => {};
+let database: Database;
+if (engine === 'pglite') {
+  const dir = mkdtempSync(join(tmpdir(), 'tenant-prof-'));
+  database = await openDatabase({
+    dataDir: dir,
+    ...(process.env.PROFILE_POOL ? { max: Number(process.env.PROFILE_POOL) } : {}),
+  });
+  cleanup = async () => rmSync(dir, { recursive: true, force: true });
+} else {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL!;
+  const { default: postgres } = await import('postgres');
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const name = `prof_${randomBytes(5).toString('hex')}`;
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  database = await openDatabase({ url: url.toString(), max: 10 });
+  cleanup = async () => {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  };
+}
+await migrateDatabase(database);
+const now = new Date();
+await seedDemo(database.db, { now, days: Number(process.env.PROFILE_DAYS ?? 400), apartments: 6 });
+const services: ApiServices = {
+  config: parseServerConfig({ DATA_DIR: tmpdir(), LOG_LEVEL: 'warn' }),
+  database,
+  logger: pino({ level: 'warn' }),
+  keys: await generateKeyRing(),
+};
+const server = createAppServer({ services });
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/tenant/graphql`;
+const login = (await post(
+  url,
+  `mutation L($c: CredentialsInput!) { loginWithEmailAndPassword(credentials: $c) { ok { token } } }`,
+  { c: { email: 'tenant@demo.test', password: 'Demo#Tenant2026', targetResource: 'tenant' } },
+)) as { loginWithEmailAndPassword: { ok: { token: string } } };
+const token = login.loginWithEmailAndPassword.ok.token;
+const units = (await post(url, '{ tenantUnits { unit { id } } }', {}, token)) as {
+  tenantUnits: { unit: { id: string } }[];
+};
+const local = (d: Date) =>
+  new Intl.DateTimeFormat('sv-SE', {
+    timeZone: 'Europe/Copenhagen',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  })
+    .format(d)
+    .replace(' ', 'T');
+const hour = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
+const span = { HOUR: 1, DAY: 30, MONTH: 365 }[resolution] ?? 1;
+const graph = {
+  graphType: 'HOURLY_VALUES',
+  resolution,
+  periodBegin: local(new Date(hour - span * 86_400_000)),
+  periodEnd: local(new Date(hour)),
+  objects: [{ kind: 'UNIT', id: units.tenantUnits[0]!.unit.id }],
+  quantities: ['heat-energy'],
+};
+const request: LoadOptions = {
+  url,
+  method: 'POST',
+  connections: CONNECTIONS,
+  duration: SECONDS,
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+  body: JSON.stringify({
+    query: `query G($graph: TenantGraphInput!) { tenantGraph(graph: $graph) { timestamps graphs { consumption { values } } } }`,
+    variables: { graph },
+  }),
+};
+await load({ ...request, duration: 1 });
+
+/**
+ * CPU time per request of the server's threads, measured per thread (so other processes on the machine do not
+ * inflate it the way they inflate wall time): the main thread, and everything else of this process except the
+ * load generator (the PGlite worker, libuv's pool). Beside a Yoga hello-world on this process, for the ratio.
+ */
+async function cpuPerRequest(options: LoadOptions) {
+  const main0 = process.threadCpuUsage();
+  const all0 = process.cpuUsage();
+  const r = await load(options);
+  const main = process.threadCpuUsage(main0);
+  const all = process.cpuUsage(all0);
+  const mainUs = main.user + main.system;
+  const otherUs = all.user + all.system - mainUs - r.loaderCpuUs;
+  return { rps: r.rps, mainMs: mainUs / 1000 / r.requests, otherMs: otherUs / 1000 / r.requests };
+}
+if (process.env.PROFILE_CPU) {
+  const { createSchema, createYoga } = await import('graphql-yoga');
+  const { createServer } = await import('node:http');
+  const hello = createServer(
+    createYoga({
+      schema: createSchema({
+        typeDefs: 'type Query { hello: String! }',
+        resolvers: { Query: { hello: () => 'world' } },
+      }),
+      logging: false,
+    }),
+  );
+  await new Promise<void>((resolve) => hello.listen(0, '127.0.0.1', resolve));
+  const helloUrl = `http://127.0.0.1:${(hello.address() as AddressInfo).port}/graphql`;
+  const helloRequest: LoadOptions = {
+    url: helloUrl,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ hello }' }),
+  };
+  await load({ ...helloRequest, duration: 1 });
+  const f = (n: number) => n.toFixed(3);
+  for (let round = 0; round < Number(process.env.PROFILE_CPU); round++) {
+    const h = await cpuPerRequest(helloRequest);
+    const g = await cpuPerRequest(request);
+    console.log(
+      `cpu ${engine} ${resolution}: hello-world main ${f(h.mainMs)} ms/req (${h.rps.toFixed(0)} req/s); ` +
+        `tenantGraph main ${f(g.mainMs)} + other threads ${f(g.otherMs)} ms/req (${g.rps.toFixed(0)} req/s); ` +
+        `main-thread ratio ${((100 * h.mainMs) / g.mainMs).toFixed(1)} %`,
+    );
+  }
+  hello.close();
+}
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+await session.post('Profiler.setSamplingInterval', { interval: 200 });
+await session.post('Profiler.start');
+const cpu0 = process.cpuUsage();
+const result = await load(request);
+const cpu = process.cpuUsage(cpu0);
+const { profile } = await session.post('Profiler.stop');
+session.disconnect();
+if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
+
+// Self time per function, and per package (node_modules/<pkg>, src/…, node internals).
+type Node = (typeof profile.nodes)[number];
+const byId = new Map<number, Node>(profile.nodes.map((n) => [n.id, n]));
+const selfUs = new Map<number, number>();
+const times = profile.timeDeltas ?? [];
+(profile.samples ?? []).forEach((id, i) => {
+  selfUs.set(id, (selfUs.get(id) ?? 0) + (times[i] ?? 0));
+});
+const fn = new Map<string, number>();
+const pkg = new Map<string, number>();
+let total = 0;
+for (const [id, us] of selfUs) {
+  const n = byId.get(id)!;
+  const { functionName, url: file, lineNumber } = n.callFrame;
+  total += us;
+  const where = file.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/perf-api\//, '');
+  fn.set(
+    `${functionName || '(anon)'} ${where}:${lineNumber + 1}`,
+    (fn.get(`${functionName || '(anon)'} ${where}:${lineNumber + 1}`) ?? 0) + us,
+  );
+  const group = file.includes('node_modules/')
+    ? file.replace(/^.*node_modules\/((?:@[^/]+\/)?[^/]+).*$/, '$1')
+    : file.includes('/src/')
+      ? file.replace(/^.*\/(src\/[^/]+\/[^/]+).*$/, '$1')
+      : file.startsWith('node:')
+        ? file
+        : functionName.startsWith('(')
+          ? functionName
+          : file || '(native)';
+  pkg.set(group, (pkg.get(group) ?? 0) + us);
+}
+const n = result.requests;
+console.log(
+  `${engine} ${resolution}: ${result.rps.toFixed(0)} req/s at ${CONNECTIONS} conns, p50 ${result.p50} ms; ` +
+    `main-thread CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms/request (process, incl. workers); ` +
+    `profiled ${(total / 1000 / n).toFixed(2)} ms/request`,
+);
+const top = (m: Map<string, number>, k: number) =>
+  [...m.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, k)
+    .map(
+      ([name, us]) =>
+        `  ${(us / 1000 / n).toFixed(3).padStart(7)} ms  ${((100 * us) / total).toFixed(1).padStart(5)}%  ${name}`,
+    )
+    .join('\n');
+console.log('by package / folder (self time per request):');
+console.log(top(pkg, 30));
+console.log('by function:');
+console.log(top(fn, Number(process.env.PROFILE_TOP ?? 40)));
+server.closeAllConnections();
+server.close();
+await new Promise((r) => setTimeout(r, 500));
+await database.close();
+await cleanup();
