@@ -199,6 +199,29 @@ export type UnitQuantityKpisInput = {
   hcaKwhEstimate?: boolean | null | undefined;
 };
 
+export type TenancyDashboardInput = {
+  /** tenancies.id (SPEC Tenancy.id) of one of the caller's tenancies. */
+  tenancyId: string | number;
+  /** Quantity identifiers of SPEC §3, e.g. heat-energy. */
+  quantities: Array<string>;
+  /** The graph's resolution. */
+  resolution: Resolution;
+  /** Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, inclusive (as tenantGraph). */
+  graphBegin: string;
+  /** Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, exclusive (as tenantGraph). */
+  graphEnd: string;
+  /** Related series of the graph (as tenantGraph). */
+  related?: Array<RelatedKind> | null | undefined;
+  /** YYYY-MM-DD, inclusive: the period of the KPIs and of the CO₂ KPIs. */
+  periodBegin: string;
+  /** YYYY-MM-DD, inclusive. */
+  periodEnd: string;
+  /** YYYY-MM-DD, inclusive: the period of the rating's normalized KPIs. */
+  ratingBegin: string;
+  /** YYYY-MM-DD, inclusive. */
+  ratingEnd: string;
+};
+
 export type AlarmQueryVariables = Exact<{
   tenancyId: string | number;
   id: string | number;
@@ -330,6 +353,13 @@ export type ReadoutMinMaxQueryVariables = Exact<{
 
 
 export type ReadoutMinMaxQuery = { readoutMinMax: { meterNumber: string, quantity: string, firstReadoutTimestamp: string, firstReadoutValue: number, lastReadoutTimestamp: string, lastReadoutValue: number } | null };
+
+export type TenancyDashboardQueryVariables = Exact<{
+  input: TenancyDashboardInput;
+}>;
+
+
+export type TenancyDashboardQuery = { tenancyDashboard: { unitId: string, units: Array<{ unit: { id: string, unitUniqueId: string, name: string, tenantName: string }, path: Array<{ property: { id: string, number: string, settings: Array<{ kind: string }>, co2Factors: Array<{ quantity: string, gramPerQuantityUnit: number }> } }> }>, tenantGraph: { timestamps: Array<string>, partial: Array<boolean>, graphs: Array<{ type: GraphType, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null }, consumption: Array<{ values: Array<number | null>, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, relatedValues: Array<{ type: string, values: Array<number | null> }>, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null }> }> }, kpis: Array<{ total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> }>, co2: Array<{ total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> }>, rating: Array<{ total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> }> } };
 
 export type TenantGraphQueryVariables = Exact<{
   graph: TenantGraphInput;
@@ -1002,6 +1032,133 @@ export const ReadoutMinMaxDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ReadoutMinMaxQuery, ReadoutMinMaxQueryVariables>;
+export const TenancyDashboardDocument = new TypedDocumentString(`
+    query TenancyDashboard($input: TenancyDashboardInput!) {
+  tenancyDashboard(input: $input) {
+    units {
+      unit {
+        id
+        unitUniqueId
+        name
+        tenantName
+      }
+      path {
+        property {
+          id
+          number
+          settings {
+            kind
+          }
+          co2Factors {
+            quantity
+            gramPerQuantityUnit
+          }
+        }
+      }
+    }
+    unitId
+    tenantGraph {
+      ...TenantGraphFields
+    }
+    kpis {
+      ...QuantityKpiFields
+    }
+    co2 {
+      ...QuantityKpiFields
+    }
+    rating {
+      ...QuantityKpiFields
+    }
+  }
+}
+    fragment ObjectDetailsFields on ObjectDetails {
+  id
+  kind
+  unit {
+    id
+    name
+  }
+  group {
+    id
+    quantity
+    operational
+    meter {
+      id
+      number
+      roomName
+    }
+  }
+  measurementPoint {
+    id
+    name
+    room
+    quantity
+  }
+}
+fragment ClimateCorrectionFields on ClimateCorrection {
+  applied
+  reason
+  baseTemperature
+  hotWaterShare
+  degreeDays
+  lastYearDegreeDays
+  normalDegreeDays
+}
+fragment TenantGraphFields on Graph {
+  timestamps
+  partial
+  graphs {
+    type
+    object {
+      ...ObjectDetailsFields
+    }
+    consumption {
+      quantityDescriptor {
+        quantity
+        normalized
+        expressedAs
+      }
+      values
+      relatedValues {
+        type
+        values
+      }
+      climateCorrection {
+        ...ClimateCorrectionFields
+      }
+      kwhEstimateMethod
+    }
+  }
+}
+fragment QuantityKpiFields on QuantityKpi {
+  quantityDescriptor {
+    quantity
+    normalized
+    expressedAs
+  }
+  total
+  previousPeriod
+  previousYear
+  propertyComparison
+  partial
+  previousYearClimateCorrected
+  totalNormalYear
+  climateCorrection {
+    ...ClimateCorrectionFields
+  }
+  kwhEstimate
+  kwhEstimateMethod
+  rooms {
+    label
+    value
+  }
+  meters {
+    object {
+      ...ObjectDetailsFields
+    }
+    value
+  }
+}`) as unknown as TypedDocumentString<TenancyDashboardQuery, TenancyDashboardQueryVariables>;
 export const TenantGraphDocument = new TypedDocumentString(`
     query TenantGraph($graph: TenantGraphInput!) {
   tenantGraph(graph: $graph) {

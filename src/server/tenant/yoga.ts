@@ -22,6 +22,7 @@ import { refreshToken } from './resolvers/refreshToken.ts';
 import { revokeToken } from './resolvers/revokeToken.ts';
 import { tenantGraph } from './resolvers/tenantGraph.ts';
 import { tenantTable } from './resolvers/tenantTable.ts';
+import { tenancyDashboard } from './resolvers/tenancyDashboard.ts';
 import { tenantUnits } from './resolvers/tenantUnits.ts';
 import { unitQuantityKpis } from './resolvers/unitQuantityKpis.ts';
 import { type Resolvers, typeDefs } from './types.generated.ts';
@@ -33,6 +34,7 @@ const resolvers: Resolvers = {
   Query: {
     me,
     tenantUnits,
+    tenancyDashboard,
     tenantGraph,
     alarms,
     alarm,
