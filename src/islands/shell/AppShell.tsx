@@ -196,12 +196,14 @@ function SideMenu({
 }) {
   const { t, i18n } = useTranslation(['common', 'alarms', 'consumption']);
   const user = useSession((s) => s.context.user);
-  const { unit } = useTenancyUnit(tenancyId);
+  const base = `/t/${encodeURIComponent(tenancyId)}/`;
+  // On the dashboard, its one request (tenancyDashboard) brings the units too; elsewhere the menu asks.
+  const onDashboard = pathname === base || pathname === base.slice(0, -1);
+  const { unit } = useTenancyUnit(tenancyId, { fetch: !onDashboard });
   // SPEC §2: notifications are hidden when the property has any settings entries. Until the unit is known
   // the entry keeps its place invisibly, so it neither flashes in and out nor shifts the entries below.
   const settingsKnown = unit !== undefined;
   const hideNotifications = (unit?.path[0]?.property.settings.length ?? 0) > 0;
-  const base = `/t/${encodeURIComponent(tenancyId)}/`;
   const unread = useNotifications(hideNotifications ? null : tenancyId).data?.unreadCount ?? 0;
   const under = (path: string) => pathname.startsWith(`${base}${path}`);
   const tenancy = useSession((s) => s.context.tenancies.find((x) => x.id === tenancyId));
@@ -216,7 +218,7 @@ function SideMenu({
       ? [{ href: `${base}consumption/indoor-climate`, label: t('consumption:crumbs.indoor_climate') }]
       : []),
   ];
-  const onConsumption = pathname === base || pathname === base.slice(0, -1) || under('consumption/');
+  const onConsumption = onDashboard || under('consumption/');
 
   const entries: Entry[] = [
     { key: 'nav.consumption', icon: 'consumption', href: base, active: onConsumption },
