@@ -22,25 +22,29 @@ export default function PendingCodeModal({ lang }: { lang: Language }) {
 }
 
 function Modal() {
-  const { t } = useTranslation('account');
-  const id = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
   const loggedIn = useSession((s) => s.matches('loggedIn'));
-  const hasTenancies = useSession((s) => s.context.tenancies.length > 0);
   const [code, setCode] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<{ code: ServerErrorCode; raw: unknown } | null>(null);
   useEffect(() => {
     if (loggedIn) setCode(pendingActivationCode());
   }, [loggedIn]);
+  // Only a pending code loads the account texts: every app page has this island.
+  return code ? <CodeDialog code={code} onClosed={() => setCode(null)} /> : null;
+}
+
+function CodeDialog({ code, onClosed }: { code: string; onClosed: () => void }) {
+  const { t } = useTranslation('account');
+  const id = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const hasTenancies = useSession((s) => s.context.tenancies.length > 0);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<{ code: ServerErrorCode; raw: unknown } | null>(null);
   useEffect(() => {
-    if (code && !dialog.current?.open) dialog.current?.showModal();
-  }, [code]);
-  if (!code) return null;
+    if (!dialog.current?.open) dialog.current?.showModal();
+  }, []);
   const close = () => {
     clearPendingCodes();
     dialog.current?.close();
-    setCode(null);
+    onClosed();
   };
   return (
     <dialog ref={dialog} className="modal panel" aria-labelledby={id} onCancel={close}>

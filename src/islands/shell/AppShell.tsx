@@ -1,10 +1,9 @@
 /**
  * The authenticated app shell (SPEC §2): route guard, side menu, header with breadcrumbs, address,
- * tenancy and language pickers, and the page's toaster. Persisted across soft navigation.
+ * tenancy and language pickers, and the page's toaster (ShellToaster.tsx). Persisted across soft navigation.
  */
 import { navigate } from 'astro:transitions/client';
-import { useEffect, useId, useRef, useState } from 'react';
-import toast, { Toaster, useToasterStore } from 'react-hot-toast';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
 import { useNotifications } from '../../client/operations/notificationQueries.ts';
@@ -13,7 +12,6 @@ import { brandOf } from '../../lib/brands.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
 import { debugPress } from '../../lib/shellRules.ts';
 import { tenancyQuantities } from '../../lib/tenancyQuantities.ts';
-import { MAX_VISIBLE_TOASTS, toastDuration } from '../../lib/toastPolicy.ts';
 import type { Tenancy } from '../../machines/session.machine.ts';
 import { LanguagePicker } from '../shared/LanguagePicker.tsx';
 import { Providers } from '../shared/Providers.tsx';
@@ -22,6 +20,8 @@ import { useSession } from '../shared/useSession.ts';
 import { useTenancyUnit } from '../shared/useTenancyUnit.ts';
 import { Icon, type IconName } from './Icons.tsx';
 import './menu.css';
+
+const ShellToaster = lazy(() => import('./ShellToaster.tsx'));
 
 /** One breadcrumb: a common-namespace key (or a ready label, e.g. a room name) and, except for the current page, a link. */
 export type Crumb = { key: string; href?: string; label?: string };
@@ -63,6 +63,7 @@ function Shell({ pathname, crumbs }: Props) {
   }, [status, selectedId, urlId]);
 
   useDebugDump(pathname);
+  const toasterWanted = useToasterWanted(pathname);
 
   const ready = status === 'ready' && !!selectedId && urlId === selectedId;
   return (
@@ -72,7 +73,11 @@ function Shell({ pathname, crumbs }: Props) {
       ) : (
         <Spinner label={t('app.loading')} fullscreen />
       )}
-      <ShellToaster />
+      {toasterWanted && (
+        <Suspense fallback={null}>
+          <ShellToaster />
+        </Suspense>
+      )}
     </>
   );
 }
@@ -98,24 +103,30 @@ function useDebugDump(pathname: string) {
   }, [pathname]);
 }
 
-function ShellToaster() {
-  const { toasts } = useToasterStore();
+/**
+ * The toaster (react-hot-toast, 4.5 KB gzipped) loads on the first pointer or key press, or on any page but the
+ * dashboard, which raises no toasts of its own. Toasts raised before it has loaded wait in react-hot-toast's
+ * store and show when it mounts. Once loaded, it stays.
+ */
+function useToasterWanted(pathname: string): boolean {
+  const [wanted, setWanted] = useState(false);
+  const onDashboard = /^\/t\/[^/]+\/?$/.test(pathname);
   useEffect(() => {
-    // SPEC §9: at most 20 toasts are visible; the oldest beyond that are dismissed.
-    const visible = toasts.filter((item) => item.visible);
-    for (const extra of visible.slice(MAX_VISIBLE_TOASTS)) toast.dismiss(extra.id);
-  }, [toasts]);
-  return (
-    <Toaster
-      position="top-right"
-      toastOptions={{
-        duration: toastDuration('data', 'plain'),
-        success: { duration: toastDuration('data', 'success') },
-        error: { duration: toastDuration('data', 'error') },
-        loading: { duration: toastDuration('data', 'loading') },
-      }}
-    />
-  );
+    if (wanted) return;
+    if (!onDashboard) {
+      setWanted(true);
+      return;
+    }
+    const want = () => setWanted(true);
+    const options = { capture: true, once: true } as const;
+    window.addEventListener('pointerdown', want, options);
+    window.addEventListener('keydown', want, options);
+    return () => {
+      window.removeEventListener('pointerdown', want, options);
+      window.removeEventListener('keydown', want, options);
+    };
+  }, [wanted, onDashboard]);
+  return wanted;
 }
 
 function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Crumb[]; pathname: string }) {
@@ -179,7 +190,8 @@ type Entry = {
   icon: IconName;
   href: string;
   active?: boolean;
-  badge?: string;
+  /** Unread notifications, shown as a badge. */
+  badge?: number;
   pending?: boolean;
 };
 
@@ -194,7 +206,7 @@ function SideMenu({
   open: boolean;
   onClose: () => void;
 }) {
-  const { t, i18n } = useTranslation(['common', 'alarms', 'consumption']);
+  const { t, i18n } = useTranslation(['common', 'consumption']);
   const user = useSession((s) => s.context.user);
   const base = `/t/${encodeURIComponent(tenancyId)}/`;
   // On the dashboard, its one request (tenancyDashboard) brings the units too; elsewhere the menu asks.
@@ -242,7 +254,7 @@ function SideMenu({
             icon: 'notifications' as const,
             href: `${base}notifications`,
             active: under('notifications'),
-            badge: unread > 0 ? t('alarms:notifications.badge', { count: unread }) : undefined,
+            badge: settingsKnown && unread > 0 ? unread : undefined,
             pending: !settingsKnown,
           },
         ]),
@@ -282,10 +294,11 @@ function SideMenu({
               >
                 <Icon name={entry.icon} />
                 <span>{t(entry.key)}</span>
-                {entry.badge && (
-                  <span className="badge" data-testid="notification-badge">
-                    {entry.badge}
-                  </span>
+                {entry.badge !== undefined && (
+                  // The badge's text is the alarms namespace's, loaded only when there is a badge.
+                  <Suspense fallback={null}>
+                    <UnreadBadge count={entry.badge} />
+                  </Suspense>
                 )}
               </a>
               {entry.key === 'nav.consumption' && consumptionLinks.length > 0 && (
@@ -323,6 +336,15 @@ function SideMenu({
         </button>
       </div>
     </aside>
+  );
+}
+
+function UnreadBadge({ count }: { count: number }) {
+  const { t } = useTranslation('alarms');
+  return (
+    <span className="badge" data-testid="notification-badge">
+      {t('notifications.badge', { count })}
+    </span>
   );
 }
 
