@@ -174,7 +174,8 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
   }, [model, lang, title, height, compact, weekWord, t]);
 
   return (
-    <div className="chart" style={{ minHeight: height }}>
+    // ApexCharts makes its host `height` + 15 px tall; the box has that height from the start (no shift).
+    <div className="chart" style={{ minHeight: height + 15 }}>
       {!loaded && !failed && <Spinner label={t('chart.loading')} />}
       {failed && <p className="alert error">{t('chart.failed')}</p>}
       <div ref={host} className="chart-host" />

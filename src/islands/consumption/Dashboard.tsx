@@ -76,7 +76,7 @@ function DashboardView() {
     if (asksNothing && userId) fetchUnitsAlone(userId);
   }, [asksNothing, userId]);
 
-  if (!ready) return null;
+  if (!ready) return <DashboardSkeleton />;
   const base = tenancy ? `/t/${encodeURIComponent(tenancy.id)}/` : '/';
   const failure = data.error;
   const loading = !failure && input !== null && data.isPending;
@@ -119,6 +119,24 @@ function DashboardView() {
         )}
       </div>
       {quantities.length > 0 && <Extras data={data.data} loading={loading} lang={lang} />}
+    </div>
+  );
+}
+
+/** ConsumptionSkeleton.astro's dashboard variant: what the page showed before, until the session is ready. */
+function DashboardSkeleton() {
+  const { t } = useTranslation('consumption');
+  return (
+    <div className="consumption-page skeleton" aria-busy="true">
+      <p className="visually-hidden" role="status">
+        {t('loading')}
+      </p>
+      <div className="period-bar placeholder-block with-compare" aria-hidden="true" />
+      <div className="dashboard-grid" aria-hidden="true">
+        {[0, 1, 2, 3].map((i) => (
+          <div key={i} className="card quantity-card placeholder-card" />
+        ))}
+      </div>
     </div>
   );
 }

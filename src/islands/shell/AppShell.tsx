@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
 import { useNotifications } from '../../client/operations/notificationQueries.ts';
 import { getSessionActor, type SessionSnapshot, tenancyIdFromPath } from '../../client/session.ts';
+import { browserStorage, readString, writeString } from '../../client/storage.ts';
 import { brandOf } from '../../lib/brands.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
 import { debugPress } from '../../lib/shellRules.ts';
@@ -15,10 +16,10 @@ import { tenancyQuantities } from '../../lib/tenancyQuantities.ts';
 import type { Tenancy } from '../../machines/session.machine.ts';
 import { LanguagePicker } from '../shared/LanguagePicker.tsx';
 import { Providers } from '../shared/Providers.tsx';
-import { Spinner } from '../shared/Spinner.tsx';
 import { useSession } from '../shared/useSession.ts';
 import { useTenancyUnit } from '../shared/useTenancyUnit.ts';
 import { Icon, type IconName } from './Icons.tsx';
+import { ShellPlaceholder } from './ShellPlaceholder.tsx';
 import './menu.css';
 
 const ShellToaster = lazy(() => import('./ShellToaster.tsx'));
@@ -48,7 +49,7 @@ export default function AppShell(props: Props) {
 }
 
 function Shell({ pathname, crumbs }: Props) {
-  const { t } = useTranslation('common');
+  const { t, i18n } = useTranslation('common');
   const status = useSession(statusOf);
   const selectedId = useSession((s) => s.context.selectedTenancyId);
   const urlId = tenancyIdFromPath(pathname);
@@ -71,7 +72,13 @@ function Shell({ pathname, crumbs }: Props) {
       {ready ? (
         <Frame tenancyId={selectedId} crumbs={crumbs} pathname={pathname} />
       ) : (
-        <Spinner label={t('app.loading')} fullscreen />
+        <ShellPlaceholder
+          brand={config.brand}
+          lang={parseLanguage(i18n.language) ?? 'en'}
+          crumbs={crumbs.map((c) => c.label ?? t(c.key))}
+          breadcrumbsLabel={t('header.breadcrumbs')}
+          loadingLabel={t('app.loading')}
+        />
       )}
       {toasterWanted && (
         <Suspense fallback={null}>
@@ -101,6 +108,33 @@ function useDebugDump(pathname: string) {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [pathname]);
+}
+
+/** Tenancy ids → whether their property hides the notifications entry, as the menu last saw it. */
+const HIDES_NOTIFICATIONS_KEY = 'menuHidesNotifications';
+
+function readRememberedHides(): Record<string, boolean> {
+  try {
+    const parsed: unknown = JSON.parse(readString(browserStorage(), HIDES_NOTIFICATIONS_KEY) ?? '{}');
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, boolean>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** What the menu saw last time for this tenancy (undefined: never), and keeps what it knows now. */
+function useRememberedHide(tenancyId: string, known: boolean | undefined): boolean | undefined {
+  const [remembered] = useState(() => {
+    const value = readRememberedHides()[tenancyId];
+    return typeof value === 'boolean' ? value : undefined;
+  });
+  useEffect(() => {
+    if (known === undefined) return;
+    const all = readRememberedHides();
+    if (all[tenancyId] === known) return;
+    writeString(browserStorage(), HIDES_NOTIFICATIONS_KEY, JSON.stringify({ ...all, [tenancyId]: known }));
+  }, [tenancyId, known]);
+  return remembered;
 }
 
 /**
@@ -212,10 +246,13 @@ function SideMenu({
   // On the dashboard, its one request (tenancyDashboard) brings the units too; elsewhere the menu asks.
   const onDashboard = pathname === base || pathname === base.slice(0, -1);
   const { unit } = useTenancyUnit(tenancyId, { fetch: !onDashboard });
-  // SPEC §2: notifications are hidden when the property has any settings entries. Until the unit is known
-  // the entry keeps its place invisibly, so it neither flashes in and out nor shifts the entries below.
-  const settingsKnown = unit !== undefined;
-  const hideNotifications = (unit?.path[0]?.property.settings.length ?? 0) > 0;
+  // SPEC §2: notifications are hidden when the property has any settings entries. Until the unit is known,
+  // the menu follows what it saw last time for this tenancy; never seen, the entry keeps its place invisibly,
+  // so it neither flashes in and out nor shifts the entries below.
+  const known = unit === undefined ? undefined : (unit.path[0]?.property.settings.length ?? 0) > 0;
+  const remembered = useRememberedHide(tenancyId, known);
+  const hideNotifications = known ?? remembered ?? false;
+  const settingsKnown = (known ?? remembered) !== undefined;
   const unread = useNotifications(hideNotifications ? null : tenancyId).data?.unreadCount ?? 0;
   const under = (path: string) => pathname.startsWith(`${base}${path}`);
   const tenancy = useSession((s) => s.context.tenancies.find((x) => x.id === tenancyId));
