@@ -14,7 +14,16 @@ import { startUntilReady, stop } from './start.ts';
 
 const repo = new URL('../..', import.meta.url).pathname;
 
-type Scores = { performance: number; fcp: number; lcp: number; tbt: number; cls: number; si: number };
+/** Lighthouse's benchmarkIndex is this machine's speed at the time: lower means a busier or slower CPU. */
+type Scores = {
+  performance: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  si: number;
+  benchmarkIndex: number;
+};
 
 async function audit(url: string, port: number, desktop: boolean): Promise<Scores> {
   const flags: Flags = {
@@ -36,6 +45,7 @@ async function audit(url: string, port: number, desktop: boolean): Promise<Score
     tbt: value('total-blocking-time'),
     cls: value('cumulative-layout-shift'),
     si: value('speed-index'),
+    benchmarkIndex: Math.round(result.lhr.environment.benchmarkIndex),
   };
 }
 
@@ -46,7 +56,8 @@ function median(runs: Scores[]): Scores {
 
 const fmt = (s: Scores) =>
   `${String(s.performance).padStart(3)}   FCP ${(s.fcp / 1000).toFixed(1)} s  LCP ${(s.lcp / 1000).toFixed(1)} s  ` +
-  `TBT ${Math.round(s.tbt)} ms  CLS ${s.cls.toFixed(3)}  SI ${(s.si / 1000).toFixed(1)} s`;
+  `TBT ${Math.round(s.tbt)} ms  CLS ${s.cls.toFixed(3)}  SI ${(s.si / 1000).toFixed(1)} s  ` +
+  `(benchmarkIndex ${s.benchmarkIndex})`;
 
 /** Prints Lighthouse figures for a running app at `base` (started here when not given). */
 export async function benchLighthouse(
