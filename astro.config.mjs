@@ -76,6 +76,24 @@ function precompress() {
   };
 }
 
+const temporalShim = fileURLToPath(new URL('./src/client/temporal.ts', import.meta.url));
+
+/**
+ * In the browser build, `temporal-polyfill` resolves to src/client/temporal.ts, which uses the browser's own
+ * Temporal and downloads the polyfill only where there is none. The server build keeps the package.
+ * @returns {import('vite').Plugin}
+ */
+function nativeTemporalFirst() {
+  return {
+    name: 'native-temporal-first',
+    enforce: 'pre',
+    resolveId(id, importer, options) {
+      if (id !== 'temporal-polyfill' || options?.ssr || importer === temporalShim) return null;
+      return temporalShim;
+    },
+  };
+}
+
 /**
  * Content Security Policy: Astro hashes its own inline scripts per page and sends the policy as a response
  * header (the Node adapter's `staticHeaders` makes it a header, not a <meta>, so `frame-ancestors` works).
@@ -118,7 +136,7 @@ export default defineConfig({
   ],
   server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 4321) },
   vite: {
-    plugins: [clientConfigPlugin()],
+    plugins: [clientConfigPlugin(), nativeTemporalFirst()],
     ssr: { external: ['@electric-sql/pglite', '@node-rs/argon2', 'pino', 'postgres', 'nodemailer'] },
   },
 });

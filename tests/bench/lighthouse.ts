@@ -1,64 +1,29 @@
 /**
  * Lighthouse performance, mobile and desktop, for /login/email and the dashboard (logged in), on the built
- * app with demo data in the system Chromium; as served, and behind a local gzip proxy (what compression
- * will give). Prints the median of a few runs: a shared machine makes single runs noisy.
- * Alone: `node --import tsx tests/bench/lighthouse.ts [--runs=3] [--url=http://127.0.0.1:4391]`.
+ * app with demo data in the system Chromium, as served (the server compresses). Prints the median of a few
+ * runs: a shared machine makes single runs noisy.
+ * Alone: `node --import tsx tests/bench/lighthouse.ts [--runs=3] [--url=http://127.0.0.1:4391]
+ * [--page=login|dashboard] [--form=mobile|desktop]`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream';
-import { createGzip } from 'node:zlib';
 import lighthouse, { desktopConfig, type Flags } from 'lighthouse';
 import { launchBrowser, logIn } from '../e2e/browser.ts';
 import { startUntilReady, stop } from './start.ts';
 
 const repo = new URL('../..', import.meta.url).pathname;
-const COMPRESSIBLE = /^(text\/|application\/(javascript|json|graphql-response\+json|xml)|image\/svg)/;
 
-/** A reverse proxy that gzips compressible responses, standing in for the server's own compression. */
-function gzipProxy(target: string, port: number): Promise<Server> {
-  const upstream = new URL(target);
-  const server = createServer((req, res) => {
-    const forward = request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        path: req.url,
-        method: req.method,
-        headers: req.headers,
-      },
-      (answer) => {
-        // Lighthouse drops requests it no longer needs; the answer then has nowhere to go.
-        if (res.destroyed) {
-          answer.resume();
-          return;
-        }
-        const type = String(answer.headers['content-type'] ?? '');
-        const wantsGzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-        if (!wantsGzip || !COMPRESSIBLE.test(type) || answer.headers['content-encoding']) {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-          return;
-        }
-        const headers = { ...answer.headers, 'content-encoding': 'gzip', vary: 'accept-encoding' };
-        delete headers['content-length'];
-        res.writeHead(answer.statusCode ?? 502, headers);
-        pipeline(answer, createGzip(), res, () => {});
-      },
-    );
-    forward.on('error', () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    res.on('close', () => forward.destroy());
-    req.pipe(forward);
-  });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
-}
-
-type Scores = { performance: number; fcp: number; lcp: number; tbt: number; cls: number; si: number };
+/** Lighthouse's benchmarkIndex is this machine's speed at the time: lower means a busier or slower CPU. */
+type Scores = {
+  performance: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  si: number;
+  benchmarkIndex: number;
+};
 
 async function audit(url: string, port: number, desktop: boolean): Promise<Scores> {
   const flags: Flags = {
@@ -80,6 +45,7 @@ async function audit(url: string, port: number, desktop: boolean): Promise<Score
     tbt: value('total-blocking-time'),
     cls: value('cumulative-layout-shift'),
     si: value('speed-index'),
+    benchmarkIndex: Math.round(result.lhr.environment.benchmarkIndex),
   };
 }
 
@@ -90,10 +56,13 @@ function median(runs: Scores[]): Scores {
 
 const fmt = (s: Scores) =>
   `${String(s.performance).padStart(3)}   FCP ${(s.fcp / 1000).toFixed(1)} s  LCP ${(s.lcp / 1000).toFixed(1)} s  ` +
-  `TBT ${Math.round(s.tbt)} ms  CLS ${s.cls.toFixed(3)}  SI ${(s.si / 1000).toFixed(1)} s`;
+  `TBT ${Math.round(s.tbt)} ms  CLS ${s.cls.toFixed(3)}  SI ${(s.si / 1000).toFixed(1)} s  ` +
+  `(benchmarkIndex ${s.benchmarkIndex})`;
 
 /** Prints Lighthouse figures for a running app at `base` (started here when not given). */
-export async function benchLighthouse(options: { runs?: number; base?: string } = {}): Promise<void> {
+export async function benchLighthouse(
+  options: { runs?: number; base?: string; page?: 'login' | 'dashboard'; form?: 'mobile' | 'desktop' } = {},
+): Promise<void> {
   const runs = options.runs ?? 3;
   let dataDir: string | null = null;
   let child: Awaited<ReturnType<typeof startUntilReady>>['child'] | null = null;
@@ -108,15 +77,10 @@ export async function benchLighthouse(options: { runs?: number; base?: string } 
     }));
     base = `http://127.0.0.1:${appPort}`;
   }
-  const proxyPort = 5000 + Math.floor(Math.random() * 90);
-  const proxy = await gzipProxy(base, proxyPort);
   const debuggingPort = 9300 + Math.floor(Math.random() * 90);
   const browser = await launchBrowser(undefined, [`--remote-debugging-port=${debuggingPort}`]);
   try {
-    const origins = [
-      { label: 'as served', origin: base },
-      { label: 'behind gzip', origin: `http://127.0.0.1:${proxyPort}` },
-    ];
+    const origins = [{ label: 'as served', origin: base }];
     const blank = await browser.context.newPage();
     const cdp = await browser.context.newCDPSession(blank);
     const clearHttpCache = () => cdp.send('Network.clearBrowserCache');
@@ -128,11 +92,14 @@ export async function benchLighthouse(options: { runs?: number; base?: string } 
       await page.waitForURL(/\/t\/[^/]+\/$/, { timeout: 30_000 });
       const dashboard = page.url();
       await page.close();
-      for (const [name, url] of [
-        ['/login/email', `${origin}/login/email`],
-        ['dashboard', dashboard],
-      ] as const) {
+      const pages = [
+        ['login', '/login/email', `${origin}/login/email`],
+        ['dashboard', 'dashboard', dashboard],
+      ] as const;
+      for (const [key, name, url] of pages) {
+        if (options.page && options.page !== key) continue;
         for (const desktop of [false, true]) {
+          if (options.form && options.form !== (desktop ? 'desktop' : 'mobile')) continue;
           const results: Scores[] = [];
           for (let i = 0; i < runs; i++) {
             // Storage stays (the session), but every run starts with a cold HTTP cache.
@@ -146,7 +113,6 @@ export async function benchLighthouse(options: { runs?: number; base?: string } 
     }
   } finally {
     await browser.close();
-    await new Promise((resolve) => proxy.close(resolve));
     if (child) await stop(child);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
@@ -154,5 +120,12 @@ export async function benchLighthouse(options: { runs?: number; base?: string } 
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-  await benchLighthouse({ runs: Number(arg('runs') ?? 3), base: arg('url') });
+  const page = arg('page');
+  const form = arg('form');
+  await benchLighthouse({
+    runs: Number(arg('runs') ?? 3),
+    base: arg('url'),
+    page: page === 'login' || page === 'dashboard' ? page : undefined,
+    form: form === 'mobile' || form === 'desktop' ? form : undefined,
+  });
 }

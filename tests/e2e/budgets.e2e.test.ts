@@ -107,10 +107,6 @@ test.describe
     });
 
     test('the dashboard loads at most 160 KB of JS before the chart library', async () => {
-      // Known gap (issue 6): the multi-quantity dashboard loads about 178 KB before the chart library; the
-      // biggest parts are react-dom (64 KB), temporal-polyfill (20 KB) and i18next (18 KB). Marked as an
-      // expected failure so the gap stays visible: this test starts failing the day the budget is met.
-      test.fail(true, 'dashboard JS is over its 160 KB budget (about 178 KB); see the issue 6 note');
       await logIn(page, baseUrl, 'tenant@demo.test', 'Demo#Tenant2026');
       await page.waitForURL(DASHBOARD, { timeout: 30_000 });
       // A cold page with a warm session: what a returning tenant loads.

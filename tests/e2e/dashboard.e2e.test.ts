@@ -91,9 +91,29 @@ test.describe
       expect(total).toBeGreaterThan(0);
       await expect.poll(() => page.locator('.app-header').textContent()).toContain('Consumption');
 
+      // Issue 6 §3: after the session's user query, the dashboard's data come in one request, with the
+      // menu's units in it (no TenantUnits request first).
+      const operations: string[] = [];
+      const record = (request: { url(): string; postData(): string | null }) => {
+        if (!request.url().includes('/graphql')) return;
+        const name = /\b(?:query|mutation)\s+(\w+)/.exec(request.postData() ?? '')?.[1];
+        operations.push(name ?? 'anonymous');
+      };
+      page.on('request', record);
       await page.reload();
       await bars.first().waitFor({ timeout: 30_000 });
+      await page.waitForLoadState('networkidle');
+      page.off('request', record);
       expect(page.url()).toBe(dashboardUrl);
+      expect(
+        operations.filter((name) => name === 'TenancyDashboard'),
+        operations.join(', '),
+      ).toHaveLength(1);
+      expect(operations, operations.join(', ')).not.toContain('TenantUnits');
+      expect(operations.filter((name) => name !== 'Notifications').sort()).toEqual([
+        'TenancyDashboard',
+        'UserQuery',
+      ]);
 
       await page.getByRole('button', { name: 'Log out' }).click();
       await page.waitForURL(`${baseUrl}/login`, { timeout: 15_000 });

@@ -199,6 +199,29 @@ export type UnitQuantityKpisInput = {
   hcaKwhEstimate?: boolean | null | undefined;
 };
 
+export type TenancyDashboardInput = {
+  /** tenancies.id (SPEC Tenancy.id) of one of the caller's tenancies. */
+  tenancyId: string | number;
+  /** Quantity identifiers of SPEC §3, e.g. heat-energy. */
+  quantities: Array<string>;
+  /** The graph's resolution. */
+  resolution: Resolution;
+  /** Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, inclusive (as tenantGraph). */
+  graphBegin: string;
+  /** Europe/Copenhagen local timestamp to the minute, YYYY-MM-DDTHH:mm, exclusive (as tenantGraph). */
+  graphEnd: string;
+  /** Related series of the graph (as tenantGraph). */
+  related?: Array<RelatedKind> | null | undefined;
+  /** YYYY-MM-DD, inclusive: the period of the KPIs and of the CO₂ KPIs. */
+  periodBegin: string;
+  /** YYYY-MM-DD, inclusive. */
+  periodEnd: string;
+  /** YYYY-MM-DD, inclusive: the period of the rating's normalized KPIs. */
+  ratingBegin: string;
+  /** YYYY-MM-DD, inclusive. */
+  ratingEnd: string;
+};
+
 export type AlarmQueryVariables = Exact<{
   tenancyId: string | number;
   id: string | number;
@@ -226,16 +249,6 @@ export type AlarmsQueryVariables = Exact<{
 
 
 export type AlarmsQuery = { alarms: Array<{ id: string, tenancyId: string, type: AlarmType, quantity: string, frequency: AlarmFrequency, threshold: number | null, minimum: number | null, maximum: number | null, leakRule: boolean, enabled: boolean, status: AlarmStatus, createdAt: string, lastFired: { periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string } | null, history: Array<{ periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string }> }> };
-
-export type ConsumptionDashboardQueryVariables = Exact<{
-  graph: TenantGraphInput;
-  kpis: UnitQuantityKpisInput;
-  co2: UnitQuantityKpisInput;
-  rating: UnitQuantityKpisInput;
-}>;
-
-
-export type ConsumptionDashboardQuery = { tenantGraph: { timestamps: Array<string>, partial: Array<boolean>, graphs: Array<{ type: GraphType, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null }, consumption: Array<{ values: Array<number | null>, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, relatedValues: Array<{ type: string, values: Array<number | null> }>, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null }> }> }, kpis: Array<{ total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> }>, co2: Array<{ total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> }>, rating: Array<{ total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> }> };
 
 export type ObjectDetailsFieldsFragment = { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null };
 
@@ -330,6 +343,13 @@ export type ReadoutMinMaxQueryVariables = Exact<{
 
 
 export type ReadoutMinMaxQuery = { readoutMinMax: { meterNumber: string, quantity: string, firstReadoutTimestamp: string, firstReadoutValue: number, lastReadoutTimestamp: string, lastReadoutValue: number } | null };
+
+export type TenancyDashboardQueryVariables = Exact<{
+  input: TenancyDashboardInput;
+}>;
+
+
+export type TenancyDashboardQuery = { tenancyDashboard: { unitId: string, units: Array<{ unit: { id: string, unitUniqueId: string, name: string, tenantName: string }, path: Array<{ property: { id: string, number: string, settings: Array<{ kind: string }>, co2Factors: Array<{ quantity: string, gramPerQuantityUnit: number }> } }> }>, tenantGraph: { timestamps: Array<string>, partial: Array<boolean>, graphs: Array<{ consumption: Array<{ values: Array<number | null>, quantityDescriptor: { quantity: string }, relatedValues: Array<{ type: string, values: Array<number | null> }> }> }> }, kpis: Array<{ total: number | null, partial: boolean, previousPeriod: number | null, propertyComparison: number | null, quantityDescriptor: { quantity: string } }>, co2: Array<{ total: number | null, quantityDescriptor: { quantity: string } }>, rating: Array<{ total: number | null, propertyComparison: number | null, quantityDescriptor: { quantity: string } }> } };
 
 export type TenantGraphQueryVariables = Exact<{
   graph: TenantGraphInput;
@@ -707,109 +727,6 @@ fragment AlarmFields on Alarm {
     ...AlarmEvaluationFields
   }
 }`) as unknown as TypedDocumentString<AlarmsQuery, AlarmsQueryVariables>;
-export const ConsumptionDashboardDocument = new TypedDocumentString(`
-    query ConsumptionDashboard($graph: TenantGraphInput!, $kpis: UnitQuantityKpisInput!, $co2: UnitQuantityKpisInput!, $rating: UnitQuantityKpisInput!) {
-  tenantGraph(graph: $graph) {
-    ...TenantGraphFields
-  }
-  kpis: unitQuantityKpis(input: $kpis) {
-    ...QuantityKpiFields
-  }
-  co2: unitQuantityKpis(input: $co2) {
-    ...QuantityKpiFields
-  }
-  rating: unitQuantityKpis(input: $rating) {
-    ...QuantityKpiFields
-  }
-}
-    fragment ObjectDetailsFields on ObjectDetails {
-  id
-  kind
-  unit {
-    id
-    name
-  }
-  group {
-    id
-    quantity
-    operational
-    meter {
-      id
-      number
-      roomName
-    }
-  }
-  measurementPoint {
-    id
-    name
-    room
-    quantity
-  }
-}
-fragment ClimateCorrectionFields on ClimateCorrection {
-  applied
-  reason
-  baseTemperature
-  hotWaterShare
-  degreeDays
-  lastYearDegreeDays
-  normalDegreeDays
-}
-fragment TenantGraphFields on Graph {
-  timestamps
-  partial
-  graphs {
-    type
-    object {
-      ...ObjectDetailsFields
-    }
-    consumption {
-      quantityDescriptor {
-        quantity
-        normalized
-        expressedAs
-      }
-      values
-      relatedValues {
-        type
-        values
-      }
-      climateCorrection {
-        ...ClimateCorrectionFields
-      }
-      kwhEstimateMethod
-    }
-  }
-}
-fragment QuantityKpiFields on QuantityKpi {
-  quantityDescriptor {
-    quantity
-    normalized
-    expressedAs
-  }
-  total
-  previousPeriod
-  previousYear
-  propertyComparison
-  partial
-  previousYearClimateCorrected
-  totalNormalYear
-  climateCorrection {
-    ...ClimateCorrectionFields
-  }
-  kwhEstimate
-  kwhEstimateMethod
-  rooms {
-    label
-    value
-  }
-  meters {
-    object {
-      ...ObjectDetailsFields
-    }
-    value
-  }
-}`) as unknown as TypedDocumentString<ConsumptionDashboardQuery, ConsumptionDashboardQueryVariables>;
 export const ConsumptionProjectionDocument = new TypedDocumentString(`
     query ConsumptionProjection($input: ProjectionInput!) {
   consumptionProjection(input: $input) {
@@ -1002,6 +919,72 @@ export const ReadoutMinMaxDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ReadoutMinMaxQuery, ReadoutMinMaxQueryVariables>;
+export const TenancyDashboardDocument = new TypedDocumentString(`
+    query TenancyDashboard($input: TenancyDashboardInput!) {
+  tenancyDashboard(input: $input) {
+    units {
+      unit {
+        id
+        unitUniqueId
+        name
+        tenantName
+      }
+      path {
+        property {
+          id
+          number
+          settings {
+            kind
+          }
+          co2Factors {
+            quantity
+            gramPerQuantityUnit
+          }
+        }
+      }
+    }
+    unitId
+    tenantGraph {
+      timestamps
+      partial
+      graphs {
+        consumption {
+          quantityDescriptor {
+            quantity
+          }
+          values
+          relatedValues {
+            type
+            values
+          }
+        }
+      }
+    }
+    kpis {
+      quantityDescriptor {
+        quantity
+      }
+      total
+      partial
+      previousPeriod
+      propertyComparison
+    }
+    co2 {
+      quantityDescriptor {
+        quantity
+      }
+      total
+    }
+    rating {
+      quantityDescriptor {
+        quantity
+      }
+      total
+      propertyComparison
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TenancyDashboardQuery, TenancyDashboardQueryVariables>;
 export const TenantGraphDocument = new TypedDocumentString(`
     query TenantGraph($graph: TenantGraphInput!) {
   tenantGraph(graph: $graph) {

@@ -14,7 +14,7 @@ export function tenantUnitsQueryOptions(userId: string) {
   });
 }
 
-/** The signed-in user's units. */
-export function useTenantUnits(userId: string | null) {
-  return useQuery({ ...tenantUnitsQueryOptions(userId ?? ''), enabled: !!userId });
+/** The signed-in user's units; with `fetch` false, only what another request put in the cache. */
+export function useTenantUnits(userId: string | null, fetch = true) {
+  return useQuery({ ...tenantUnitsQueryOptions(userId ?? ''), enabled: !!userId && fetch });
 }

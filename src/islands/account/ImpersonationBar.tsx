@@ -39,7 +39,6 @@ async function endImpersonation(): Promise<void> {
 }
 
 function Bar() {
-  const { t, i18n } = useTranslation('account');
   const [info, setInfo] = useState<ImpersonationInfo | null>(null);
   useEffect(() => {
     const found = readInfo();
@@ -48,7 +47,12 @@ function Bar() {
     const timer = setTimeout(() => void endImpersonation(), Math.max(0, found.endsAt - Date.now()));
     return () => clearTimeout(timer);
   }, []);
-  if (!info) return null;
+  // Only an impersonation loads the account texts: every app page has this island.
+  return info ? <BarText info={info} /> : null;
+}
+
+function BarText({ info }: { info: ImpersonationInfo }) {
+  const { t, i18n } = useTranslation('account');
   const lang = parseLanguage(i18n.language) ?? 'en';
   const time = new Intl.DateTimeFormat(dateLocale(lang), { hour: '2-digit', minute: '2-digit' }).format(
     info.endsAt,

@@ -23,20 +23,24 @@ export default function PendingCodeModal({ lang }: { lang: Language }) {
 }
 
 function PendingCode() {
-  const { t } = useTranslation('account');
   const loggedIn = useSession((s) => s.matches('loggedIn'));
-  const hasTenancies = useSession((s) => s.context.tenancies.length > 0);
   const [code, setCode] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<{ code: ServerErrorCode; raw: unknown } | null>(null);
   useEffect(() => {
     if (loggedIn) setCode(pendingActivationCode());
   }, [loggedIn]);
-  if (!code) return null;
+  // Only a pending code loads the account texts: every app page has this island.
+  return code ? <CodeDialog code={code} onClosed={() => setCode(null)} /> : null;
+}
+
+function CodeDialog({ code, onClosed }: { code: string; onClosed: () => void }) {
+  const { t } = useTranslation('account');
+  const hasTenancies = useSession((s) => s.context.tenancies.length > 0);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<{ code: ServerErrorCode; raw: unknown } | null>(null);
   // Closing by the close control, Escape or "Not now" forgets the code (SPEC §3: the code is used once).
   const close = () => {
     clearPendingCodes();
-    setCode(null);
+    onClosed();
   };
   return (
     <Modal

@@ -2,12 +2,13 @@
  * The dashboard (SPEC §2 /): one card per quantity of the tenancy (total, comparison smiley, small graph, link),
  * the A+–G rating over 365 days per m², and the CO₂ footprint with a fun fact. All data in one request.
  */
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  type ConsumptionDashboard,
-  useConsumptionDashboard,
-} from '../../client/operations/consumptionDashboard.ts';
+  fetchUnitsAlone,
+  type TenancyDashboard,
+  useTenancyDashboard,
+} from '../../client/operations/tenancyDashboard.ts';
 import { formatCo2Grams } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import {
@@ -41,43 +42,44 @@ export default function Dashboard({ lang }: { lang: Language }) {
 
 function DashboardView() {
   const { t } = useTranslation(['consumption', 'domain', 'common']);
-  const { lang, ready, tenancy, unit, units, hasHourlyData } = useTenancyData();
+  // The units come with the dashboard's own request (tenancyDashboard), not before it.
+  const { lang, ready, tenancy, hasHourlyData, userId } = useTenancyData({ fetchUnits: false });
   const state = usePeriod('default', hasHourlyData);
   const { period, comparison, serverResolution: resolution } = state;
   const { consumption: quantities, climate } = useMemo(
     () => tenancyQuantities(tenancy?.meterUnits ?? []),
     [tenancy?.meterUnits],
   );
-  const unitId = unit?.unit.id ?? null;
+  const tenancyId = ready ? (tenancy?.id ?? null) : null;
   const input = useMemo(() => {
-    if (!unitId || quantities.length === 0) return null;
+    if (!tenancyId || quantities.length === 0) return null;
     const dates = toServerDates(period);
-    const list = [...quantities];
+    const graph = toServerMinuteRange(period);
+    const rating = toServerDates(ratingBasisPeriod(todayInCopenhagen()));
     return {
-      graph: {
-        graphType: 'HOURLY_VALUES' as const,
-        resolution,
-        ...toServerMinuteRange(period),
-        objects: [{ kind: 'UNIT' as const, id: unitId }],
-        quantities: list,
-        related: [comparison === 'property' ? ('PROPERTY' as const) : ('LAST_PERIOD' as const)],
-      },
-      kpis: { unitId, quantities: list, ...dates },
-      co2: { unitId, quantities: list, ...dates, graphType: 'CO2' as const },
-      rating: {
-        unitId,
-        quantities: list,
-        ...toServerDates(ratingBasisPeriod(todayInCopenhagen())),
-        normalized: true,
-      },
+      tenancyId,
+      quantities: [...quantities],
+      resolution,
+      graphBegin: graph.periodBegin,
+      graphEnd: graph.periodEnd,
+      related: [comparison === 'property' ? ('PROPERTY' as const) : ('LAST_PERIOD' as const)],
+      periodBegin: dates.periodBegin,
+      periodEnd: dates.periodEnd,
+      ratingBegin: rating.periodBegin,
+      ratingEnd: rating.periodEnd,
     };
-  }, [unitId, quantities, period, resolution, comparison]);
-  const data = useConsumptionDashboard(input);
+  }, [tenancyId, quantities, period, resolution, comparison]);
+  const data = useTenancyDashboard(input, userId);
+  // A tenancy without quantities asks for no dashboard, so the menu's units come alone.
+  const asksNothing = tenancyId !== null && input === null;
+  useEffect(() => {
+    if (asksNothing && userId) fetchUnitsAlone(userId);
+  }, [asksNothing, userId]);
 
-  if (!ready) return null;
+  if (!ready) return <DashboardSkeleton />;
   const base = tenancy ? `/t/${encodeURIComponent(tenancy.id)}/` : '/';
-  const failure = units.error ?? data.error;
-  const loading = !failure && (units.isPending || (input !== null && data.isPending));
+  const failure = data.error;
+  const loading = !failure && input !== null && data.isPending;
 
   return (
     <div className="consumption-page">
@@ -121,6 +123,24 @@ function DashboardView() {
   );
 }
 
+/** ConsumptionSkeleton.astro's dashboard variant: what the page showed before, until the session is ready. */
+function DashboardSkeleton() {
+  const { t } = useTranslation('consumption');
+  return (
+    <div className="consumption-page skeleton" aria-busy="true">
+      <p className="visually-hidden" role="status">
+        {t('loading')}
+      </p>
+      <div className="period-bar placeholder-block with-compare" aria-hidden="true" />
+      <div className="dashboard-grid" aria-hidden="true">
+        {[0, 1, 2, 3].map((i) => (
+          <div key={i} className="card quantity-card placeholder-card" />
+        ))}
+      </div>
+    </div>
+  );
+}
+
 function QuantityCard({
   quantity,
   data,
@@ -132,7 +152,7 @@ function QuantityCard({
   fileParts,
 }: {
   quantity: QuantityId;
-  data: ConsumptionDashboard | undefined;
+  data: TenancyDashboard | undefined;
   loading: boolean;
   lang: Language;
   comparison: 'property' | 'last_period';
@@ -198,7 +218,7 @@ function Extras({
   loading,
   lang,
 }: {
-  data: ConsumptionDashboard | undefined;
+  data: TenancyDashboard | undefined;
   loading: boolean;
   lang: Language;
 }) {

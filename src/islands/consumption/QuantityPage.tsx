@@ -5,6 +5,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReadoutMinMax } from '../../client/operations/readoutMinMax.ts';
+import type { GraphConsumption } from '../../client/operations/tenantGraph.ts';
 import {
   type RelatedKind,
   type TenantGraphInput,
@@ -472,11 +473,7 @@ function notAppliedKey(reason: string | null): string {
   return 'climate.not_applied';
 }
 
-function ClimateNote({
-  correction,
-}: {
-  correction: NonNullable<ReturnType<typeof consumptionOf>>['climateCorrection'];
-}) {
+function ClimateNote({ correction }: { correction: GraphConsumption['climateCorrection'] }) {
   const { t, i18n } = useTranslation('consumption');
   if (!correction) return null;
   const lang = (i18n.language as Language) ?? 'en';

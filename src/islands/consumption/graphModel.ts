@@ -18,16 +18,25 @@ export function seriesKind(quantity: string): 'bar' | 'line' {
   return isQuantityId(quantity) && QUANTITIES[quantity].aggregation === 'sum' ? 'bar' : 'line';
 }
 
+/** What the series of one quantity need of a graph's consumption (the dashboard asks for no more). */
+type ConsumptionLike = Pick<GraphConsumption, 'values' | 'relatedValues'> & {
+  quantityDescriptor: { quantity: string };
+};
+/** What quantityGraphModel needs of a graph. */
+type GraphLike<C extends ConsumptionLike = ConsumptionLike> = Pick<TenantGraph, 'timestamps' | 'partial'> & {
+  graphs: { consumption: C[] }[];
+};
+
 /** The consumption of one quantity in a graph's first object (the unit), or undefined. */
-export function consumptionOf(
-  graph: TenantGraph | undefined,
+export function consumptionOf<C extends ConsumptionLike>(
+  graph: GraphLike<C> | undefined,
   quantity: string,
-): GraphConsumption | undefined {
+): C | undefined {
   return graph?.graphs.flatMap((g) => g.consumption).find((c) => c.quantityDescriptor.quantity === quantity);
 }
 
 /** The values of a related series by type; undefined when the server sent none. */
-export function related(c: GraphConsumption | undefined, type: string): (number | null)[] | undefined {
+export function related(c: ConsumptionLike | undefined, type: string): (number | null)[] | undefined {
   return c?.relatedValues.find((r) => r.type === type)?.values;
 }
 
@@ -35,7 +44,7 @@ type Overlay = { type: string; name: string; color: string; dashed?: boolean };
 
 /** A quantity's graph: its values, and the related series asked for as lines. */
 export function quantityGraphModel(
-  graph: TenantGraph | undefined,
+  graph: GraphLike | undefined,
   quantity: string,
   resolution: ServerResolution,
   format: ValueFormat,

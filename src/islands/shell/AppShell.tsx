@@ -1,28 +1,29 @@
 /**
  * The authenticated app shell (SPEC §2): route guard, side menu, header with breadcrumbs, address,
- * tenancy and language pickers, and the page's toaster. Persisted across soft navigation.
+ * tenancy and language pickers, and the page's toaster (ShellToaster.tsx). Persisted across soft navigation.
  */
 import { navigate } from 'astro:transitions/client';
-import { useEffect, useId, useRef, useState } from 'react';
-import toast, { Toaster, useToasterStore } from 'react-hot-toast';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
 import { useNotifications } from '../../client/operations/notificationQueries.ts';
 import { loggedOutPath } from '../../client/pendingCode.ts';
 import { getSessionActor, type SessionSnapshot, tenancyIdFromPath } from '../../client/session.ts';
+import { browserStorage, readString, writeString } from '../../client/storage.ts';
 import { brandOf } from '../../lib/brands.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
 import { debugPress } from '../../lib/shellRules.ts';
 import { tenancyQuantities } from '../../lib/tenancyQuantities.ts';
-import { MAX_VISIBLE_TOASTS, toastDuration } from '../../lib/toastPolicy.ts';
 import type { Tenancy } from '../../machines/session.machine.ts';
 import { LanguagePicker } from '../shared/LanguagePicker.tsx';
 import { Providers } from '../shared/Providers.tsx';
-import { Spinner } from '../shared/Spinner.tsx';
 import { useSession } from '../shared/useSession.ts';
 import { useTenancyUnit } from '../shared/useTenancyUnit.ts';
 import { Icon, type IconName } from './Icons.tsx';
+import { ShellPlaceholder } from './ShellPlaceholder.tsx';
 import './menu.css';
+
+const ShellToaster = lazy(() => import('./ShellToaster.tsx'));
 
 /** One breadcrumb: a common-namespace key (or a ready label, e.g. a room name) and, except for the current page, a link. */
 export type Crumb = { key: string; href?: string; label?: string };
@@ -49,7 +50,7 @@ export default function AppShell(props: Props) {
 }
 
 function Shell({ pathname, crumbs }: Props) {
-  const { t } = useTranslation('common');
+  const { t, i18n } = useTranslation('common');
   const status = useSession(statusOf);
   const selectedId = useSession((s) => s.context.selectedTenancyId);
   const urlId = tenancyIdFromPath(pathname);
@@ -65,6 +66,7 @@ function Shell({ pathname, crumbs }: Props) {
   }, [status, selectedId, urlId]);
 
   useDebugDump(pathname);
+  const toasterWanted = useToasterWanted(pathname);
 
   const ready = status === 'ready' && !!selectedId && urlId === selectedId;
   return (
@@ -72,9 +74,19 @@ function Shell({ pathname, crumbs }: Props) {
       {ready ? (
         <Frame tenancyId={selectedId} crumbs={crumbs} pathname={pathname} />
       ) : (
-        <Spinner label={t('app.loading')} fullscreen />
+        <ShellPlaceholder
+          brand={config.brand}
+          lang={parseLanguage(i18n.language) ?? 'en'}
+          crumbs={crumbs.map((c) => c.label ?? t(c.key))}
+          breadcrumbsLabel={t('header.breadcrumbs')}
+          loadingLabel={t('app.loading')}
+        />
       )}
-      <ShellToaster />
+      {toasterWanted && (
+        <Suspense fallback={null}>
+          <ShellToaster />
+        </Suspense>
+      )}
     </>
   );
 }
@@ -100,24 +112,57 @@ function useDebugDump(pathname: string) {
   }, [pathname]);
 }
 
-function ShellToaster() {
-  const { toasts } = useToasterStore();
+/** Tenancy ids → whether their property hides the notifications entry, as the menu last saw it. */
+const HIDES_NOTIFICATIONS_KEY = 'menuHidesNotifications';
+
+function readRememberedHides(): Record<string, boolean> {
+  try {
+    const parsed: unknown = JSON.parse(readString(browserStorage(), HIDES_NOTIFICATIONS_KEY) ?? '{}');
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, boolean>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** What the menu saw last time for this tenancy (undefined: never), and keeps what it knows now. */
+function useRememberedHide(tenancyId: string, known: boolean | undefined): boolean | undefined {
+  const [remembered] = useState(() => {
+    const value = readRememberedHides()[tenancyId];
+    return typeof value === 'boolean' ? value : undefined;
+  });
   useEffect(() => {
-    // SPEC §9: at most 20 toasts are visible; the oldest beyond that are dismissed.
-    const visible = toasts.filter((item) => item.visible);
-    for (const extra of visible.slice(MAX_VISIBLE_TOASTS)) toast.dismiss(extra.id);
-  }, [toasts]);
-  return (
-    <Toaster
-      position="top-right"
-      toastOptions={{
-        duration: toastDuration('data', 'plain'),
-        success: { duration: toastDuration('data', 'success') },
-        error: { duration: toastDuration('data', 'error') },
-        loading: { duration: toastDuration('data', 'loading') },
-      }}
-    />
-  );
+    if (known === undefined) return;
+    const all = readRememberedHides();
+    if (all[tenancyId] === known) return;
+    writeString(browserStorage(), HIDES_NOTIFICATIONS_KEY, JSON.stringify({ ...all, [tenancyId]: known }));
+  }, [tenancyId, known]);
+  return remembered;
+}
+
+/**
+ * The toaster (react-hot-toast, 4.5 KB gzipped) loads on the first pointer or key press, or on any page but the
+ * dashboard, which raises no toasts of its own. Toasts raised before it has loaded wait in react-hot-toast's
+ * store and show when it mounts. Once loaded, it stays.
+ */
+function useToasterWanted(pathname: string): boolean {
+  const [wanted, setWanted] = useState(false);
+  const onDashboard = /^\/t\/[^/]+\/?$/.test(pathname);
+  useEffect(() => {
+    if (wanted) return;
+    if (!onDashboard) {
+      setWanted(true);
+      return;
+    }
+    const want = () => setWanted(true);
+    const options = { capture: true, once: true } as const;
+    window.addEventListener('pointerdown', want, options);
+    window.addEventListener('keydown', want, options);
+    return () => {
+      window.removeEventListener('pointerdown', want, options);
+      window.removeEventListener('keydown', want, options);
+    };
+  }, [wanted, onDashboard]);
+  return wanted;
 }
 
 function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Crumb[]; pathname: string }) {
@@ -181,7 +226,8 @@ type Entry = {
   icon: IconName;
   href: string;
   active?: boolean;
-  badge?: string;
+  /** Unread notifications, shown as a badge. */
+  badge?: number;
   pending?: boolean;
 };
 
@@ -196,14 +242,19 @@ function SideMenu({
   open: boolean;
   onClose: () => void;
 }) {
-  const { t, i18n } = useTranslation(['common', 'alarms', 'consumption']);
+  const { t, i18n } = useTranslation(['common', 'consumption']);
   const user = useSession((s) => s.context.user);
-  const { unit } = useTenancyUnit(tenancyId);
-  // SPEC §2: notifications are hidden when the property has any settings entries. Until the unit is known
-  // the entry keeps its place invisibly, so it neither flashes in and out nor shifts the entries below.
-  const settingsKnown = unit !== undefined;
-  const hideNotifications = (unit?.path[0]?.property.settings.length ?? 0) > 0;
   const base = `/t/${encodeURIComponent(tenancyId)}/`;
+  // On the dashboard, its one request (tenancyDashboard) brings the units too; elsewhere the menu asks.
+  const onDashboard = pathname === base || pathname === base.slice(0, -1);
+  const { unit } = useTenancyUnit(tenancyId, { fetch: !onDashboard });
+  // SPEC §2: notifications are hidden when the property has any settings entries. Until the unit is known,
+  // the menu follows what it saw last time for this tenancy; never seen, the entry keeps its place invisibly,
+  // so it neither flashes in and out nor shifts the entries below.
+  const known = unit === undefined ? undefined : (unit.path[0]?.property.settings.length ?? 0) > 0;
+  const remembered = useRememberedHide(tenancyId, known);
+  const hideNotifications = known ?? remembered ?? false;
+  const settingsKnown = (known ?? remembered) !== undefined;
   const unread = useNotifications(hideNotifications ? null : tenancyId).data?.unreadCount ?? 0;
   const under = (path: string) => pathname.startsWith(`${base}${path}`);
   const tenancy = useSession((s) => s.context.tenancies.find((x) => x.id === tenancyId));
@@ -218,7 +269,7 @@ function SideMenu({
       ? [{ href: `${base}consumption/indoor-climate`, label: t('consumption:crumbs.indoor_climate') }]
       : []),
   ];
-  const onConsumption = pathname === base || pathname === base.slice(0, -1) || under('consumption/');
+  const onConsumption = onDashboard || under('consumption/');
 
   const entries: Entry[] = [
     { key: 'nav.consumption', icon: 'consumption', href: base, active: onConsumption },
@@ -242,7 +293,7 @@ function SideMenu({
             icon: 'notifications' as const,
             href: `${base}notifications`,
             active: under('notifications'),
-            badge: unread > 0 ? t('alarms:notifications.badge', { count: unread }) : undefined,
+            badge: settingsKnown && unread > 0 ? unread : undefined,
             pending: !settingsKnown,
           },
         ]),
@@ -282,10 +333,11 @@ function SideMenu({
               >
                 <Icon name={entry.icon} />
                 <span>{t(entry.key)}</span>
-                {entry.badge && (
-                  <span className="badge" data-testid="notification-badge">
-                    {entry.badge}
-                  </span>
+                {entry.badge !== undefined && (
+                  // The badge's text is the alarms namespace's, loaded only when there is a badge.
+                  <Suspense fallback={null}>
+                    <UnreadBadge count={entry.badge} />
+                  </Suspense>
                 )}
               </a>
               {entry.key === 'nav.consumption' && consumptionLinks.length > 0 && (
@@ -323,6 +375,15 @@ function SideMenu({
         </button>
       </div>
     </aside>
+  );
+}
+
+function UnreadBadge({ count }: { count: number }) {
+  const { t } = useTranslation('alarms');
+  return (
+    <span className="badge" data-testid="notification-badge">
+      {t('notifications.badge', { count })}
+    </span>
   );
 }
 

@@ -20,6 +20,7 @@ import { quantityPrices } from './resolvers/quantityPrices.ts';
 import { readoutMinMax } from './resolvers/readoutMinMax.ts';
 import { refreshToken } from './resolvers/refreshToken.ts';
 import { revokeToken } from './resolvers/revokeToken.ts';
+import { tenancyDashboard } from './resolvers/tenancyDashboard.ts';
 import { tenantGraph } from './resolvers/tenantGraph.ts';
 import { tenantTable } from './resolvers/tenantTable.ts';
 import { tenantUnits } from './resolvers/tenantUnits.ts';
@@ -33,6 +34,7 @@ const resolvers: Resolvers = {
   Query: {
     me,
     tenantUnits,
+    tenancyDashboard,
     tenantGraph,
     alarms,
     alarm,

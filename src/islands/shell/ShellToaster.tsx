@@ -1,0 +1,24 @@
+/** The page's toaster (SPEC §9 toasts), loaded by the shell when it may be needed (see AppShell). */
+import { useEffect } from 'react';
+import toast, { Toaster, useToasterStore } from 'react-hot-toast';
+import { MAX_VISIBLE_TOASTS, toastDuration } from '../../lib/toastPolicy.ts';
+
+export default function ShellToaster() {
+  const { toasts } = useToasterStore();
+  useEffect(() => {
+    // SPEC §9: at most 20 toasts are visible; the oldest beyond that are dismissed.
+    const visible = toasts.filter((item) => item.visible);
+    for (const extra of visible.slice(MAX_VISIBLE_TOASTS)) toast.dismiss(extra.id);
+  }, [toasts]);
+  return (
+    <Toaster
+      position="top-right"
+      toastOptions={{
+        duration: toastDuration('data', 'plain'),
+        success: { duration: toastDuration('data', 'success') },
+        error: { duration: toastDuration('data', 'error') },
+        loading: { duration: toastDuration('data', 'loading') },
+      }}
+    />
+  );
+}
