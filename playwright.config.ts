@@ -20,6 +20,9 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     trace: 'retain-on-failure',
+    // A page that never finishes loading fails its test with a clear error (and its cleanup runs) instead of
+    // waiting for the test's own timeout.
+    navigationTimeout: 60_000,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

@@ -28,13 +28,21 @@ const DB_STATEMENT_TIMEOUT_MS = z.coerce
   .parse(process.env.DB_STATEMENT_TIMEOUT_MS || undefined);
 
 const KEY = Symbol.for('tenant-app.services');
-type Holder = { [KEY]?: Promise<Services> };
+const CONFIG_KEY = Symbol.for('tenant-app.config');
+type Holder = { [KEY]?: Promise<Services>; [CONFIG_KEY]?: ServerConfig };
+
+/** The server configuration, parsed once per process; pages that only need settings use this, not the database. */
+export function getConfig(): ServerConfig {
+  const holder = globalThis as Holder;
+  holder[CONFIG_KEY] ??= parseServerConfig();
+  return holder[CONFIG_KEY];
+}
 
 /** Opens and migrates the database once per process and returns the shared services. */
 export function getServices(): Promise<Services> {
   const holder = globalThis as Holder;
   holder[KEY] ??= (async () => {
-    const config = parseServerConfig();
+    const config = getConfig();
     const logger = pino({ level: config.LOG_LEVEL });
     const database = await openDatabase({
       url: config.DATABASE_URL,

@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -307,7 +308,15 @@ test.describe
           stdio: ['ignore', 'ignore', 'inherit'],
         });
         expect(build.status).toBe(0);
-        const port = 4600 + brands.indexOf(brand);
+        // A free port, so a server left by an earlier run cannot answer in this build's place.
+        const port = await new Promise<number>((resolve, reject) => {
+          const probe = createServer();
+          probe.once('error', reject);
+          probe.listen(0, '127.0.0.1', () => {
+            const address = probe.address();
+            probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+          });
+        });
         const server = spawn(join(root, 'node_modules/.bin/node'), [join(out, 'server/entry.mjs')], {
           cwd: root,
           env: {
