@@ -835,7 +835,7 @@ describe('SQL statements per request', () => {
     expect(longGraph).toBe(shortGraph);
     expect(yearByMonth).toBe(shortGraph);
     // One of them is the per-request check that the caller is still an active user (issue 8).
-    expect(shortGraph).toBeLessThanOrEqual(4);
+    expect(shortGraph).toBeLessThanOrEqual(3);
     const hcaYear = await count(() =>
       graph({
         resolution: 'MONTH',
