@@ -35,10 +35,15 @@ const MAXIMAL_QUANTITIES = [
 const DAYS = 400;
 const APARTMENTS = 6;
 
-async function openBenchDatabase(engine: 'pglite' | 'postgres', adminUrl?: string) {
+/** A migrated, empty database of its own (a temp PGlite folder, or a new PostgreSQL database) and its cleanup. */
+export async function openBenchDatabase(
+  engine: 'pglite' | 'postgres',
+  adminUrl?: string,
+  pglitePool?: number,
+) {
   if (engine === 'pglite') {
     const dir = mkdtempSync(join(tmpdir(), 'tenant-bench-'));
-    const database = await openDatabase({ dataDir: dir });
+    const database = await openDatabase({ dataDir: dir, ...(pglitePool ? { max: pglitePool } : {}) });
     await migrateDatabase(database);
     return { database, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
   }
@@ -59,7 +64,7 @@ async function openBenchDatabase(engine: 'pglite' | 'postgres', adminUrl?: strin
   };
 }
 
-async function post(url: string, query: string, variables: object, token?: string) {
+export async function post(url: string, query: string, variables: object, token?: string) {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -73,7 +78,7 @@ async function post(url: string, query: string, variables: object, token?: strin
 const GRAPH = `query G($graph: TenantGraphInput!) { tenantGraph(graph: $graph) { timestamps graphs { consumption { values } } } }`;
 
 /** Runs autocannon in a worker thread against `url`; resolves with its figures. */
-function load(options: LoadOptions): Promise<LoadResult> {
+export function load(options: LoadOptions): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData: options });
     worker.once('message', (result: LoadResult) => {
@@ -101,7 +106,7 @@ async function startHelloWorld(): Promise<{ server: Server; url: string }> {
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 /** Local 'YYYY-MM-DDTHH:mm' in Europe/Copenhagen for a Date. */
-function copenhagenMinute(date: Date): string {
+export function copenhagenMinute(date: Date): string {
   const parts = new Intl.DateTimeFormat('sv-SE', {
     timeZone: 'Europe/Copenhagen',
     year: 'numeric',

@@ -1,77 +1,26 @@
-/**
- * Where a tenantGraph request's time goes on the server thread: seeds a small demo, starts the production
- * HTTP server (src/server/http.ts), loads it with autocannon from a worker thread for PROFILE_SECONDS, with
- * V8's CPU profiler on the main thread meanwhile, and prints the top functions by self time and the time per
- * request. `node --import tsx tests/bench/profile-api.ts [pglite|postgres] [HOUR|DAY|MONTH]`
- * (PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL). PROFILE_OUT=file.cpuprofile keeps the profile.
- */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import pino from 'pino';
 import { generateKeyRing } from '../../src/server/auth/keys.ts';
 import { parseServerConfig } from '../../src/server/config.ts';
-import { type Database, migrateDatabase, openDatabase } from '../../src/server/db/client.ts';
 import { seedDemo } from '../../src/server/demo/seed.ts';
 import { createAppServer } from '../../src/server/http.ts';
 import type { ApiServices } from '../../src/server/services.ts';
-import type { LoadOptions, LoadResult } from './load-worker.ts';
+import { copenhagenMinute, load, openBenchDatabase, post } from './api.ts';
+import type { LoadOptions } from './load-worker.ts';
 
 const engine = (process.argv[2] ?? 'pglite') as 'pglite' | 'postgres';
 const resolution = process.argv[3] ?? 'HOUR';
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS ?? 20);
 
-function load(options: LoadOptions): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData: options });
-    worker.once('message', (r: LoadResult) => {
-      resolve(r);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-  });
-}
-
-async function post(url: string, query: string, variables: object, token?: string) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: Record<string, unknown>; errors?: { message: string }[] };
-  if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
-  return body.data!;
-}
-
-let cleanup = async () => {};
-let database: Database;
-if (engine === 'pglite') {
-  const dir = mkdtempSync(join(tmpdir(), 'tenant-prof-'));
-  database = await openDatabase({
-    dataDir: dir,
-    ...(process.env.PROFILE_POOL ? { max: Number(process.env.PROFILE_POOL) } : {}),
-  });
-  cleanup = async () => rmSync(dir, { recursive: true, force: true });
-} else {
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL!;
-  const { default: postgres } = await import('postgres');
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  const name = `prof_${randomBytes(5).toString('hex')}`;
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  database = await openDatabase({ url: url.toString(), max: 10 });
-  cleanup = async () => {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  };
-}
-await migrateDatabase(database);
+const { database, cleanup } = await openBenchDatabase(
+  engine,
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL,
+  process.env.PROFILE_POOL ? Number(process.env.PROFILE_POOL) : undefined,
+);
 const now = new Date();
 await seedDemo(database.db, { now, days: Number(process.env.PROFILE_DAYS ?? 400), apartments: 6 });
 const services: ApiServices = {
@@ -92,25 +41,13 @@ const token = login.loginWithEmailAndPassword.ok.token;
 const units = (await post(url, '{ tenantUnits { unit { id } } }', {}, token)) as {
   tenantUnits: { unit: { id: string } }[];
 };
-const local = (d: Date) =>
-  new Intl.DateTimeFormat('sv-SE', {
-    timeZone: 'Europe/Copenhagen',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  })
-    .format(d)
-    .replace(' ', 'T');
 const hour = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
 const span = { HOUR: 1, DAY: 30, MONTH: 365 }[resolution] ?? 1;
 const graph = {
   graphType: 'HOURLY_VALUES',
   resolution,
-  periodBegin: local(new Date(hour - span * 86_400_000)),
-  periodEnd: local(new Date(hour)),
+  periodBegin: copenhagenMinute(new Date(hour - span * 86_400_000)),
+  periodEnd: copenhagenMinute(new Date(hour)),
   objects: [{ kind: 'UNIT', id: units.tenantUnits[0]!.unit.id }],
   quantities: ['heat-energy'],
 };

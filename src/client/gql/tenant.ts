@@ -391,6 +391,8 @@ export type TenantUnitsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type TenantUnitsQuery = { tenantUnits: Array<{ unit: { id: string, unitUniqueId: string, name: string, tenantName: string }, path: Array<{ property: { id: string, number: string, settings: Array<{ kind: string }>, co2Factors: Array<{ quantity: string, gramPerQuantityUnit: number }> } }> }> };
 
+export type TenantUnitFieldsFragment = { unit: { id: string, unitUniqueId: string, name: string, tenantName: string }, path: Array<{ property: { id: string, number: string, settings: Array<{ kind: string }>, co2Factors: Array<{ quantity: string, gramPerQuantityUnit: number }> } }> };
+
 export type UnitQuantityKpisQueryVariables = Exact<{
   input: UnitQuantityKpisInput;
 }>;
@@ -648,6 +650,29 @@ fragment ClimateCorrectionFields on ClimateCorrection {
   lastYearDegreeDays
   normalDegreeDays
 }`, {"fragmentName":"QuantityKpiFields"}) as unknown as TypedDocumentString<QuantityKpiFieldsFragment, unknown>;
+export const TenantUnitFieldsFragmentDoc = new TypedDocumentString(`
+    fragment TenantUnitFields on TenantUnit {
+  unit {
+    id
+    unitUniqueId
+    name
+    tenantName
+  }
+  path {
+    property {
+      id
+      number
+      settings {
+        kind
+      }
+      co2Factors {
+        quantity
+        gramPerQuantityUnit
+      }
+    }
+  }
+}
+    `, {"fragmentName":"TenantUnitFields"}) as unknown as TypedDocumentString<TenantUnitFieldsFragment, unknown>;
 export const AlarmDocument = new TypedDocumentString(`
     query Alarm($tenancyId: ID!, $id: ID!) {
   alarm(tenancyId: $tenancyId, id: $id) {
@@ -923,25 +948,7 @@ export const TenancyDashboardDocument = new TypedDocumentString(`
     query TenancyDashboard($input: TenancyDashboardInput!) {
   tenancyDashboard(input: $input) {
     units {
-      unit {
-        id
-        unitUniqueId
-        name
-        tenantName
-      }
-      path {
-        property {
-          id
-          number
-          settings {
-            kind
-          }
-          co2Factors {
-            quantity
-            gramPerQuantityUnit
-          }
-        }
-      }
+      ...TenantUnitFields
     }
     unitId
     tenantGraph {
@@ -984,7 +991,27 @@ export const TenancyDashboardDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<TenancyDashboardQuery, TenancyDashboardQueryVariables>;
+    fragment TenantUnitFields on TenantUnit {
+  unit {
+    id
+    unitUniqueId
+    name
+    tenantName
+  }
+  path {
+    property {
+      id
+      number
+      settings {
+        kind
+      }
+      co2Factors {
+        quantity
+        gramPerQuantityUnit
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<TenancyDashboardQuery, TenancyDashboardQueryVariables>;
 export const TenantGraphDocument = new TypedDocumentString(`
     query TenantGraph($graph: TenantGraphInput!) {
   tenantGraph(graph: $graph) {
@@ -1124,28 +1151,30 @@ export const TenantTableDocument = new TypedDocumentString(`
 export const TenantUnitsDocument = new TypedDocumentString(`
     query TenantUnits {
   tenantUnits {
-    unit {
+    ...TenantUnitFields
+  }
+}
+    fragment TenantUnitFields on TenantUnit {
+  unit {
+    id
+    unitUniqueId
+    name
+    tenantName
+  }
+  path {
+    property {
       id
-      unitUniqueId
-      name
-      tenantName
-    }
-    path {
-      property {
-        id
-        number
-        settings {
-          kind
-        }
-        co2Factors {
-          quantity
-          gramPerQuantityUnit
-        }
+      number
+      settings {
+        kind
+      }
+      co2Factors {
+        quantity
+        gramPerQuantityUnit
       }
     }
   }
-}
-    `) as unknown as TypedDocumentString<TenantUnitsQuery, TenantUnitsQueryVariables>;
+}`) as unknown as TypedDocumentString<TenantUnitsQuery, TenantUnitsQueryVariables>;
 export const UnitQuantityKpisDocument = new TypedDocumentString(`
     query UnitQuantityKpis($input: UnitQuantityKpisInput!) {
   unitQuantityKpis(input: $input) {
