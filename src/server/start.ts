@@ -2,7 +2,7 @@
  * `npm start`: build if stale, migrate, seed demo data into an empty database, catch it up to the
  * current hour, then serve the web app and both backends from one process.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import type { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -58,7 +58,8 @@ function newestMtime(paths: string[]): number {
   return newest;
 }
 
-function buildIfStale(): void {
+/** Builds the web app when its sources are newer than the build; resolves when done (or not needed). */
+async function buildIfStale(): Promise<void> {
   const sources = [
     'src/pages',
     'src/layouts',
@@ -77,13 +78,20 @@ function buildIfStale(): void {
   if (existsSync(entry) && statSync(entry).mtimeMs >= newestMtime(sources)) return;
   console.log('Building the web app (first start, or sources changed)…');
   const started = performance.now();
-  const result = spawnSync(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+  const child = spawn(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], {
     cwd: root,
     // Always the production build, whatever NODE_ENV the caller has (test runners set "test").
     env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  if (result.status !== 0) throw new Error(`astro build failed (exit ${result.status})`);
+  // If this process ends first (a failed seed, a signal), the build goes with it.
+  const killChild = () => child.kill();
+  process.once('exit', killChild);
+  const status = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  }).finally(() => process.off('exit', killChild));
+  if (status !== 0) throw new Error(`astro build failed (exit ${status})`);
   console.log(`Built in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 }
 
@@ -112,7 +120,11 @@ async function phase<T>(name: string, fn: () => Promise<T> | T): Promise<T> {
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  await phase('build', buildIfStale);
+  // The build runs alongside the database work below (a first start seeds for most of a minute, mostly in
+  // PGlite's thread), and is awaited before the server loads the built app.
+  const building = phase('build (alongside)', buildIfStale);
+  // Awaited below; this only keeps a failed build from counting as unhandled meanwhile.
+  building.catch(() => {});
   const services = await phase('database and migrations', getServices);
   const { database, config, logger } = services;
   const engine = database.engine === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL';
@@ -152,6 +164,7 @@ async function main(): Promise<void> {
     timer.unref();
   }
 
+  await building;
   startEmbeddedWorker(services);
 
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';

@@ -2,12 +2,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../../src/server/db/client.ts';
-import { accounts, apartments, measurementPoints, meters, properties } from '../../src/server/db/schema.ts';
+import { measurementPoints, meters } from '../../src/server/db/schema.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { MAX_PER_HOUR } from '../../src/server/ingest/bounds.ts';
 import { parseReadingsCsv } from '../../src/server/ingest/csv.ts';
 import { IngestError, ingestReadings, type ReadingRow } from '../../src/server/ingest/ingest.ts';
 import { freshDatabase } from './helpers/db.ts';
+import { testProperty } from './helpers/property.ts';
 
 let database: Database;
 let db: Db;
@@ -18,26 +19,9 @@ const NOW = new Date('2026-06-01T12:00:00Z');
 beforeAll(async () => {
   database = await freshDatabase();
   db = database.db;
-  const [account] = await db.insert(accounts).values({ name: 'Test' }).returning();
-  const [property] = await db
-    .insert(properties)
-    .values({ accountId: account!.id, number: 'P1', address: 'Testvej 1', zipcode: '8000', city: 'Aarhus' })
-    .returning();
-  propertyId = property!.id;
-  const [apt] = await db
-    .insert(apartments)
-    .values({
-      propertyId,
-      uniqueId: 'A1',
-      apartment: 'st. tv',
-      address: 'Testvej 1',
-      zipcode: '8000',
-      city: 'Aarhus',
-      areaM2: '60',
-      rooms: 2,
-    })
-    .returning();
-  apartmentId = apt!.id;
+  const made = await testProperty(db, [{ uniqueId: 'A1', areaM2: '60' }]);
+  propertyId = made.propertyId;
+  apartmentId = made.apartmentIds[0]!;
 });
 
 afterAll(async () => {

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../../src/server/db/client.ts';
-import { accounts, apartments, measurementPoints, meters, properties } from '../../src/server/db/schema.ts';
+import { apartments, measurementPoints, meters } from '../../src/server/db/schema.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { parseReadingsCsv } from '../../src/server/ingest/csv.ts';
 import { IngestError, ingestReadings, type ReadingRow } from '../../src/server/ingest/ingest.ts';
 import { freshDatabase } from './helpers/db.ts';
+import { testProperty } from './helpers/property.ts';
 
 let database: Database;
 let db: Db;
@@ -16,28 +17,12 @@ let largeApartment: number;
 beforeAll(async () => {
   database = await freshDatabase();
   db = database.db;
-  const [account] = await db.insert(accounts).values({ name: 'Test' }).returning();
-  const [property] = await db
-    .insert(properties)
-    .values({ accountId: account!.id, number: 'P1', address: 'Testvej 1', zipcode: '8000', city: 'Aarhus' })
-    .returning();
-  propertyId = property!.id;
-  const apt = (uniqueId: string, areaM2: string) => ({
-    propertyId,
-    uniqueId,
-    apartment: 'st. tv',
-    address: 'Testvej 1',
-    zipcode: '8000',
-    city: 'Aarhus',
-    areaM2,
-    rooms: 2,
-  });
-  const rows = await db
-    .insert(apartments)
-    .values([apt('A1', '50'), apt('A2', '100')])
-    .returning();
-  smallApartment = rows[0]!.id;
-  largeApartment = rows[1]!.id;
+  const made = await testProperty(db, [
+    { uniqueId: 'A1', areaM2: '50' },
+    { uniqueId: 'A2', areaM2: '100' },
+  ]);
+  propertyId = made.propertyId;
+  [smallApartment, largeApartment] = made.apartmentIds as [number, number];
 });
 
 afterAll(async () => {

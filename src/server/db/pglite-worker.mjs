@@ -53,7 +53,10 @@ class SessionLock {
   }
 }
 
-const db = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+// wal_level=minimal: nothing replicates from an embedded database, and a table truncated in the current
+// transaction (the bulk load's reading tables) is then written without per-row WAL records.
+const startParams = [...PGlite.defaultStartParams, '-c', 'wal_level=minimal', '-c', 'max_wal_senders=0'];
+const db = options.dataDir ? new PGlite(options.dataDir, { startParams }) : new PGlite({ startParams });
 await db.waitReady;
 const lock = new SessionLock();
 /** Runs on the session; PGlite's own mutex keeps `db.query` callers (shutdown) out meanwhile. */

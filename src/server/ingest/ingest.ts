@@ -404,15 +404,12 @@ function neighbourSpan(fresh: boolean): SQL {
  * The last CTE and final SELECT of an hourly recomputation: upserts `values` (point, hour start, value),
  * and reports per point the Copenhagen days of the hours that changed, and how many changed (HourlyOutcome).
  */
-function upsertHourlySql(values: SQL, fresh: boolean): SQL {
-  const onConflict = fresh
-    ? sql``
-    : sql`ON CONFLICT (measurement_point_id, hour_start) DO UPDATE SET value = excluded.value
-        WHERE hc.value IS DISTINCT FROM excluded.value`;
-  return sql`up AS (
+function upsertHourlySql(values: SQL): SQL {
+  return sql`, up AS (
       INSERT INTO hourly_consumption AS hc (measurement_point_id, hour_start, value)
       ${values}
-      ${onConflict}
+      ON CONFLICT (measurement_point_id, hour_start) DO UPDATE SET value = excluded.value
+        WHERE hc.value IS DISTINCT FROM excluded.value
       RETURNING measurement_point_id, hour_start
     )
     SELECT point_id,
@@ -435,7 +432,7 @@ function upsertHourlySql(values: SQL, fresh: boolean): SQL {
  */
 function registerHourlySql(spans: MeterSpan[], fresh = false) {
   return sql`
-    WITH ${spansCte(spans)},
+    WITH ${spansCte(spans)},${fresh ? sql` ${limCte()},` : sql``}
     aff AS (
       SELECT m.measurement_point_id AS point_id,
         ${neighbourSpan(fresh)}
@@ -475,7 +472,7 @@ function registerHourlySql(spans: MeterSpan[], fresh = false) {
     ),
     dl AS (
       -- aligned: one reading per whole hour (UTC epoch seconds divisible by 3600, an hour apart).
-      SELECT point_id, meter_id, h_lo, h_hi, t0, t1, CASE WHEN v1 >= v0 THEN v1 - v0 ELSE v1 END AS delta,
+      SELECT point_id, meter_id, h_lo, h_hi, t0, t1, ${DELTA} AS delta,${fresh ? sql` v0, v1,` : sql``}
              t1 - t0 = interval '1 hour'
                AND date_part('epoch', t0) = floor(date_part('epoch', t0) / 3600) * 3600 AS aligned
       FROM iv
@@ -498,15 +495,59 @@ function registerHourlySql(spans: MeterSpan[], fresh = false) {
       -- Points whose intervals are all whole aligned hours of one meter: each hour has exactly one share, so
       -- they skip the summing below (a hash aggregate over every hour, the costliest step of a large load).
       SELECT point_id, bool_and(aligned) AND min(meter_id) = max(meter_id) AS single FROM dl GROUP BY point_id
-    ),
-    ${upsertHourlySql(
+    )
+    ${hourlyWrite(
       sql`SELECT dl.point_id, dl.t0, trim_scale(dl.delta) FROM dl JOIN pt ON pt.point_id = dl.point_id WHERE pt.single
       UNION ALL
       SELECT sh.point_id, sh.hour_start, trim_scale(sum(sh.share))
       FROM sh JOIN pt ON pt.point_id = sh.point_id WHERE NOT pt.single
       GROUP BY sh.point_id, sh.hour_start`,
       fresh,
+      fresh
+        ? // The same pass checks the intervals (implausibleJumps does it separately for an incremental batch).
+          sql`SELECT dl.meter_id, m.number, p.quantity, lim.per_hour, dl.t0, dl.t1, dl.v0, dl.v1,
+                 greatest(1, extract(epoch FROM dl.t1 - dl.t0) / 3600) AS hours
+          FROM dl JOIN meters m ON m.id = dl.meter_id
+          JOIN measurement_points p ON p.id = m.measurement_point_id
+          JOIN lim ON lim.quantity = p.quantity`
+        : undefined,
     )}`;
+}
+
+/**
+ * The end of an hourly recomputation, after a list of CTEs. Incremental: upsertHourlySql. Fresh (into the
+ * empty, key-less table): a plain insert, and with `intervals` (a register load) the statement returns the
+ * implausible ones among them.
+ */
+function hourlyWrite(values: SQL, fresh: boolean, intervals?: SQL): SQL {
+  if (!fresh) return upsertHourlySql(values);
+  const insert = sql`INSERT INTO hourly_consumption (measurement_point_id, hour_start, value) ${values}`;
+  if (intervals === undefined) return insert;
+  return sql`, up AS (${insert}), hv AS (${intervals})
+    ${implausibleSelect()}`;
+}
+
+/** Rise or reset: the consumption an interval from (t0, v0) to (t1, v1) of one meter stands for. */
+const DELTA = sql`CASE WHEN v1 >= v0 THEN v1 - v0 ELSE v1 END`;
+
+/** The CTE `lim`: MAX_PER_HOUR per quantity. */
+function limCte(): SQL {
+  const quantities = Object.keys(MAX_PER_HOUR);
+  return sql`lim AS (
+      SELECT * FROM unnest(${pgTextArray(quantities)}::text[],
+                           ${pgNumberArray(quantities.map((q) => MAX_PER_HOUR[q]!))}::numeric[]) AS lim(quantity, per_hour)
+    )`;
+}
+
+/** Selects, from intervals `hv` (meter_id, number, quantity, per_hour, t0, t1, v0, v1, hours), the implausible ones. */
+function implausibleSelect(): SQL {
+  return sql`SELECT meter_id, number, quantity, per_hour::text AS per_hour,
+           (extract(epoch FROM t0) * 1000)::float8 AS ms0, (extract(epoch FROM t1) * 1000)::float8 AS ms1,
+           v0::text AS v0, v1::text AS v1, trim_scale(round(hours, 2))::text AS hours
+    FROM hv
+    WHERE ${DELTA} > per_hour * hours
+    ORDER BY meter_id, t1
+    LIMIT 1000`;
 }
 
 /**
@@ -514,34 +555,15 @@ function registerHourlySql(spans: MeterSpan[], fresh = false) {
  * hour of the interval, at least one hour's worth), or that drop to a value that is not near zero. A drop is
  * a reset only when the new value could have been consumed since the reset, by the same bound; any other
  * drop is a bad reading. Blamed on the interval's new reading (its end, or its start if only that is new).
+ * A fresh load checks the same in registerHourlySql's pass.
  */
-async function implausibleJumps(
-  tx: Db,
-  spans: MeterSpan[],
-  batch: ValidRow[],
-  fresh = false,
-): Promise<IngestProblem[]> {
-  const quantities = Object.keys(MAX_PER_HOUR);
-  const found = await queryRows<{
-    meter_id: number;
-    number: string;
-    quantity: string;
-    per_hour: string;
-    ms0: number;
-    ms1: number;
-    v0: string;
-    v1: string;
-    hours: string;
-  }>(
+async function implausibleJumps(tx: Db, spans: MeterSpan[], batch: ValidRow[]): Promise<IngestProblem[]> {
+  const found = await queryRows<JumpRow>(
     tx,
-    sql`WITH ${spansCte(spans)},
-    lim AS (
-      SELECT * FROM unnest(${pgTextArray(quantities)}::text[],
-                           ${pgNumberArray(quantities.map((q) => MAX_PER_HOUR[q]!))}::numeric[]) AS lim(quantity, per_hour)
-    ),
+    sql`WITH ${spansCte(spans)}, ${limCte()},
     w AS (
       SELECT a.meter_id, m.number, p.quantity, lim.per_hour,
-        ${neighbourSpan(fresh)}
+        ${neighbourSpan(false)}
       FROM a
       JOIN meters m ON m.id = a.meter_id
       JOIN measurement_points p ON p.id = m.measurement_point_id
@@ -557,14 +579,26 @@ async function implausibleJumps(
     hv AS (
       SELECT iv.*, greatest(1, extract(epoch FROM iv.t1 - iv.t0) / 3600) AS hours FROM iv WHERE iv.t0 IS NOT NULL
     )
-    SELECT meter_id, number, quantity, per_hour::text AS per_hour,
-           (extract(epoch FROM t0) * 1000)::float8 AS ms0, (extract(epoch FROM t1) * 1000)::float8 AS ms1,
-           v0::text AS v0, v1::text AS v1, trim_scale(round(hours, 2))::text AS hours
-    FROM hv
-    WHERE (CASE WHEN v1 >= v0 THEN v1 - v0 ELSE v1 END) > per_hour * hours
-    ORDER BY meter_id, t1
-    LIMIT 1000`,
+    ${implausibleSelect()}`,
   );
+  return jumpProblems(found, batch);
+}
+
+/** An implausible interval, as implausibleSelect gives it. */
+interface JumpRow extends Record<string, unknown> {
+  meter_id: number;
+  number: string;
+  quantity: string;
+  per_hour: string;
+  ms0: number;
+  ms1: number;
+  v0: string;
+  v1: string;
+  hours: string;
+}
+
+/** The problems of implausible intervals, each blamed on the line of its new reading. */
+function jumpProblems(found: JumpRow[], batch: ValidRow[]): IngestProblem[] {
   if (found.length === 0) return [];
   const lineOf = new Map(batch.map((r) => [`${r.meterId}:${r.ms}`, r.line]));
   return found.map((f) => {
@@ -592,17 +626,25 @@ function instantaneousHourlySql(spans: MeterSpan[], fresh = false) {
       WHERE p.reading_kind = 'instantaneous'
       GROUP BY m.measurement_point_id
     ),
-    ${upsertHourlySql(
-      sql`
-      SELECT s.point_id, to_timestamp(s.hour_epoch), trim_scale(round(avg(s.value), 6))
-      FROM (
-        -- The UTC hour by epoch arithmetic: no time-zone lookup per reading.
-        SELECT rg.point_id, floor(date_part('epoch', r.ts) / 3600) * 3600 AS hour_epoch, r.value
-        FROM rg
-        JOIN meters m ON m.measurement_point_id = rg.point_id
-        JOIN register_readings r ON r.meter_id = m.id AND r.ts >= rg.h_lo AND r.ts < rg.h_hi
-      ) s
-      GROUP BY s.point_id, s.hour_epoch`,
+    s AS (
+      -- The UTC hour by epoch arithmetic: no time-zone lookup per reading.
+      SELECT rg.point_id, m.id AS meter_id, r.ts, date_part('epoch', r.ts) AS e, r.value
+      FROM rg
+      JOIN meters m ON m.measurement_point_id = rg.point_id
+      JOIN register_readings r ON r.meter_id = m.id AND r.ts >= rg.h_lo AND r.ts < rg.h_hi
+    ),
+    pt AS (
+      -- A point with one meter whose samples all fall on whole hours has one sample per hour, which is the
+      -- hour's average: such points skip the grouping below (a hash aggregate over every hour).
+      SELECT point_id, bool_and(e = floor(e / 3600) * 3600) AND min(meter_id) = max(meter_id) AS single
+      FROM s GROUP BY point_id
+    )
+    ${hourlyWrite(
+      sql`SELECT s.point_id, s.ts, trim_scale(round(s.value, 6)) FROM s JOIN pt ON pt.point_id = s.point_id WHERE pt.single
+      UNION ALL
+      SELECT s.point_id, to_timestamp(floor(s.e / 3600) * 3600), trim_scale(round(avg(s.value), 6))
+      FROM s JOIN pt ON pt.point_id = s.point_id WHERE NOT pt.single
+      GROUP BY s.point_id, floor(s.e / 3600)`,
       fresh,
     )}`;
 }
@@ -612,9 +654,12 @@ function rangesParams(days: PointDays[]) {
                     ${pgNumberArray(days.map((d) => d.dayHi))}::date[]) AS rg(point_id, d_lo, d_hi)`;
 }
 
-/** Daily rollups per point over Europe/Copenhagen days (23 or 25 hours on DST days). */
-async function updateDailyRollups(tx: Db, days: PointDays[]): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(
+/**
+ * Daily rollups per point over Europe/Copenhagen days (23 or 25 hours on DST days). Returns how many rollups
+ * changed, and how many hourly values those count.
+ */
+async function updateDailyRollups(tx: Db, days: PointDays[]): Promise<{ days: number; hours: number }> {
+  const [row] = await queryRows<{ n: number; hours: number }>(
     tx,
     sql`WITH up AS (
           INSERT INTO daily_rollups AS d (measurement_point_id, day, sum, min, max, count)
@@ -628,11 +673,25 @@ async function updateDailyRollups(tx: Db, days: PointDays[]): Promise<number> {
           ON CONFLICT (measurement_point_id, day) DO UPDATE
             SET sum = excluded.sum, min = excluded.min, max = excluded.max, count = excluded.count
             WHERE (d.sum, d.min, d.max, d.count) IS DISTINCT FROM (excluded.sum, excluded.min, excluded.max, excluded.count)
-          RETURNING 1
+          RETURNING d.count
         )
-        SELECT count(*)::int AS n FROM up`,
+        SELECT count(*)::int AS n, coalesce(sum(count), 0)::int AS hours FROM up`,
   );
-  return Number(row?.n ?? 0);
+  return { days: Number(row?.n ?? 0), hours: Number(row?.hours ?? 0) };
+}
+
+/** Per register or sample point of a fresh load, the Europe/Copenhagen days its readings span. */
+async function freshDays(tx: Db, spans: MeterSpan[]): Promise<PointDays[]> {
+  const rows = await queryRows<{ point_id: number; day_lo: string; day_hi: string }>(
+    tx,
+    sql`WITH ${spansCte(spans)}
+        SELECT m.measurement_point_id AS point_id,
+               to_char((min(a.lo) AT TIME ZONE 'Europe/Copenhagen')::date, 'YYYY-MM-DD') AS day_lo,
+               to_char((max(a.hi) AT TIME ZONE 'Europe/Copenhagen')::date, 'YYYY-MM-DD') AS day_hi
+        FROM a JOIN meters m ON m.id = a.meter_id
+        GROUP BY m.measurement_point_id`,
+  );
+  return rows.map((r) => ({ pointId: r.point_id, dayLo: r.day_lo, dayHi: r.day_hi }));
 }
 
 /** Monthly rollups per point, from the daily ones of the affected months. */
@@ -707,22 +766,34 @@ async function derive(
   fresh: boolean,
   timings?: PhaseTimings,
 ): Promise<{ hoursUpdated: number; daysUpdated: number }> {
-  const outcomes = [
-    ...(await timed(timings, 'hourly (registers)', () =>
-      queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans, fresh)),
-    )),
-    ...(await timed(timings, 'hourly (samples)', () =>
-      queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans, fresh)),
-    )),
-  ];
-  const hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
-  // A point is either register or instantaneous, so each point has at most one outcome.
-  const days: PointDays[] = outcomes.map((o) => ({ pointId: o.point_id, dayLo: o.day_lo, dayHi: o.day_hi }));
+  let days: PointDays[];
+  let hoursUpdated = 0;
+  if (fresh) {
+    // One window pass over the registers derives their hours and finds implausible intervals; the statement
+    // returns those, and the transaction's rollback takes the hours back.
+    const jumps = await timed(timings, 'hourly and jumps (registers)', () =>
+      queryRows<JumpRow>(tx, registerHourlySql(spans, true)),
+    );
+    if (jumps.length > 0) throw new IngestError(jumpProblems(jumps, []));
+    await timed(timings, 'hourly (samples)', () => tx.execute(instantaneousHourlySql(spans, true)));
+    days = await freshDays(tx, spans);
+  } else {
+    const outcomes = [
+      ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans))),
+      ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans))),
+    ];
+    hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
+    // A point is either register or instantaneous, so each point has at most one outcome.
+    days = outcomes.map((o) => ({ pointId: o.point_id, dayLo: o.day_lo, dayHi: o.day_hi }));
+  }
   let daysUpdated = 0;
   if (days.length > 0) {
     // On a fresh load the daily rollups read the key-less hourly table in one sequential pass: its rows lie in
     // no particular order, so walking them by the key (rebuilt below) would read them at random.
-    daysUpdated = await timed(timings, 'daily rollups', () => updateDailyRollups(tx, days));
+    const daily = await timed(timings, 'daily rollups', () => updateDailyRollups(tx, days));
+    daysUpdated = daily.days;
+    // Every hour of a fresh load is new, and counted by exactly one new daily rollup.
+    if (fresh) hoursUpdated = daily.hours;
   }
   if (fresh) {
     // The primary keys were dropped for the load (bulkLoadIntoEmpty); a sorted index build is far cheaper
@@ -771,6 +842,9 @@ export async function bulkLoadIntoEmpty(
     sql`SELECT NOT EXISTS (SELECT 1 FROM register_readings) AND NOT EXISTS (SELECT 1 FROM hourly_consumption) AS empty`,
   );
   if (state?.empty !== true) throw new Error('bulkLoadIntoEmpty: the reading tables are not empty');
+  // Empty already; truncating gives them new files in this transaction, which a database with
+  // wal_level=minimal (PGlite's) then fills without per-row WAL records.
+  await tx.execute(sql`TRUNCATE register_readings, hourly_consumption`);
   await tx.execute(sql.raw(`ALTER TABLE register_readings DROP CONSTRAINT ${READINGS_PK}`));
   await tx.execute(sql.raw(`ALTER TABLE hourly_consumption DROP CONSTRAINT ${HOURLY_PK}`));
   const meters = new Map<string, MeterInfo>();
@@ -821,10 +895,7 @@ export async function bulkLoadIntoEmpty(
     );
     return { rows, newReadings: 0, hoursUpdated: 0, daysUpdated: 0 };
   }
-  const jumps = await timed(options.timings, 'jumps and resets check', () =>
-    implausibleJumps(tx, all, [], true),
-  );
-  if (jumps.length > 0) throw new IngestError(jumps);
+  // derive checks jumps and resets in the same pass as it derives the hours.
   const { hoursUpdated, daysUpdated } = await derive(tx, all, true, options.timings);
   return { rows, newReadings: rows, hoursUpdated, daysUpdated };
 }
