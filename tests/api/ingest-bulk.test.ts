@@ -3,7 +3,7 @@
  * batch, derived in one pass, and all or nothing.
  */
 import { sql } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../../src/server/db/client.ts';
 import { measurementPoints, meters } from '../../src/server/db/schema.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
@@ -20,7 +20,7 @@ let database: Database;
 let db: Db;
 
 /** A property with one apartment: a heat register, and two temperature sensors. */
-beforeEach(async () => {
+beforeAll(async () => {
   database = await freshDatabase();
   db = database.db;
   const { propertyId, apartmentIds } = await testProperty(db, [{ uniqueId: 'A1', areaM2: '50' }]);
@@ -49,7 +49,14 @@ beforeEach(async () => {
   }
 });
 
-afterEach(async () => {
+const emptyReadings = () =>
+  db.execute(
+    sql`TRUNCATE register_readings, hourly_consumption, daily_rollups, monthly_rollups, property_daily_rollups`,
+  );
+
+afterEach(emptyReadings);
+
+afterAll(async () => {
   await database?.close();
 });
 
@@ -116,7 +123,7 @@ describe('bulkLoadIntoEmpty', () => {
     await bulk([good]);
     const fromBulk = await hourly();
     const afterBulk = await counts();
-    await db.execute(sql`TRUNCATE register_readings, hourly_consumption, daily_rollups, monthly_rollups`);
+    await emptyReadings();
     await ingestReadings(db, good, { now: new Date('2026-01-01T00:00:00Z') });
     expect(await hourly()).toEqual(fromBulk);
     expect(await counts()).toEqual(afterBulk);
@@ -138,6 +145,22 @@ describe('bulkLoadIntoEmpty', () => {
       ),
     ]);
     expect(await counts()).toEqual({ readings: 0, hours: 0, days: 0 });
+  });
+
+  it('drops a repeated row and refuses a contradicting one, in any order', async () => {
+    const repeats = [
+      row(2, 'H1', '2025-01-10T12:00:00Z', '5'),
+      row(3, 'H1', '2025-01-10T11:00:00Z', '3'),
+      row(4, 'H1', '2025-01-10T12:00:00+00:00', '5.0'),
+      row(5, 'H1', '2025-01-10T11:00:00Z', '4'),
+    ];
+    const error = await bulk([repeats]).catch((e: unknown) => e);
+    expect((error as IngestError).problems).toEqual([
+      { line: 5, reason: 'meter H1 at 2025-01-10T11:00:00Z has value 4 here but 3 on line 3' },
+    ]);
+    const result = await bulk([repeats.slice(0, 3)]);
+    expect(result).toMatchObject({ newReadings: 3, hoursUpdated: 1 });
+    expect(await hourly()).toEqual(['H1 11:00 2']);
   });
 
   it('accepts a reset to near zero', async () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { copenhagenOffset, formatScaled, parseScaled } from '../../src/server/demo/model.ts';
 import { parseDecimal, parseTimestamp } from '../../src/server/ingest/parse.ts';
@@ -42,6 +43,31 @@ describe('parseDecimal', () => {
     expect(parseDecimal('5.')).toBe('5');
     expect(parseDecimal(' -3.25 ')).toBe('-3.25');
     expect(parseDecimal('123456789012345678901234.000000001')).toBe('123456789012345678901234.000000001');
+  });
+
+  it('keeps canonical texts as they are, and canonicalises the rest to the same number', () => {
+    expect(parseDecimal('-0')).toBe('0');
+    expect(parseDecimal('0')).toBe('0');
+    expect(parseDecimal('-0.05')).toBe('-0.05');
+    expect(parseDecimal('10.01')).toBe('10.01');
+    const decimal = fc
+      .tuple(
+        fc.constantFrom('', '+', '-'),
+        fc.stringMatching(/^\d{0,6}$/),
+        fc.constantFrom('', '.'),
+        fc.stringMatching(/^\d{0,6}$/),
+      )
+      .map(([sign, int, point, frac]) => `${sign}${int}${point}${point ? frac : ''}`)
+      .filter((t) => /\d/.test(t));
+    fc.assert(
+      fc.property(decimal, (text) => {
+        const canonical = parseDecimal(text);
+        expect(canonical).toMatch(/^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/);
+        expect(canonical).not.toBe('-0');
+        expect(Number(canonical)).toBe(Number(text) === 0 ? 0 : Number(text));
+        expect(parseDecimal(canonical!)).toBe(canonical);
+      }),
+    );
   });
 
   it('refuses anything else', () => {

@@ -113,6 +113,8 @@ interface ValidRow {
   meterId: number;
   ms: number;
   value: string;
+  /** The timestamp as it arrived, for messages. */
+  ts: string;
 }
 
 /** Advisory lock key that serialises ingestion batches. */
@@ -160,16 +162,18 @@ function shown(text: string): string {
   return cut.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Checks each row on its own and against the others of the batch; returns the rows to store. */
+/**
+ * Checks each row on its own and against the others of the batch; returns the rows to store, sorted by meter
+ * and time. A row repeating an earlier one (same meter and time) is dropped, or refused if its value differs.
+ */
 function validateRows(
   rows: ReadingRow[],
   meters: Map<string, MeterInfo>,
   problems: IngestProblem[],
   nowMs: number,
 ): ValidRow[] {
-  const valid: ValidRow[] = [];
-  // Per meter, the rows seen by timestamp (nested maps: no string key per row).
-  const seen = new Map<number, Map<number, ValidRow>>();
+  // The rows of each meter, in the order they came.
+  const byMeter = new Map<number, ValidRow[]>();
   // Every meter of a batch usually shares the same timestamps; parse each text once.
   const tsCache = new Map<string, number | null>();
   const latestMs = nowMs + FUTURE_TOLERANCE_MS;
@@ -224,24 +228,31 @@ function validateRows(
       });
       continue;
     }
-    let ofMeter = seen.get(meter.id);
+    let ofMeter = byMeter.get(meter.id);
     if (!ofMeter) {
-      ofMeter = new Map();
-      seen.set(meter.id, ofMeter);
+      ofMeter = [];
+      byMeter.set(meter.id, ofMeter);
     }
-    const earlier = ofMeter.get(ms);
-    if (earlier) {
-      if (earlier.value !== value) {
+    ofMeter.push({ line: row.line, meterId: meter.id, ms, value, ts: row.ts });
+  }
+  const numberOf = new Map([...meters.values()].map((m) => [m.id, m.number]));
+  const valid: ValidRow[] = [];
+  for (const meterId of [...byMeter.keys()].sort((a, b) => a - b)) {
+    const ofMeter = byMeter.get(meterId)!;
+    // Usually in time order already; a stable sort keeps repeats in the order they came.
+    if (ofMeter.some((r, i) => i > 0 && r.ms < ofMeter[i - 1]!.ms)) ofMeter.sort((a, b) => a.ms - b.ms);
+    let kept: ValidRow | undefined;
+    for (const r of ofMeter) {
+      if (kept?.ms !== r.ms) {
+        kept = r;
+        valid.push(r);
+      } else if (kept.value !== r.value) {
         problems.push({
-          line: row.line,
-          reason: `meter ${meter.number} at ${row.ts} has value ${value} here but ${earlier.value} on line ${earlier.line}`,
+          line: r.line,
+          reason: `meter ${numberOf.get(meterId)} at ${r.ts} has value ${r.value} here but ${kept.value} on line ${kept.line}`,
         });
       }
-      continue;
     }
-    const v = { line: row.line, meterId: meter.id, ms, value };
-    ofMeter.set(ms, v);
-    valid.push(v);
   }
   return valid;
 }
@@ -859,14 +870,12 @@ export async function bulkLoadIntoEmpty(
     );
     if (unknown.length > 0) for (const [k, v] of await loadMeters(tx, unknown)) meters.set(k, v);
     const problems: IngestProblem[] = [];
-    const valid = await timed(options.timings, 'validate (JS)', () => {
-      const v = validateRows(batch, meters, problems, nowMs);
-      v.sort((a, b) => a.meterId - b.meterId || a.ms - b.ms);
-      return v;
-    });
+    const valid = await timed(options.timings, 'validate (JS)', () =>
+      validateRows(batch, meters, problems, nowMs),
+    );
     if (problems.length > 0) {
       await inserting.catch(() => {});
-      throw new IngestError(problems);
+      throw new IngestError(problems.sort((a, b) => a.line - b.line));
     }
     await timed(options.timings, 'insert readings (wait)', () => inserting);
     const statements: Promise<unknown>[] = [];

@@ -3,6 +3,8 @@
 const TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)$/i;
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+/** A decimal in canonical form: no `+`, no leading zeros, no trailing fraction zeros or bare point. */
+const CANONICAL = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -45,6 +47,8 @@ export function parseTimestamp(text: string): number | null {
  */
 export function parseDecimal(text: string): string | null {
   const t = text.trim();
+  // Most values arrive canonical already (the demo's, and most meters'): one test, no new strings.
+  if (CANONICAL.test(t)) return t === '-0' ? '0' : t;
   if (!DECIMAL.test(t)) return null;
   const negative = t.startsWith('-');
   const unsigned = t.replace(/^[+-]/, '');
