@@ -458,11 +458,18 @@ function registerHourlySql(spans: MeterSpan[], fresh = false) {
       FROM aff GROUP BY point_id
     ),
     pm AS (
-      SELECT rg.point_id, rg.h_lo, rg.h_hi, m.id AS meter_id
+      SELECT rg.point_id, rg.h_lo, rg.h_hi, m.id AS meter_id${fresh ? sql`, lim.per_hour` : sql``}
       FROM rg JOIN meters m ON m.measurement_point_id = rg.point_id
+      ${
+        fresh
+          ? sql`JOIN measurement_points p ON p.id = rg.point_id
+        -- A quantity without a bound (none today) gets hours, and no check.
+        LEFT JOIN lim ON lim.quantity = p.quantity`
+          : sql``
+      }
     ),
     rd AS (
-      SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, r.ts, r.value
+      SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, r.ts, r.value${fresh ? sql`, pm.per_hour` : sql``}
       FROM pm JOIN register_readings r ON r.meter_id = pm.meter_id AND r.ts >= pm.h_lo AND r.ts <= pm.h_hi
       ${
         fresh
@@ -479,11 +486,12 @@ function registerHourlySql(spans: MeterSpan[], fresh = false) {
     ),
     iv AS (
       SELECT point_id, meter_id, h_lo, h_hi, lag(ts) OVER w AS t0, ts AS t1, lag(value) OVER w AS v0, value AS v1
+             ${fresh ? sql`, per_hour` : sql``}
       FROM rd WINDOW w AS (PARTITION BY meter_id ORDER BY ts)
     ),
     dl AS (
       -- aligned: one reading per whole hour (UTC epoch seconds divisible by 3600, an hour apart).
-      SELECT point_id, meter_id, h_lo, h_hi, t0, t1, ${DELTA} AS delta,${fresh ? sql` v0, v1,` : sql``}
+      SELECT point_id, meter_id, h_lo, h_hi, t0, t1, ${DELTA} AS delta,${fresh ? sql` v0, v1, per_hour,` : sql``}
              t1 - t0 = interval '1 hour'
                AND date_part('epoch', t0) = floor(date_part('epoch', t0) / 3600) * 3600 AS aligned
       FROM iv
@@ -516,11 +524,10 @@ function registerHourlySql(spans: MeterSpan[], fresh = false) {
       fresh,
       fresh
         ? // The same pass checks the intervals (implausibleJumps does it separately for an incremental batch).
-          sql`SELECT dl.meter_id, m.number, p.quantity, lim.per_hour, dl.t0, dl.t1, dl.v0, dl.v1,
-                 greatest(1, extract(epoch FROM dl.t1 - dl.t0) / 3600) AS hours
-          FROM dl JOIN meters m ON m.id = dl.meter_id
-          JOIN measurement_points p ON p.id = m.measurement_point_id
-          JOIN lim ON lim.quantity = p.quantity`
+          // A whole hour's bound is per_hour itself: no interval arithmetic for the common case.
+          sql`SELECT meter_id, per_hour, t0, t1, v0, v1, ${HOURS} AS hours,
+                 CASE WHEN aligned THEN delta > per_hour ELSE delta > per_hour * ${HOURS} END AS over
+          FROM dl`
         : undefined,
     )}`;
 }
@@ -540,6 +547,8 @@ function hourlyWrite(values: SQL, fresh: boolean, intervals?: SQL): SQL {
 
 /** Rise or reset: the consumption an interval from (t0, v0) to (t1, v1) of one meter stands for. */
 const DELTA = sql`CASE WHEN v1 >= v0 THEN v1 - v0 ELSE v1 END`;
+/** The hours an interval counts for in the plausibility bound: its length, at least one. */
+const HOURS = sql`greatest(1, extract(epoch FROM t1 - t0) / 3600)`;
 
 /** The CTE `lim`: MAX_PER_HOUR per quantity. */
 function limCte(): SQL {
@@ -550,14 +559,19 @@ function limCte(): SQL {
     )`;
 }
 
-/** Selects, from intervals `hv` (meter_id, number, quantity, per_hour, t0, t1, v0, v1, hours), the implausible ones. */
+/**
+ * Selects the implausible intervals from `hv` (meter_id, per_hour, t0, t1, v0, v1, hours, and `over`: whether
+ * the interval's consumption is above per_hour × hours).
+ */
 function implausibleSelect(): SQL {
-  return sql`SELECT meter_id, number, quantity, per_hour::text AS per_hour,
-           (extract(epoch FROM t0) * 1000)::float8 AS ms0, (extract(epoch FROM t1) * 1000)::float8 AS ms1,
-           v0::text AS v0, v1::text AS v1, trim_scale(round(hours, 2))::text AS hours
+  return sql`SELECT hv.meter_id, m.number, p.quantity, hv.per_hour::text AS per_hour,
+           (extract(epoch FROM hv.t0) * 1000)::float8 AS ms0, (extract(epoch FROM hv.t1) * 1000)::float8 AS ms1,
+           hv.v0::text AS v0, hv.v1::text AS v1, trim_scale(round(hv.hours, 2))::text AS hours
     FROM hv
-    WHERE ${DELTA} > per_hour * hours
-    ORDER BY meter_id, t1
+    JOIN meters m ON m.id = hv.meter_id
+    JOIN measurement_points p ON p.id = m.measurement_point_id
+    WHERE hv.over
+    ORDER BY hv.meter_id, hv.t1
     LIMIT 1000`;
 }
 
@@ -573,7 +587,7 @@ async function implausibleJumps(tx: Db, spans: MeterSpan[], batch: ValidRow[]): 
     tx,
     sql`WITH ${spansCte(spans)}, ${limCte()},
     w AS (
-      SELECT a.meter_id, m.number, p.quantity, lim.per_hour,
+      SELECT a.meter_id, lim.per_hour,
         ${neighbourSpan(false)}
       FROM a
       JOIN meters m ON m.id = a.meter_id
@@ -582,13 +596,14 @@ async function implausibleJumps(tx: Db, spans: MeterSpan[], batch: ValidRow[]): 
       WHERE p.reading_kind = 'register'
     ),
     iv AS (
-      SELECT w.meter_id, w.number, w.quantity, w.per_hour,
+      SELECT w.meter_id, w.per_hour,
              lag(r.ts) OVER win AS t0, r.ts AS t1, lag(r.value) OVER win AS v0, r.value AS v1
       FROM w JOIN register_readings r ON r.meter_id = w.meter_id AND r.ts >= w.lo AND r.ts <= w.hi
       WINDOW win AS (PARTITION BY w.meter_id ORDER BY r.ts)
     ),
     hv AS (
-      SELECT iv.*, greatest(1, extract(epoch FROM iv.t1 - iv.t0) / 3600) AS hours FROM iv WHERE iv.t0 IS NOT NULL
+      SELECT meter_id, per_hour, t0, t1, v0, v1, ${HOURS} AS hours, ${DELTA} > per_hour * ${HOURS} AS over
+      FROM iv WHERE t0 IS NOT NULL
     )
     ${implausibleSelect()}`,
   );
