@@ -691,10 +691,16 @@ async function updateDailyRollups(tx: Db, days: PointDays[]): Promise<{ days: nu
           INSERT INTO daily_rollups AS d (measurement_point_id, day, sum, min, max, count)
           SELECT h.measurement_point_id, (h.hour_start AT TIME ZONE 'Europe/Copenhagen')::date,
                  sum(h.value), min(h.value), max(h.value), count(*)::int
-          FROM ${rangesParams(days)}
-          JOIN hourly_consumption h ON h.measurement_point_id = rg.point_id
-            AND h.hour_start >= (rg.d_lo::timestamp AT TIME ZONE 'Europe/Copenhagen')
-            AND h.hour_start < ((rg.d_hi + 1)::timestamp AT TIME ZONE 'Europe/Copenhagen')
+          FROM (
+            -- The days' bounds as instants, converted once per point: in a join condition they would be
+            -- converted again for every hour joined (two time-zone conversions per row of a large load).
+            SELECT rg.point_id, (rg.d_lo::timestamp AT TIME ZONE 'Europe/Copenhagen') AS t_lo,
+                   ((rg.d_hi + 1)::timestamp AT TIME ZONE 'Europe/Copenhagen') AS t_hi
+            FROM ${rangesParams(days)}
+            OFFSET 0
+          ) rt
+          JOIN hourly_consumption h ON h.measurement_point_id = rt.point_id
+            AND h.hour_start >= rt.t_lo AND h.hour_start < rt.t_hi
           GROUP BY 1, 2
           ON CONFLICT (measurement_point_id, day) DO UPDATE
             SET sum = excluded.sum, min = excluded.min, max = excluded.max, count = excluded.count
