@@ -684,11 +684,12 @@ function rangesParams(days: PointDays[]) {
  * Daily rollups per point over Europe/Copenhagen days (23 or 25 hours on DST days). Returns how many rollups
  * changed, and how many hourly values those count.
  */
-async function updateDailyRollups(tx: Db, days: PointDays[]): Promise<{ days: number; hours: number }> {
-  const [row] = await queryRows<{ n: number; hours: number }>(
-    tx,
-    sql`WITH up AS (
-          INSERT INTO daily_rollups AS d (measurement_point_id, day, sum, min, max, count)
+async function updateDailyRollups(
+  tx: Db,
+  days: PointDays[],
+  fresh: boolean,
+): Promise<{ days: number; hours: number }> {
+  const rollups = sql`INSERT INTO daily_rollups AS d (measurement_point_id, day, sum, min, max, count)
           SELECT h.measurement_point_id, (h.hour_start AT TIME ZONE 'Europe/Copenhagen')::date,
                  sum(h.value), min(h.value), max(h.value), count(*)::int
           FROM (
@@ -701,7 +702,20 @@ async function updateDailyRollups(tx: Db, days: PointDays[]): Promise<{ days: nu
           ) rt
           JOIN hourly_consumption h ON h.measurement_point_id = rt.point_id
             AND h.hour_start >= rt.t_lo AND h.hour_start < rt.t_hi
-          GROUP BY 1, 2
+          GROUP BY 1, 2`;
+  if (fresh) {
+    // Into the empty table: every rollup is new.
+    await tx.execute(rollups);
+    const [row] = await queryRows<{ n: number; hours: number }>(
+      tx,
+      sql`SELECT count(*)::int AS n, coalesce(sum(count), 0)::int AS hours FROM daily_rollups`,
+    );
+    return { days: Number(row?.n ?? 0), hours: Number(row?.hours ?? 0) };
+  }
+  const [row] = await queryRows<{ n: number; hours: number }>(
+    tx,
+    sql`WITH up AS (
+          ${rollups}
           ON CONFLICT (measurement_point_id, day) DO UPDATE
             SET sum = excluded.sum, min = excluded.min, max = excluded.max, count = excluded.count
             WHERE (d.sum, d.min, d.max, d.count) IS DISTINCT FROM (excluded.sum, excluded.min, excluded.max, excluded.count)
@@ -822,7 +836,7 @@ async function derive(
   if (days.length > 0) {
     // On a fresh load the daily rollups read the key-less hourly table in one sequential pass: its rows lie in
     // no particular order, so walking them by the key (rebuilt below) would read them at random.
-    const daily = await timed(timings, 'daily rollups', () => updateDailyRollups(tx, days));
+    const daily = await timed(timings, 'daily rollups', () => updateDailyRollups(tx, days, fresh));
     daysUpdated = daily.days;
     // Every hour of a fresh load is new, and counted by exactly one new daily rollup.
     if (fresh) hoursUpdated = daily.hours;
@@ -871,12 +885,13 @@ export async function bulkLoadIntoEmpty(
   await beginBatch(tx, true);
   const [state] = await queryRows<{ empty: boolean }>(
     tx,
-    sql`SELECT NOT EXISTS (SELECT 1 FROM register_readings) AND NOT EXISTS (SELECT 1 FROM hourly_consumption) AS empty`,
+    sql`SELECT NOT EXISTS (SELECT 1 FROM register_readings) AND NOT EXISTS (SELECT 1 FROM hourly_consumption)
+          AND NOT EXISTS (SELECT 1 FROM daily_rollups) AS empty`,
   );
   if (state?.empty !== true) throw new Error('bulkLoadIntoEmpty: the reading tables are not empty');
   // Empty already; truncating gives them new files in this transaction, which a database with
   // wal_level=minimal (PGlite's) then fills without per-row WAL records.
-  await tx.execute(sql`TRUNCATE register_readings, hourly_consumption`);
+  await tx.execute(sql`TRUNCATE register_readings, hourly_consumption, daily_rollups`);
   await tx.execute(sql.raw(`ALTER TABLE register_readings DROP CONSTRAINT ${READINGS_PK}`));
   await tx.execute(sql.raw(`ALTER TABLE hourly_consumption DROP CONSTRAINT ${HOURLY_PK}`));
   const meters = new Map<string, MeterInfo>();
