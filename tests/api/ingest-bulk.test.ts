@@ -163,6 +163,27 @@ describe('bulkLoadIntoEmpty', () => {
     expect(await hourly()).toEqual(['H1 11:00 2']);
   });
 
+  it('takes the whole-hour path for a register read every hour: the same hours, resets and refusals', async () => {
+    const hourly4 = [
+      row(2, 'H1', '2025-01-10T10:00:00Z', '100'),
+      row(3, 'H1', '2025-01-10T11:00:00Z', '101.5'),
+      row(4, 'H1', '2025-01-10T12:00:00Z', '0.25'),
+      row(5, 'H1', '2025-01-10T13:00:00Z', '1'),
+    ];
+    const result = await bulk([hourly4.slice(0, 2), hourly4.slice(2)]);
+    expect(result).toMatchObject({ newReadings: 4, hoursUpdated: 3 });
+    expect(await hourly()).toEqual(['H1 10:00 1.5', 'H1 11:00 0.25', 'H1 12:00 0.75']);
+    await emptyReadings();
+    const error = await bulk([[...hourly4, row(6, 'H1', '2025-01-10T14:00:00Z', '1500')]]).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(IngestError);
+    expect((error as IngestError).problems.map((p) => p.reason)).toEqual([
+      expect.stringMatching(/rises from 1 to 1500 in 1 h, above the plausible 1000 per hour for heat-energy/),
+    ]);
+    expect(await counts()).toEqual({ readings: 0, hours: 0, days: 0 });
+  });
+
   it('accepts a reset to near zero', async () => {
     await bulk([[...good, row(9, 'H1', '2025-01-10T14:30:00Z', '0.5')]]);
     // 0.5 since the reset, spread over the hour from 13:30.

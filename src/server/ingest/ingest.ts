@@ -62,6 +62,7 @@ export class IngestError extends Error {
 interface MeterInfo {
   id: number;
   number: string;
+  pointId: number;
   installedMs: number;
   removedMs: number | null;
   quantity: string;
@@ -127,13 +128,14 @@ async function loadMeters(db: Db, numbers: string[]): Promise<Map<string, MeterI
   const rows = await queryRows<{
     id: number;
     number: string;
+    point_id: number;
     installed_ms: number;
     removed_ms: number | null;
     quantity: string;
     reading_kind: 'register' | 'instantaneous';
   }>(
     db,
-    sql`SELECT m.id, m.number,
+    sql`SELECT m.id, m.number, m.measurement_point_id AS point_id,
           (extract(epoch FROM m.installed_at) * 1000)::float8 AS installed_ms,
           (extract(epoch FROM m.removed_at) * 1000)::float8 AS removed_ms,
           p.quantity, p.reading_kind
@@ -146,6 +148,7 @@ async function loadMeters(db: Db, numbers: string[]): Promise<Map<string, MeterI
       {
         id: r.id,
         number: r.number,
+        pointId: r.point_id,
         installedMs: Number(r.installed_ms),
         removedMs: r.removed_ms === null ? null : Number(r.removed_ms),
         quantity: r.quantity,
@@ -580,15 +583,21 @@ function implausibleSelect(): SQL {
  * hour of the interval, at least one hour's worth), or that drop to a value that is not near zero. A drop is
  * a reset only when the new value could have been consumed since the reset, by the same bound; any other
  * drop is a bad reading. Blamed on the interval's new reading (its end, or its start if only that is new).
- * A fresh load checks the same in registerHourlySql's pass.
+ * A fresh load checks the same in registerHourlySql's pass, and calls this only to explain a refused
+ * whole-hour load (wholeHourRegisters).
  */
-async function implausibleJumps(tx: Db, spans: MeterSpan[], batch: ValidRow[]): Promise<IngestProblem[]> {
+async function implausibleJumps(
+  tx: Db,
+  spans: MeterSpan[],
+  batch: ValidRow[],
+  fresh = false,
+): Promise<IngestProblem[]> {
   const found = await queryRows<JumpRow>(
     tx,
     sql`WITH ${spansCte(spans)}, ${limCte()},
     w AS (
       SELECT a.meter_id, lim.per_hour,
-        ${neighbourSpan(false)}
+        ${neighbourSpan(fresh)}
       FROM a
       JOIN meters m ON m.id = a.meter_id
       JOIN measurement_points p ON p.id = m.measurement_point_id
@@ -673,6 +682,65 @@ function instantaneousHourlySql(spans: MeterSpan[], fresh = false) {
       GROUP BY s.point_id, floor(s.e / 3600)`,
       fresh,
     )}`;
+}
+
+/**
+ * Whole-hour register points of a fresh load (one meter, a reading on every whole hour, known from the loader):
+ * each interval is one hour, so its rise is that hour's consumption. One pipelined pass, nothing kept in
+ * between. An implausible rise (above the quantity's bound for one hour) yields NULL, which the NOT NULL
+ * column refuses: the statement stops there, and wholeHourRegisters asks implausibleJumps which intervals.
+ */
+function wholeHourRegistersSql(spans: MeterSpan[]): SQL {
+  return sql`
+    WITH ${spansCte(spans)}, ${limCte()},
+    pm AS (
+      SELECT a.meter_id, m.measurement_point_id AS point_id, lim.per_hour
+      FROM a
+      JOIN meters m ON m.id = a.meter_id
+      JOIN measurement_points p ON p.id = m.measurement_point_id
+      LEFT JOIN lim ON lim.quantity = p.quantity
+    ),
+    iv AS (
+      SELECT pm.point_id, pm.per_hour, lag(r.ts) OVER w AS t0, lag(r.value) OVER w AS v0, r.value AS v1
+      FROM pm JOIN register_readings r ON r.meter_id = pm.meter_id
+      WINDOW w AS (PARTITION BY r.meter_id ORDER BY r.ts)
+    )
+    INSERT INTO hourly_consumption (measurement_point_id, hour_start, value)
+    SELECT point_id, t0, CASE WHEN delta > per_hour THEN NULL ELSE trim_scale(delta) END
+    FROM (SELECT point_id, t0, per_hour, ${DELTA} AS delta FROM iv WHERE t0 IS NOT NULL OFFSET 0) d`;
+}
+
+/** SQLSTATE of a database error (postgres.js puts it on `code`; Drizzle wraps it as `cause`). */
+function sqlStateOf(err: unknown): string | undefined {
+  for (let e = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/** Derives the hours of whole-hour register points (wholeHourRegistersSql), under a savepoint. */
+async function wholeHourRegisters(tx: Db, spans: MeterSpan[]): Promise<void> {
+  if (spans.length === 0) return;
+  try {
+    await tx.transaction(async (sp) => {
+      await (sp as unknown as Db).execute(wholeHourRegistersSql(spans));
+    });
+  } catch (err) {
+    if (sqlStateOf(err) !== '23502' /* not_null_violation */) throw err;
+    const jumps = await implausibleJumps(tx, spans, [], true);
+    if (jumps.length > 0) throw new IngestError(jumps);
+    throw err;
+  }
+}
+
+/** Whole-hour sample points of a fresh load (one meter, samples only on whole hours): one sample per hour. */
+function wholeHourSamplesSql(spans: MeterSpan[]): SQL {
+  return sql`
+    WITH ${spansCte(spans)}
+    INSERT INTO hourly_consumption (measurement_point_id, hour_start, value)
+    SELECT m.measurement_point_id, r.ts, trim_scale(round(r.value, 6))
+    FROM a JOIN meters m ON m.id = a.meter_id JOIN register_readings r ON r.meter_id = a.meter_id`;
 }
 
 function rangesParams(days: PointDays[]) {
@@ -811,17 +879,28 @@ async function derive(
   spans: MeterSpan[],
   fresh: boolean,
   timings?: PhaseTimings,
+  wholeHours: WholeHourSpans = { registers: [], samples: [] },
 ): Promise<{ hoursUpdated: number; daysUpdated: number }> {
   let days: PointDays[];
   let hoursUpdated = 0;
   if (fresh) {
-    // One window pass over the registers derives their hours and finds implausible intervals; the statement
-    // returns those, and the transaction's rollback takes the hours back.
-    const jumps = await timed(timings, 'hourly and jumps (registers)', () =>
-      queryRows<JumpRow>(tx, registerHourlySql(spans, true)),
+    await timed(timings, 'hourly and jumps (whole-hour registers)', () =>
+      wholeHourRegisters(tx, wholeHours.registers),
     );
-    if (jumps.length > 0) throw new IngestError(jumpProblems(jumps, []));
-    await timed(timings, 'hourly (samples)', () => tx.execute(instantaneousHourlySql(spans, true)));
+    const whole = new Set([...wholeHours.registers, ...wholeHours.samples].map((s) => s.meterId));
+    const general = spans.filter((s) => !whole.has(s.meterId));
+    if (general.length > 0) {
+      // One window pass over the other registers derives their hours and finds implausible intervals; the
+      // statement returns those, and the transaction's rollback takes the hours back.
+      const jumps = await timed(timings, 'hourly and jumps (registers)', () =>
+        queryRows<JumpRow>(tx, registerHourlySql(general, true)),
+      );
+      if (jumps.length > 0) throw new IngestError(jumpProblems(jumps, []));
+    }
+    await timed(timings, 'hourly (samples)', async () => {
+      if (wholeHours.samples.length > 0) await tx.execute(wholeHourSamplesSql(wholeHours.samples));
+      if (general.length > 0) await tx.execute(instantaneousHourlySql(general, true));
+    });
     days = await freshDays(tx, spans);
   } else {
     const outcomes = [
@@ -864,6 +943,49 @@ async function derive(
   return { hoursUpdated, daysUpdated };
 }
 
+/** Spans of the meters whose points a fresh load derives by the whole-hour shortcuts. */
+interface WholeHourSpans {
+  registers: MeterSpan[];
+  samples: MeterSpan[];
+}
+
+/** Per meter of a load: whether its readings so far lie on whole UTC hours, and follow one another an hour apart. */
+interface MeterShape {
+  lastMs: number;
+  wholeHours: boolean;
+  hourly: boolean;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The spans of points that have one meter in the load whose readings suit the whole-hour shortcuts: for a
+ * register, a reading on every whole hour (each interval is one hour); for samples, only whole hours (one
+ * sample per hour). The same conditions the general SQL checks per point (its `pt` CTE), known here for free.
+ */
+function wholeHourSpans(
+  meters: Map<string, MeterInfo>,
+  spans: Map<number, MeterSpan>,
+  shapes: Map<number, MeterShape>,
+): WholeHourSpans {
+  const byPoint = new Map<number, MeterInfo[]>();
+  for (const m of meters.values()) {
+    if (!spans.has(m.id)) continue;
+    const list = byPoint.get(m.pointId);
+    if (list) list.push(m);
+    else byPoint.set(m.pointId, [m]);
+  }
+  const result: WholeHourSpans = { registers: [], samples: [] };
+  for (const [, list] of byPoint) {
+    const meter = list[0]!;
+    const shape = shapes.get(meter.id);
+    if (list.length !== 1 || !shape) continue;
+    if (meter.readingKind === 'register' && shape.hourly) result.registers.push(spans.get(meter.id)!);
+    if (meter.readingKind === 'instantaneous' && shape.wholeHours) result.samples.push(spans.get(meter.id)!);
+  }
+  return result;
+}
+
 const READINGS_PK = 'register_readings_meter_id_ts_pk';
 const HOURLY_PK = 'hourly_consumption_measurement_point_id_hour_start_pk';
 
@@ -896,6 +1018,9 @@ export async function bulkLoadIntoEmpty(
   await tx.execute(sql.raw(`ALTER TABLE hourly_consumption DROP CONSTRAINT ${HOURLY_PK}`));
   const meters = new Map<string, MeterInfo>();
   const spans = new Map<number, MeterSpan>();
+  // Batches usually come in time order; any other order only clears `hourly`, which sends the meter's point
+  // down the general path.
+  const shapes = new Map<number, MeterShape>();
   const nowMs = (options.now ?? new Date()).getTime();
   let rows = 0;
   // The database inserts one batch while this thread generates and validates the next (two cores at work).
@@ -921,7 +1046,17 @@ export async function bulkLoadIntoEmpty(
     inserting = Promise.all(statements);
     // Awaited below; this only keeps a failure from counting as unhandled meanwhile.
     inserting.catch(() => {});
-    for (const r of valid) widen(spans, r.meterId, r.ms, r.ms);
+    for (const r of valid) {
+      widen(spans, r.meterId, r.ms, r.ms);
+      const whole = r.ms % HOUR_MS === 0;
+      const shape = shapes.get(r.meterId);
+      if (!shape) shapes.set(r.meterId, { lastMs: r.ms, wholeHours: whole, hourly: whole });
+      else {
+        shape.wholeHours &&= whole;
+        shape.hourly &&= whole && r.ms === shape.lastMs + HOUR_MS;
+        shape.lastMs = r.ms;
+      }
+    }
     rows += batch.length;
     options.onBatch?.(batch.length);
     // Let the driver send the statements before the generator takes this thread again.
@@ -941,7 +1076,13 @@ export async function bulkLoadIntoEmpty(
     return { rows, newReadings: 0, hoursUpdated: 0, daysUpdated: 0 };
   }
   // derive checks jumps and resets in the same pass as it derives the hours.
-  const { hoursUpdated, daysUpdated } = await derive(tx, all, true, options.timings);
+  const { hoursUpdated, daysUpdated } = await derive(
+    tx,
+    all,
+    true,
+    options.timings,
+    wholeHourSpans(meters, spans, shapes),
+  );
   return { rows, newReadings: rows, hoursUpdated, daysUpdated };
 }
 
