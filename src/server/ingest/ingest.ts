@@ -666,7 +666,16 @@ function instantaneousHourlySql(spans: MeterSpan[], fresh = false) {
       SELECT rg.point_id, m.id AS meter_id, r.ts, date_part('epoch', r.ts) AS e, r.value
       FROM rg
       JOIN meters m ON m.measurement_point_id = rg.point_id
-      JOIN register_readings r ON r.meter_id = m.id AND r.ts >= rg.h_lo AND r.ts < rg.h_hi
+      ${
+        fresh
+          ? // The fresh load reads every reading, and the key is not built yet: one pass over the table.
+            sql`JOIN register_readings r ON r.meter_id = m.id AND r.ts >= rg.h_lo AND r.ts < rg.h_hi`
+          : // A small batch reads a few hours per meter by the key. As a plain join the planner misjudged
+            // the ranges and scanned the whole table for one hour's batch (OFFSET 0 keeps it a lookup).
+            sql`CROSS JOIN LATERAL (
+              SELECT r.ts, r.value FROM register_readings r
+              WHERE r.meter_id = m.id AND r.ts >= rg.h_lo AND r.ts < rg.h_hi OFFSET 0) r`
+      }
     ),
     pt AS (
       -- A point with one meter whose samples all fall on whole hours has one sample per hour, which is the
