@@ -61,7 +61,26 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
     let disposed = false;
     let chart: { destroy: () => void } | null = null;
     setLoaded(false);
+    let unobserve = () => {};
     (async () => {
+      // A small graph (dashboard card) is drawn when it comes near the screen: on a phone most cards are
+      // below it, and each drawing is a long task while the page loads (Lighthouse's Total Blocking Time).
+      if (compact && host.current && 'IntersectionObserver' in window) {
+        const target = host.current;
+        await new Promise<void>((resolve) => {
+          const observer = new IntersectionObserver(
+            (entries) => {
+              if (!entries.some((e) => e.isIntersecting)) return;
+              observer.disconnect();
+              resolve();
+            },
+            { rootMargin: '200px 0px' },
+          );
+          observer.observe(target);
+          unobserve = () => observer.disconnect();
+        });
+      }
+      if (disposed) return;
       // Only what this chart uses: the dashboard's small bar charts need neither lines, legend nor keyboard.
       const hasLine = model.series.some((x) => x.kind === 'line');
       const hasBar = model.series.some((x) => x.kind === 'bar');
@@ -89,7 +108,8 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
           toolbar: { show: false },
           zoom: { enabled: false },
           animations: { enabled: false },
-          sparkline: { enabled: false },
+          // A small graph is only its bars: no grid, axes or padding to lay out (each costs text measuring).
+          sparkline: { enabled: compact },
           accessibility: {
             enabled: true,
             description: title,
@@ -172,6 +192,7 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
     });
     return () => {
       disposed = true;
+      unobserve();
       chart?.destroy();
     };
   }, [model, lang, title, height, compact, weekWord, t]);
