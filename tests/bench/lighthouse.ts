@@ -38,8 +38,14 @@ async function audit(url: string, port: number, desktop: boolean): Promise<Score
     // The session lives in localStorage; Lighthouse would clear it before loading the page.
     disableStorageReset: true,
   };
-  const result = await lighthouse(url, flags, desktop ? desktopConfig : undefined);
-  if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+  let result = await lighthouse(url, flags, desktop ? desktopConfig : undefined);
+  // A run whose trace failed (e.g. NO_NAVSTART on a busy machine) has no score: run it again rather than
+  // count it as 0 in the median.
+  for (let retry = 0; retry < 2 && result?.lhr.runtimeError; retry++) {
+    console.log(`  (Lighthouse ${result.lhr.runtimeError.code} on ${url}: run again)`);
+    result = await lighthouse(url, flags, desktop ? desktopConfig : undefined);
+  }
+  if (!result || result.lhr.runtimeError) throw new Error(`Lighthouse gave no result for ${url}`);
   if (saveDir) {
     const name = `${new URL(url).pathname.replace(/\W+/g, '_')}-${desktop ? 'desktop' : 'mobile'}-${saved++}.json`;
     writeFileSync(join(saveDir, name), JSON.stringify(result.lhr));

@@ -74,7 +74,7 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
               observer.disconnect();
               resolve();
             },
-            { rootMargin: '200px 0px' },
+            { rootMargin: '0px' },
           );
           observer.observe(target);
           unobserve = () => observer.disconnect();
@@ -95,9 +95,13 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
       // drawing them in one go would be one long task (Lighthouse's Total Blocking Time).
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (disposed || !host.current) return;
-      const labels = axisLabels(model, lang, weekWord);
+      // A small graph shows no axis: its categories are the timestamps (its tooltip words them), and no date
+      // formatter is built while the page loads.
+      const labels = compact ? model.timestamps : axisLabels(model, lang, weekWord);
       // Category axes do not thin their labels; show every n-th so they never overlap on a phone.
-      const fit = Math.max(2, Math.floor(host.current.clientWidth / (model.resolution === 'HOUR' ? 84 : 64)));
+      const fit = compact
+        ? 1
+        : Math.max(2, Math.floor(host.current.clientWidth / (model.resolution === 'HOUR' ? 84 : 64)));
       const step = Math.max(1, Math.ceil(labels.length / fit));
       const shown = new Set(labels.filter((_, i) => (labels.length - 1 - i) % step === 0));
       const instance = new ApexCharts(host.current, {
