@@ -67,15 +67,15 @@ export async function benchJs(): Promise<void> {
       await page.getByLabel(/password/i).fill('Demo#Tenant2026');
       await page.getByRole('button', { name: /log in/i }).click();
       await page.waitForURL(/\/t\/[^/]+\/?$/);
-      await page.locator('.compact-bars-svg').first().waitFor({ timeout: 30_000 });
+      await page.locator('.compact-graph-svg').first().waitFor({ timeout: 30_000 });
     });
     line('  + logging in, to the dashboard', login);
     const cold = await context.newPage();
     const direct = await jsFiles(cold, async () => {
       await cold.goto(`${base}${new URL(page.url()).pathname}`);
-      await cold.locator('.compact-bars-svg').first().waitFor({ timeout: 30_000 });
+      await cold.locator('.compact-graph-svg').first().waitFor({ timeout: 30_000 });
     });
-    // The cards draw plain SVG (CompactBars.tsx): the chart library should not be among these files.
+    // The cards draw plain SVG (CompactGraph.tsx): the chart library should not be among these files.
     line(
       'dashboard opened directly, no chart library',
       direct.filter((f) => !f.chart),
@@ -90,7 +90,10 @@ export async function benchJs(): Promise<void> {
       await page2.goto(`${base}${new URL(page.url()).pathname}consumption/heat-energy`);
       await page2.locator('.apexcharts-svg').first().waitFor({ timeout: 30_000 });
     });
-    line('quantity page opened directly: chart library', quantity.filter((f) => f.chart));
+    line(
+      'quantity page opened directly: chart library',
+      quantity.filter((f) => f.chart),
+    );
   } finally {
     await browser.close();
     await stop(child);

@@ -113,9 +113,9 @@ test.describe
       const cold = await browser.context.newPage();
       const files = await loadedJs(cold, async () => {
         await cold.goto(page.url());
-        await cold.locator('.compact-bars-svg').first().waitFor({ timeout: 30_000 });
+        await cold.locator('.compact-graph-svg').first().waitFor({ timeout: 30_000 });
       });
-      // The cards' small graphs are plain SVG (CompactBars.tsx): the budget holds for everything loaded.
+      // The cards' small graphs are plain SVG (CompactGraph.tsx): the budget holds for everything loaded.
       const chart = files.filter((f) => /apexcharts|__apex_/i.test(f.body));
       expect(chart.map((f) => f.url)).toEqual([]);
       expect(total(files), report(files)).toBeLessThanOrEqual(160 * KB);

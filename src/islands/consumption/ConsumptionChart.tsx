@@ -61,26 +61,7 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
     let disposed = false;
     let chart: { destroy: () => void } | null = null;
     setLoaded(false);
-    let unobserve = () => {};
     (async () => {
-      // A small graph (dashboard card) is drawn when it comes near the screen: on a phone most cards are
-      // below it, and each drawing is a long task while the page loads (Lighthouse's Total Blocking Time).
-      if (compact && host.current && 'IntersectionObserver' in window) {
-        const target = host.current;
-        await new Promise<void>((resolve) => {
-          const observer = new IntersectionObserver(
-            (entries) => {
-              if (!entries.some((e) => e.isIntersecting)) return;
-              observer.disconnect();
-              resolve();
-            },
-            { rootMargin: '0px' },
-          );
-          observer.observe(target);
-          unobserve = () => observer.disconnect();
-        });
-      }
-      if (disposed) return;
       // Only what this chart uses: the dashboard's small bar charts need neither lines, legend nor keyboard.
       const hasLine = model.series.some((x) => x.kind === 'line');
       const hasBar = model.series.some((x) => x.kind === 'bar');
@@ -95,13 +76,9 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
       // drawing them in one go would be one long task (Lighthouse's Total Blocking Time).
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (disposed || !host.current) return;
-      // A small graph shows no axis: its categories are the timestamps (its tooltip words them), and no date
-      // formatter is built while the page loads.
-      const labels = compact ? model.timestamps : axisLabels(model, lang, weekWord);
+      const labels = axisLabels(model, lang, weekWord);
       // Category axes do not thin their labels; show every n-th so they never overlap on a phone.
-      const fit = compact
-        ? 1
-        : Math.max(2, Math.floor(host.current.clientWidth / (model.resolution === 'HOUR' ? 84 : 64)));
+      const fit = Math.max(2, Math.floor(host.current.clientWidth / (model.resolution === 'HOUR' ? 84 : 64)));
       const step = Math.max(1, Math.ceil(labels.length / fit));
       const shown = new Set(labels.filter((_, i) => (labels.length - 1 - i) % step === 0));
       const instance = new ApexCharts(host.current, {
@@ -112,8 +89,7 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
           toolbar: { show: false },
           zoom: { enabled: false },
           animations: { enabled: false },
-          // A small graph is only its bars: no grid, axes or padding to lay out (each costs text measuring).
-          sparkline: { enabled: compact },
+          sparkline: { enabled: false },
           accessibility: {
             enabled: true,
             description: title,
@@ -196,7 +172,6 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
     });
     return () => {
       disposed = true;
-      unobserve();
       chart?.destroy();
     };
   }, [model, lang, title, height, compact, weekWord, t]);

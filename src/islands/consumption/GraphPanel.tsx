@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { bucketLabel, localTimestamp } from '../../lib/buckets.ts';
 import { csvNumber } from '../../lib/csv.ts';
 import type { Language } from '../../lib/languages.ts';
-import { CompactBars } from './CompactBars.tsx';
+import { CompactGraph } from './CompactGraph.tsx';
 import { ConsumptionChart, type GraphModel } from './ConsumptionChart.tsx';
 import { CsvButton, DataTable, type TableModel } from './DataTable.tsx';
 
@@ -86,8 +86,8 @@ export function GraphPanel({
         <span className={showTitle && !compact ? 'graph-title' : 'visually-hidden'}>{title}</span>
         {!compact && csv}
       </figcaption>
-      {hasData && compact && model.series.every((s) => s.kind === 'bar') ? (
-        <CompactBars model={model} lang={lang} title={title} height={height ?? 140} />
+      {hasData && compact ? (
+        <CompactGraph model={model} lang={lang} title={title} height={height ?? 140} />
       ) : hasData ? (
         <ConsumptionChart model={model} lang={lang} title={title} height={height} compact={compact} />
       ) : (
