@@ -52,7 +52,7 @@ test.describe
       for (const q of QUANTITIES) {
         const card = page.getByTestId(`card-${q}`);
         await expect.poll(() => card.locator('.kpi-value').textContent()).toMatch(/\d/);
-        expect(await card.locator('.apexcharts-svg').count()).toBe(1);
+        expect(await card.locator('.compact-graph-svg').count()).toBe(1);
         expect(await card.locator(`a[href$="/consumption/${q}"]`).count()).toBeGreaterThan(0);
       }
       await expect.poll(() => page.getByTestId('co2-total').textContent()).toMatch(/[\d,]+ g CO₂/);

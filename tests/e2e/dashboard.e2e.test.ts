@@ -81,7 +81,7 @@ test.describe
       const dashboardUrl = page.url();
 
       // The heat card: its small daily graph of the last 30 days, and its total.
-      const bars = page.getByTestId('card-heat-energy').locator('.apexcharts-svg .apexcharts-bar-area');
+      const bars = page.getByTestId('card-heat-energy').locator('.compact-graph-svg .compact-bar');
       await bars.first().waitFor({ timeout: 30_000 });
       expect(await bars.count()).toBeGreaterThanOrEqual(28);
       const heatTotal = page.getByTestId('heat-total');
@@ -135,7 +135,7 @@ test.describe
 
       await logIn(page, baseUrl, 'tenant@demo.test', PASSWORD);
       await page.waitForURL(DASHBOARD, { timeout: 30_000 });
-      await page.locator('.apexcharts-svg').first().waitFor({ timeout: 30_000 });
+      await page.locator('.compact-graph-svg').first().waitFor({ timeout: 30_000 });
       expect(await seriousA11yViolations(page)).toEqual([]);
     });
   });

@@ -42,9 +42,12 @@ test.describe
       expect(res.headers.get('content-encoding')).toBe('br');
     });
 
-    test('logs in and draws the dashboard chart with no CSP violation', async () => {
+    test('logs in and draws the dashboard and a chart page with no CSP violation', async () => {
       await logIn(page, baseUrl, 'tenant@demo.test', 'Demo#Tenant2026');
       await page.waitForURL(/\/t\/[^/]+\/$/, { timeout: 30_000 });
+      await page.locator('.compact-graph-svg').first().waitFor({ timeout: 30_000 });
+      // The dashboard's cards draw plain SVG; ApexCharts (inline styles, its own stylesheet) draws a quantity page.
+      await page.goto(`${page.url()}consumption/heat-energy`);
       await page.locator('.apexcharts-svg').first().waitFor({ timeout: 30_000 });
       expect(violations).toEqual([]);
     });

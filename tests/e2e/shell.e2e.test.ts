@@ -37,7 +37,7 @@ test.describe
 
       await picker.selectOption(other);
       await page.waitForURL(`${baseUrl}/t/${encodeURIComponent(other)}/`, { timeout: 15_000 });
-      await page.locator('.apexcharts-svg').first().waitFor({ timeout: 30_000 });
+      await page.locator('.compact-graph-svg').first().waitFor({ timeout: 30_000 });
       // Another apartment, another total.
       await expect.poll(() => page.getByTestId('heat-total').textContent()).not.toBe(firstTotal);
     });

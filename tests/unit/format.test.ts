@@ -166,3 +166,40 @@ describe('formatting round-trips its decimals (property)', () => {
     );
   });
 });
+
+describe('roundTo', () => {
+  const intlRound = (value: number, digits: number) =>
+    Number(
+      new Intl.NumberFormat('en-US', { maximumFractionDigits: digits, useGrouping: false }).format(value),
+    );
+
+  it('rounds exactly as Intl.NumberFormat does (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.double({ noNaN: true, noDefaultInfinity: true }),
+          fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+          // Decimal ties such as 1.0005, whose doubles lie just below or above the tie.
+          fc.integer({ min: -1e9, max: 1e9 }).map((n) => n / 1000 + 0.0005),
+          fc.integer({ min: -1e6, max: 1e6 }).map((n) => n / 100),
+        ),
+        fc.integer({ min: 0, max: 8 }),
+        (value, digits) => {
+          expect(roundTo(value, digits)).toBe(intlRound(value, digits));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('rounds the shortest decimal form, ties away from zero, as Intl does', () => {
+    expect(roundTo(2.5, 0)).toBe(3);
+    expect(roundTo(-2.5, 0)).toBe(-3);
+    // The doubles are 1.00499999999999989… and 3458.01549999…: Intl rounds "1.005" and "3458.0155".
+    expect(roundTo(1.005, 2)).toBe(1.01);
+    expect(roundTo(3458.0155, 3)).toBe(3458.016);
+    expect(Object.is(roundTo(-0.001, 2), -0)).toBe(true);
+    expect(roundTo(1e21 + 1, 2)).toBe(1e21);
+    expect(roundTo(Number.POSITIVE_INFINITY, 2)).toBe(Number.POSITIVE_INFINITY);
+  });
+});

@@ -1,9 +1,10 @@
 /** A graph with its accessible table alternative and CSV download; the table holds the same shown values. */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bucketLabel, localTimestamp } from '../../lib/buckets.ts';
 import { csvNumber } from '../../lib/csv.ts';
 import type { Language } from '../../lib/languages.ts';
+import { CompactGraph } from './CompactGraph.tsx';
 import { ConsumptionChart, type GraphModel } from './ConsumptionChart.tsx';
 import { CsvButton, DataTable, type TableModel } from './DataTable.tsx';
 
@@ -61,25 +62,33 @@ export function GraphPanel({
   compact = false,
 }: Props) {
   const { t } = useTranslation('consumption');
+  // A small graph's table and CSV button sit behind the disclosure: built when it opens, not with the page
+  // (a dashboard of several cards would format every bucket of every card while it loads: Total Blocking Time).
+  const [open, setOpen] = useState(false);
+  const needsTable = open || !compact;
   const table = useMemo(
     () =>
-      graphTable(model, lang, {
-        time: t('table.time'),
-        note: t('table.note'),
-        partial: t('chart.partial'),
-        week: t('chart.week'),
-      }),
-    [model, lang, t],
+      needsTable
+        ? graphTable(model, lang, {
+            time: t('table.time'),
+            note: t('table.note'),
+            partial: t('chart.partial'),
+            week: t('chart.week'),
+          })
+        : null,
+    [needsTable, model, lang, t],
   );
   const hasData = model.series.some((s) => s.values.some((v) => v !== null));
-  const csv = <CsvButton model={table} lang={lang} fileParts={fileParts} label={title} />;
+  const csv = table && <CsvButton model={table} lang={lang} fileParts={fileParts} label={title} />;
   return (
     <figure className={compact ? 'graph-panel compact' : 'graph-panel'} data-testid={testId}>
       <figcaption className={compact ? 'visually-hidden' : 'graph-caption'}>
         <span className={showTitle && !compact ? 'graph-title' : 'visually-hidden'}>{title}</span>
         {!compact && csv}
       </figcaption>
-      {hasData ? (
+      {hasData && compact ? (
+        <CompactGraph model={model} lang={lang} title={title} height={height ?? 140} />
+      ) : hasData ? (
         <ConsumptionChart model={model} lang={lang} title={title} height={height} compact={compact} />
       ) : (
         <div className="state-box empty">
@@ -89,12 +98,12 @@ export function GraphPanel({
       {!compact && model.partial.some(Boolean) && hasData && model.series.some((x) => x.kind === 'bar') && (
         <p className="muted small">{t('chart.partial_note')}</p>
       )}
-      <details className="table-alternative">
+      <details className="table-alternative" onToggle={(e) => setOpen(e.currentTarget.open)}>
         <summary>
           {t('table.show')}
           {compact && <span className="visually-hidden"> ({title})</span>}
         </summary>
-        <DataTable model={table} caption={title} />
+        {table && <DataTable model={table} caption={title} />}
         {compact && csv}
       </details>
     </figure>
