@@ -491,7 +491,7 @@ const BACKFILL_HOURS = 1;
  */
 export async function backfillDemo(
   db: Db,
-  opts: { onProgress?: (p: DemoProgress) => void; shouldStop?: () => boolean } = {},
+  opts: { onProgress?: (p: DemoProgress) => void; shouldStop?: () => boolean; timings?: PhaseTimings } = {},
 ): Promise<{ hours: number; readings: number }> {
   const loaded = await loadPlan(db);
   const firstText = await getMeta(db, META_FIRST_HOUR);
@@ -524,7 +524,7 @@ export async function backfillDemo(
     const started = performance.now();
     const rows: ReadingRow[] = [];
     simulate(plan, start.state, start.ms, upTo - HOUR_MS, rows);
-    await ingestReadings(db, rows, { bulk: true });
+    await ingestReadings(db, rows, { bulk: true, timings: opts.timings });
     await setMeta(db, META_FIRST_HOUR, new Date(start.ms).toISOString());
     readings += rows.length;
     done += (upTo - start.ms) / HOUR_MS;

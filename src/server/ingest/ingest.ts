@@ -914,8 +914,12 @@ async function derive(
     days = await freshDays(tx, spans);
   } else {
     const outcomes = [
-      ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans))),
-      ...(await queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans))),
+      ...(await timed(timings, 'hourly (registers)', () =>
+        queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans)),
+      )),
+      ...(await timed(timings, 'hourly (samples)', () =>
+        queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans)),
+      )),
     ];
     hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
     // A point is either register or instantaneous, so each point has at most one outcome.
@@ -1114,20 +1118,23 @@ export async function ingestReadings(
 
   return db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
+    const timings = options.timings;
     // One batch at a time (worker, CLI, demo): rollups are recomputed from what earlier batches committed.
-    await beginBatch(tx, options.bulk === true);
-    const checked = await checkAgainstStored(tx, valid);
+    await timed(timings, 'begin', () => beginBatch(tx, options.bulk === true));
+    const checked = await timed(timings, 'check against stored', () => checkAgainstStored(tx, valid));
     problems.push(...checked.problems);
     if (problems.length > 0) {
       problems.sort((a, b) => a.line - b.line);
       throw new IngestError(problems);
     }
-    const { inserted, spans } = await insertReadings(tx, checked.appends, checked.others);
+    const { inserted, spans } = await timed(timings, 'insert readings', () =>
+      insertReadings(tx, checked.appends, checked.others),
+    );
     if (spans.length === 0) return { rows: rows.length, newReadings: 0, hoursUpdated: 0, daysUpdated: 0 };
-    const jumps = await implausibleJumps(tx, spans, valid);
+    const jumps = await timed(timings, 'jumps and resets check', () => implausibleJumps(tx, spans, valid));
     if (jumps.length > 0) throw new IngestError(jumps.sort((a, b) => a.line - b.line));
 
-    const { hoursUpdated, daysUpdated } = await derive(tx, spans, false);
+    const { hoursUpdated, daysUpdated } = await derive(tx, spans, false, timings);
     return { rows: rows.length, newReadings: inserted, hoursUpdated, daysUpdated };
   });
 }
