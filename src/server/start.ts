@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { openBackgroundConnection } from './db/client.ts';
 import { addDemoAlarms } from './demo/alarms.ts';
 import { progressPrinter } from './demo/progress.ts';
 import {
@@ -193,17 +194,26 @@ async function main(): Promise<void> {
   let stopping = false;
   let backfill: Promise<unknown> = Promise.resolve();
   if (demoEnv.DEMO_DATA === '1') {
-    // Older history loads one day per transaction while the app serves; a restart resumes it.
+    // Older history loads an hour per transaction while the app serves, on a background connection that
+    // requests go before (on PGlite); a restart resumes it.
     const started = performance.now();
-    backfill = backfillDemo(database.db, { shouldStop: () => stopping, onProgress: backfillPrinter() })
-      .then(async ({ hours }) => {
-        // Reports compare with last year, which the backfill has only now loaded.
-        if (hours > 0) await afterDemoSeed(database.db, new Date());
-        if (hours > 0)
+    backfill = openBackgroundConnection(database)
+      .then(async (background) => {
+        try {
+          const { hours } = await backfillDemo(background.db, {
+            shouldStop: () => stopping,
+            onProgress: backfillPrinter(),
+          });
+          if (hours === 0) return;
+          // Reports compare with last year, which the backfill has only now loaded.
+          await afterDemoSeed(background.db, new Date());
           logger.info(
             { hours, seconds: Math.round((performance.now() - started) / 1000) },
             'demo history loaded',
           );
+        } finally {
+          await background.close();
+        }
       })
       .catch((err: unknown) => logger.error({ err }, 'demo backfill failed'));
   }

@@ -6,7 +6,13 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase, startPgliteWorker } from '../../src/server/db/client.ts';
+import {
+  BACKGROUND_APPLICATION,
+  type Database,
+  openBackgroundConnection,
+  openDatabase,
+  startPgliteWorker,
+} from '../../src/server/db/client.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { freshDatabase, testEngine } from './helpers/db.ts';
 
@@ -111,6 +117,68 @@ describe.skipIf(testEngine !== 'pglite')('PGlite in its worker thread', () => {
     } finally {
       await b.end({ timeout: 1 });
       await worker.stop();
+    }
+  });
+});
+
+describe.skipIf(testEngine !== 'pglite')('PGlite worker: background connections go last', () => {
+  it('gives the session to a waiting request before a background connection that waited longer', async () => {
+    const { default: postgres } = await import('postgres');
+    const worker = await startPgliteWorker(undefined);
+    const open = (applicationName?: string) =>
+      postgres({
+        path: worker.socketPath,
+        max: 1,
+        onnotice: () => {},
+        ...(applicationName ? { connection: { application_name: applicationName } } : {}),
+      });
+    const holder = open(BACKGROUND_APPLICATION);
+    const background = open(BACKGROUND_APPLICATION);
+    const request = open();
+    try {
+      await holder`CREATE SEQUENCE turns`;
+      // Every connection has started up before the race below.
+      await Promise.all([background`SELECT 1`, request`SELECT 1`]);
+      const reserved = await holder.reserve();
+      await reserved`BEGIN`;
+      await reserved`SELECT 1`;
+      // The background connection queues first, the request second.
+      const late = background`SELECT nextval('turns')::int AS turn`.execute();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const early = request`SELECT nextval('turns')::int AS turn`.execute();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await reserved`COMMIT`;
+      reserved.release();
+      const [[first], [second]] = await Promise.all([early, late]);
+      expect(first?.turn).toBe(1);
+      expect(second?.turn).toBe(2);
+    } finally {
+      await Promise.all([holder, background, request].map((c) => c.end({ timeout: 1 })));
+      await worker.stop();
+    }
+  });
+});
+
+describe('openBackgroundConnection', () => {
+  it('opens another connection to the same database, named for the worker', async () => {
+    const background = await openBackgroundConnection(database);
+    try {
+      await background.db.execute(sql`INSERT INTO t_turns VALUES (42)`);
+      const [seen] = await queryRows<{ n: number }>(
+        database.db,
+        sql`SELECT count(*)::int AS n FROM t_turns WHERE v = 42`,
+      );
+      expect(seen?.n).toBe(1);
+      // PostgreSQL shows the name; PGlite's one session keeps its own (the worker reads it from the startup).
+      if (testEngine === 'postgres') {
+        const [row] = await queryRows<{ name: string }>(
+          background.db,
+          sql`SELECT current_setting('application_name') AS name`,
+        );
+        expect(row?.name).toBe(BACKGROUND_APPLICATION);
+      }
+    } finally {
+      await background.close();
     }
   });
 });

@@ -48,6 +48,11 @@ const connectOptions = new WeakMap<
   Database,
   { options: Options<Record<string, PostgresType>>; url?: string }
 >();
+/** The same, by the Drizzle handle, which survives wrapping a Database in another object. */
+const connectOptionsByDb = new WeakMap<
+  Db,
+  { options: Options<Record<string, PostgresType>>; url?: string }
+>();
 
 /**
  * postgres.js through Drizzle sends every statement unnamed, so PostgreSQL parses and plans it again each
@@ -144,6 +149,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const db = drizzle(preparing(client), { schema }) as unknown as Db;
     const database: Database = { db, engine: 'postgres', close: () => client.end({ timeout: 5 }) };
     connectOptions.set(database, { options: { ...base, max: 1 }, url: options.url });
+    connectOptionsByDb.set(db, { options: { ...base, max: 1 }, url: options.url });
     return database;
   }
   const worker = await startPgliteWorker(options.dataDir);
@@ -164,7 +170,38 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     },
   };
   connectOptions.set(database, { options: { ...local, max: 1 } });
+  connectOptionsByDb.set(db, { options: { ...local, max: 1 } });
   return database;
+}
+
+/**
+ * The `application_name` of a background connection: the PGlite worker gives it the session only when no other
+ * connection waits for it (BACKGROUND_APPLICATION in pglite-worker.mjs, kept in step).
+ */
+export const BACKGROUND_APPLICATION = 'tenant-app-background';
+
+/**
+ * One more connection to the same database, for background work (the demo's backfill). On PGlite requests go
+ * first: they wait behind at most the background turn in flight. PostgreSQL runs it alongside them. Close it
+ * when done.
+ */
+export async function openBackgroundConnection(
+  database: Database,
+): Promise<{ db: Db; close: () => Promise<void> }> {
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const stored = connectOptionsByDb.get(database.db);
+  if (!stored) throw new Error('openBackgroundConnection: not a database opened by openDatabase');
+  const client = await connect(
+    {
+      ...stored.options,
+      connection: { ...stored.options.connection, application_name: BACKGROUND_APPLICATION },
+    },
+    stored.url,
+  );
+  return {
+    db: drizzle(preparing(client), { schema }) as unknown as Db,
+    close: () => client.end({ timeout: 5 }),
+  };
 }
 
 /** Applies pending migrations on a connection of its own without a statement timeout; safe on every start. */

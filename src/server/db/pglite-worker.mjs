@@ -24,37 +24,93 @@ const CANCEL_REQUEST = 80877102;
 const GSSENC_REQUEST = 80877104;
 const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
 
-/** A FIFO lock over the one backend session. */
-class SessionLock {
-  /** @type {object | null} */
-  owner = null;
-  /** @type {{ who: object, grant: () => void }[]} */
-  waiting = [];
+/**
+ * The `application_name` of a background connection (the demo's backfill): it gets the session only when no other
+ * connection is waiting, so a request waits behind at most the background turn in flight. Kept in step with
+ * BACKGROUND_APPLICATION in client.ts.
+ */
+const BACKGROUND_APPLICATION = 'tenant-app-background';
+/**
+ * After a foreground turn, how long a background connection waits before it may take the session: the
+ * foreground client's next statement, on its way after the answer to the last, comes first.
+ */
+const GRACE_MS = 3;
 
-  /** @param {object} who */
+/** @typedef {{ background?: boolean }} Who */
+
+/** A lock over the one backend session: first come, first served, except that background connections go last. */
+class SessionLock {
+  /** @type {Who | null} */
+  owner = null;
+  /** @type {{ who: Who, grant: () => void }[]} */
+  waiting = [];
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  grace = null;
+
+  /** @param {Who} who */
   acquire(who) {
     if (this.owner === who) return Promise.resolve();
-    if (this.owner === null) {
+    if (this.owner === null && !(who.background && (this.grace !== null || this.waiting.length > 0))) {
       this.owner = who;
       return Promise.resolve();
     }
     return new Promise((grant) => this.waiting.push({ who, grant: () => grant(undefined) }));
   }
 
-  /** @param {object} who */
+  /** @param {Who} who */
   release(who) {
     if (this.owner !== who) {
       this.waiting = this.waiting.filter((w) => w.who !== who);
       return;
     }
-    const next = this.waiting.shift();
-    this.owner = next ? next.who : null;
-    next?.grant();
+    this.owner = null;
+    this.handOn(!who.background);
+  }
+
+  /**
+   * Gives the session to the first foreground waiter; a background one gets it only when none waits, and
+   * after a foreground turn only once GRACE_MS have passed without another foreground acquire.
+   * @param {boolean} afterForeground
+   */
+  handOn(afterForeground) {
+    const i = this.waiting.findIndex((w) => !w.who.background);
+    if (i >= 0) {
+      const [next] = this.waiting.splice(i, 1);
+      this.owner = /** @type {{ who: Who }} */ (next).who;
+      next?.grant();
+      return;
+    }
+    if (this.waiting.length === 0) return;
+    if (afterForeground) {
+      if (this.grace !== null) clearTimeout(this.grace);
+      this.grace = setTimeout(() => {
+        this.grace = null;
+        if (this.owner === null) this.handOn(false);
+      }, GRACE_MS);
+      return;
+    }
+    const next = /** @type {{ who: Who, grant: () => void }} */ (this.waiting.shift());
+    this.owner = next.who;
+    next.grant();
   }
 }
 
-// wal_level=minimal: nothing replicates from an embedded database, and a table truncated in the current
-// transaction (the bulk load's reading tables) is then written without per-row WAL records.
+/** The parameters of a startup packet (length, protocol, then name/value pairs, each ending in a zero byte). */
+function startupParameters(/** @type {Buffer} */ packet) {
+  /** @type {Record<string, string>} */
+  const params = {};
+  let at = 8;
+  const next = () => {
+    const end = packet.indexOf(0, at);
+    if (end < 0) return '';
+    const text = packet.toString('utf8', at, end);
+    at = end + 1;
+    return text;
+  };
+  for (let name = next(); name !== ''; name = next()) params[name] = next();
+  return params;
+}
+
 const startParams = [...PGlite.defaultStartParams, '-c', 'wal_level=minimal', '-c', 'max_wal_senders=0'];
 const db = options.dataDir ? new PGlite(options.dataDir, { startParams }) : new PGlite({ startParams });
 await db.waitReady;
@@ -66,6 +122,7 @@ const exec = (/** @type {Uint8Array} */ bytes, /** @type {(d: Uint8Array) => voi
 /** Serves one client connection. @param {import('node:net').Socket} socket */
 function serve(socket) {
   socket.setNoDelay(true);
+  /** @type {Who} */
   const me = {};
   let buffer = Buffer.alloc(0);
   let started = false;
@@ -99,6 +156,7 @@ function serve(socket) {
           return;
         }
         started = true;
+        me.background = startupParameters(packet).application_name === BACKGROUND_APPLICATION;
         pending.push(Buffer.from(packet));
         continue;
       }
