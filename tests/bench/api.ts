@@ -16,7 +16,7 @@ import { generateKeyRing } from '../../src/server/auth/keys.ts';
 import { parseServerConfig } from '../../src/server/config.ts';
 import { type Database, migrateDatabase, openDatabase } from '../../src/server/db/client.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
-import { seedDemo } from '../../src/server/demo/seed.ts';
+import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from '../../src/server/demo/seed.ts';
 import { createAppServer } from '../../src/server/http.ts';
 import type { ApiServices } from '../../src/server/services.ts';
 import type { LoadOptions, LoadResult } from './load-worker.ts';
@@ -73,6 +73,22 @@ export async function post(url: string, query: string, variables: object, token?
   const body = (await res.json()) as { data?: Record<string, unknown>; errors?: { message: string }[] };
   if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
   return body.data!;
+}
+
+/** The demo tenant's login mutation and credentials (a login is also one of the start bench's requests). */
+export const LOGIN = `mutation L($c: CredentialsInput!) { loginWithEmailAndPassword(credentials: $c) { ok { token } } }`;
+export const CREDENTIALS = { email: DEMO_USERS[0].email, password: DEMO_PASSWORD, targetResource: 'tenant' };
+
+/** Logs the demo tenant in at a tenant GraphQL `url`; returns the token and the id of its first unit. */
+export async function demoTenant(url: string): Promise<{ token: string; unitId: string }> {
+  const login = (await post(url, LOGIN, { c: CREDENTIALS })) as {
+    loginWithEmailAndPassword: { ok: { token: string } };
+  };
+  const token = login.loginWithEmailAndPassword.ok.token;
+  const units = (await post(url, '{ tenantUnits { unit { id } } }', {}, token)) as {
+    tenantUnits: { unit: { id: string } }[];
+  };
+  return { token, unitId: units.tenantUnits[0]!.unit.id };
 }
 
 const GRAPH = `query G($graph: TenantGraphInput!) { tenantGraph(graph: $graph) { timestamps graphs { consumption { values } } } }`;
@@ -154,16 +170,7 @@ export async function benchApi(engine: 'pglite' | 'postgres', adminUrl?: string)
     const url = `${origin}/api/tenant/graphql`;
     hello = await startHelloWorld();
 
-    const login = (await post(
-      url,
-      `mutation L($c: CredentialsInput!) { loginWithEmailAndPassword(credentials: $c) { ok { token } } }`,
-      { c: { email: 'tenant@demo.test', password: 'Demo#Tenant2026', targetResource: 'tenant' } },
-    )) as { loginWithEmailAndPassword: { ok: { token: string } } };
-    const token = login.loginWithEmailAndPassword.ok.token;
-    const units = (await post(url, '{ tenantUnits { unit { id } } }', {}, token)) as {
-      tenantUnits: { unit: { id: string } }[];
-    };
-    const unitId = units.tenantUnits[0]!.unit.id;
+    const { token, unitId } = await demoTenant(url);
     const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
     const ago = (ms: number) => copenhagenMinute(new Date(hour.getTime() - ms));
     const day = 86_400_000;

@@ -21,10 +21,11 @@ import { Temporal } from 'temporal-polyfill';
 import { generateKeyRing } from '../../src/server/auth/keys.ts';
 import { parseServerConfig } from '../../src/server/config.ts';
 import { migrateDatabase, openDatabase } from '../../src/server/db/client.ts';
-import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from '../../src/server/demo/seed.ts';
+import { seedDemo } from '../../src/server/demo/seed.ts';
 import type { ApiServices } from '../../src/server/services.ts';
 import { refreshAllDegreeDays } from '../../src/server/tenant/degreeDays.ts';
 import { createTenantYoga } from '../../src/server/tenant/yoga.ts';
+import { demoTenant, post } from './api.ts';
 
 const CLIENTS = 20;
 const REQUESTS = 400;
@@ -57,17 +58,6 @@ async function openBenchDatabase(engine: 'pglite' | 'postgres', adminUrl?: strin
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))]!;
-
-async function post(url: string, query: string, variables: object, token?: string) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: Record<string, unknown>; errors?: { message: string }[] };
-  if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join('; '));
-  return body.data!;
-}
 
 async function load(url: string, token: string, query: string, variables: object) {
   const latencies: number[] = [];
@@ -124,16 +114,7 @@ export async function benchConsumption(engine: 'pglite' | 'postgres', adminUrl?:
     server.on('request', createTenantYoga(services));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/tenant/graphql`;
-    const login = (await post(
-      url,
-      `mutation L($c: CredentialsInput!) { loginWithEmailAndPassword(credentials: $c) { ok { token } } }`,
-      { c: { email: DEMO_USERS[0].email, password: DEMO_PASSWORD, targetResource: 'tenant' } },
-    )) as { loginWithEmailAndPassword: { ok: { token: string } } };
-    const token = login.loginWithEmailAndPassword.ok.token;
-    const units = (await post(url, '{ tenantUnits { unit { id } } }', {}, token)) as {
-      tenantUnits: { unit: { id: string } }[];
-    };
-    const unitId = units.tenantUnits[0]!.unit.id;
+    const { token, unitId } = await demoTenant(url);
     const today = Temporal.Now.plainDateISO('Europe/Copenhagen');
     const yearAgo = today.subtract({ years: 1 }).with({ day: 1 });
     const yearAtMonth = {

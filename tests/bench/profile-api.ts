@@ -8,7 +8,7 @@ import { parseServerConfig } from '../../src/server/config.ts';
 import { seedDemo } from '../../src/server/demo/seed.ts';
 import { createAppServer } from '../../src/server/http.ts';
 import type { ApiServices } from '../../src/server/services.ts';
-import { copenhagenMinute, load, openBenchDatabase, post } from './api.ts';
+import { copenhagenMinute, demoTenant, load, openBenchDatabase } from './api.ts';
 import type { LoadOptions } from './load-worker.ts';
 
 const engine = (process.argv[2] ?? 'pglite') as 'pglite' | 'postgres';
@@ -32,15 +32,7 @@ const services: ApiServices = {
 const server = createAppServer({ services });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/tenant/graphql`;
-const login = (await post(
-  url,
-  `mutation L($c: CredentialsInput!) { loginWithEmailAndPassword(credentials: $c) { ok { token } } }`,
-  { c: { email: 'tenant@demo.test', password: 'Demo#Tenant2026', targetResource: 'tenant' } },
-)) as { loginWithEmailAndPassword: { ok: { token: string } } };
-const token = login.loginWithEmailAndPassword.ok.token;
-const units = (await post(url, '{ tenantUnits { unit { id } } }', {}, token)) as {
-  tenantUnits: { unit: { id: string } }[];
-};
+const { token, unitId } = await demoTenant(url);
 const hour = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
 const span = { HOUR: 1, DAY: 30, MONTH: 365 }[resolution] ?? 1;
 const graph = {
@@ -48,7 +40,7 @@ const graph = {
   resolution,
   periodBegin: copenhagenMinute(new Date(hour - span * 86_400_000)),
   periodEnd: copenhagenMinute(new Date(hour)),
-  objects: [{ kind: 'UNIT', id: units.tenantUnits[0]!.unit.id }],
+  objects: [{ kind: 'UNIT', id: unitId }],
   quantities: ['heat-energy'],
 };
 const request: LoadOptions = {

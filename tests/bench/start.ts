@@ -3,7 +3,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { copenhagenMinute, post } from './api.ts';
+import { CREDENTIALS, copenhagenMinute, demoTenant, LOGIN, post } from './api.ts';
 
 const repo = new URL('../..', import.meta.url).pathname;
 
@@ -72,8 +72,6 @@ function percentile(sorted: number[], p: number): number {
   );
 }
 
-const LOGIN = `mutation L($c: CredentialsInput!) { loginWithEmailAndPassword(credentials: $c) { ok { token } } }`;
-const CREDENTIALS = { email: 'tenant@demo.test', password: 'Demo#Tenant2026', targetResource: 'tenant' };
 const GRAPH = `query G($graph: TenantGraphInput!) { tenantGraph(graph: $graph) { timestamps graphs { consumption { values } } } }`;
 
 /** Calls `request` one after another, `pauseMs` apart, for `seconds`; returns the latencies in ms, sorted. */
@@ -97,20 +95,14 @@ async function poll(seconds: number, pauseMs: number, request: () => Promise<unk
 async function pollSideBySide(port: number, seconds: number, title: string): Promise<void> {
   const origin = `http://127.0.0.1:${port}`;
   const url = `${origin}/api/tenant/graphql`;
-  const login = (await post(url, LOGIN, { c: CREDENTIALS })) as {
-    loginWithEmailAndPassword: { ok: { token: string } };
-  };
-  const token = login.loginWithEmailAndPassword.ok.token;
-  const units = (await post(url, '{ tenantUnits { unit { id } } }', {}, token)) as {
-    tenantUnits: { unit: { id: string } }[];
-  };
+  const { token, unitId } = await demoTenant(url);
   const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
   const graph = {
     graphType: 'HOURLY_VALUES',
     resolution: 'HOUR',
     periodBegin: copenhagenMinute(new Date(hour.getTime() - 86_400_000)),
     periodEnd: copenhagenMinute(hour),
-    objects: [{ kind: 'UNIT', id: units.tenantUnits[0]!.unit.id }],
+    objects: [{ kind: 'UNIT', id: unitId }],
     quantities: ['heat-energy'],
   };
   const [health, graphs, logins] = await Promise.all([
