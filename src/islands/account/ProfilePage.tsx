@@ -68,6 +68,31 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** The account's current password, asked to confirm an email change or the deletion of the account. */
+function PasswordField({
+  id,
+  value,
+  onChange,
+}: {
+  id: string;
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  const { t } = useTranslation('account');
+  return (
+    <div className="field">
+      <label htmlFor={id}>{t('profile.delete_password')}</label>
+      <input
+        id={id}
+        type="password"
+        autoComplete="current-password"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </div>
+  );
+}
+
 function Profile() {
   const { t } = useTranslation('account');
   const user = useSession((s) => s.context.user);
@@ -241,16 +266,7 @@ function EmailChange() {
             </p>
           )}
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-pw`}>{t('account:profile.delete_password')}</label>
-          <input
-            id={`${id}-pw`}
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+        <PasswordField id={`${id}-pw`} value={password} onChange={setPassword} />
         <button type="submit" className="button primary" disabled={busy} aria-busy={busy}>
           {t('account:profile.change_email')}
         </button>
@@ -357,18 +373,7 @@ function DeleteAccount({ email, hasPassword }: { email: string; hasPassword: boo
                 onChange={(e) => setTyped(e.target.value)}
               />
             </div>
-            {hasPassword && (
-              <div className="field">
-                <label htmlFor={`${id}-pw`}>{t('profile.delete_password')}</label>
-                <input
-                  id={`${id}-pw`}
-                  type="password"
-                  autoComplete="current-password"
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                />
-              </div>
-            )}
+            {hasPassword && <PasswordField id={`${id}-pw`} value={password} onChange={setPassword} />}
             <div className="modal-actions">
               <button type="submit" className="button danger" disabled={busy || !matches} aria-busy={busy}>
                 {t('profile.delete')}
