@@ -81,6 +81,22 @@ async function signUp(page: Page, email: string) {
   await page.waitForURL(DASHBOARD, { timeout: 30_000 });
 }
 
+/** The demo's tenancy admin invites `email` on the settings page; returns that page and the mailed signup link. */
+async function inviteAsAdmin(email: string): Promise<{ page: Page; dashboard: string; link: URL }> {
+  const page = await freshPage(browser.context);
+  await logIn(page, baseUrl, 'admin@demo.test', DEMO_PASSWORD);
+  await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+  const dashboard = new URL(page.url()).pathname;
+  await page.goto(`${baseUrl}${dashboard}settings`);
+  const invite = page.getByLabel('Email', { exact: true });
+  await invite.waitFor({ timeout: 30_000 });
+  await invite.fill(email);
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  const mail = await smtp!.waitFor((m) => m.to.includes(email), 15_000);
+  const link = new URL(/https?:\/\/\S+\/signup\?activationCode=[A-Z]{12}/.exec(mail.text)![0]);
+  return { page, dashboard, link };
+}
+
 test.describe
   .serial('accounts', () => {
     test("signs up from an activation link and lands on the new tenancy's dashboard", async () => {
@@ -131,18 +147,8 @@ test.describe
 
     test('lets a tenancy admin invite a co-tenant, who signs up with the mailed link and joins', async () => {
       test.skip(!smtp, 'needs the test SMTP server');
-      const page = await freshPage(browser.context);
-      await logIn(page, baseUrl, 'admin@demo.test', DEMO_PASSWORD);
-      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
-      const dashboard = new URL(page.url()).pathname;
-      await page.goto(`${baseUrl}${dashboard}settings`);
-      const invite = page.getByLabel('Email', { exact: true });
-      await invite.waitFor({ timeout: 30_000 });
-      await invite.fill('co.tenant@demo.test');
-      await page.getByRole('button', { name: 'Send invitation' }).click();
+      const { page, dashboard, link } = await inviteAsAdmin('co.tenant@demo.test');
       await expect.poll(() => page.getByTestId('invitations').textContent()).toContain('co.tenant@demo.test');
-      const mail = await smtp!.waitFor((m) => m.to.includes('co.tenant@demo.test'), 15_000);
-      const link = new URL(/https?:\/\/\S+\/signup\?activationCode=[A-Z]{12}/.exec(mail.text)![0]);
 
       const invitee = await freshPage(browser.context);
       await invitee.goto(`${baseUrl}${link.pathname}${link.search}`);
@@ -256,17 +262,7 @@ test.describe
 
     test('signs up by Apple (form_post answer) from an invitation link and joins the tenancy', async () => {
       test.skip(!smtp || !oidc, 'needs the test SMTP server and the local OIDC provider');
-      const page = await freshPage(browser.context);
-      await logIn(page, baseUrl, 'admin@demo.test', DEMO_PASSWORD);
-      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
-      const dashboard = new URL(page.url()).pathname;
-      await page.goto(`${baseUrl}${dashboard}settings`);
-      const invite = page.getByLabel('Email', { exact: true });
-      await invite.waitFor({ timeout: 30_000 });
-      await invite.fill('social.joiner@demo.test');
-      await page.getByRole('button', { name: 'Send invitation' }).click();
-      const mail = await smtp!.waitFor((m) => m.to.includes('social.joiner@demo.test'), 15_000);
-      const link = new URL(/https?:\/\/\S+\/signup\?activationCode=[A-Z]{12}/.exec(mail.text)![0]);
+      const { dashboard, link } = await inviteAsAdmin('social.joiner@demo.test');
 
       const joiner = await freshPage(browser.context);
       await joiner.goto(`${baseUrl}${link.pathname}${link.search}`);
