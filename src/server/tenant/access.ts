@@ -31,7 +31,11 @@ export interface UnitAccess {
  * The caller's units by apartment id, in the order of their first tenancy there. With several tenancies in
  * one apartment, overlapping or adjoining ones merge into one window, and the latest names the tenant.
  */
-function accessQuery(db: Db, where: SQL | undefined) {
+function accessQuery<Extra extends Record<string, SQL> = Record<never, never>>(
+  db: Db,
+  where: SQL | undefined,
+  extra?: Extra,
+) {
   return db
     .select({
       apartment: apartments,
@@ -39,6 +43,7 @@ function accessQuery(db: Db, where: SQL | undefined) {
       tenant: tenancies.tenant,
       start: tenancies.start,
       end: tenancies.end,
+      ...(extra as Extra),
     })
     .from(tenancyMembers)
     .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
@@ -167,22 +172,9 @@ function prepareUnitsAndPoints(db: Db) {
       AND ((${mp.apartmentId} = ${apartments.id} AND ${apartments.id} = ANY(${sql.placeholder('unitIds')}::int[]))
         OR (${mp.apartmentId} IS NULL AND ${mp.propertyId} = ${properties.id}
           AND ${properties.id} = ANY(${sql.placeholder('sourceIds')}::int[]))))`;
-  return db
-    .select({
-      apartment: apartments,
-      property: properties,
-      tenant: tenancies.tenant,
-      start: tenancies.start,
-      end: tenancies.end,
-      points,
-    })
-    .from(tenancyMembers)
-    .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
-    .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))
-    .innerJoin(properties, eq(properties.id, apartments.propertyId))
-    .where(eq(tenancyMembers.userId, sql.placeholder('userId')))
-    .orderBy(asc(tenancies.start), asc(tenancies.id))
-    .prepare('caller_units_and_points');
+  return accessQuery(db, eq(tenancyMembers.userId, sql.placeholder('userId')), { points }).prepare(
+    'caller_units_and_points',
+  );
 }
 
 /** The caller's access to each of these apartments; throws FORBIDDEN if any is not theirs. */
