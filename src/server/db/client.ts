@@ -43,16 +43,11 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
 
 type Client = Sql<Record<string, PostgresType>>;
 
-/** How to open one more connection to the same database (for migrations, without the timeout). */
-const connectOptions = new WeakMap<
-  Database,
-  { options: Options<Record<string, PostgresType>>; url?: string }
->();
-/** The same, by the Drizzle handle, which survives wrapping a Database in another object. */
-const connectOptionsByDb = new WeakMap<
-  Db,
-  { options: Options<Record<string, PostgresType>>; url?: string }
->();
+/**
+ * How to open one more connection to the same database (for migrations, without the timeout, and for
+ * background work), by the Drizzle handle, which survives wrapping a Database in another object.
+ */
+const connectOptions = new WeakMap<Db, { options: Options<Record<string, PostgresType>>; url?: string }>();
 
 /**
  * postgres.js through Drizzle sends every statement unnamed, so PostgreSQL parses and plans it again each
@@ -148,8 +143,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const client = await connect(pool, options.url);
     const db = drizzle(preparing(client), { schema }) as unknown as Db;
     const database: Database = { db, engine: 'postgres', close: () => client.end({ timeout: 5 }) };
-    connectOptions.set(database, { options: { ...base, max: 1 }, url: options.url });
-    connectOptionsByDb.set(db, { options: { ...base, max: 1 }, url: options.url });
+    connectOptions.set(db, { options: { ...base, max: 1 }, url: options.url });
     return database;
   }
   const worker = await startPgliteWorker(options.dataDir);
@@ -169,8 +163,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       await worker.stop();
     },
   };
-  connectOptions.set(database, { options: { ...local, max: 1 } });
-  connectOptionsByDb.set(db, { options: { ...local, max: 1 } });
+  connectOptions.set(db, { options: { ...local, max: 1 } });
   return database;
 }
 
@@ -189,7 +182,7 @@ export async function openBackgroundConnection(
   database: Database,
 ): Promise<{ db: Db; close: () => Promise<void> }> {
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const stored = connectOptionsByDb.get(database.db);
+  const stored = connectOptions.get(database.db);
   if (!stored) throw new Error('openBackgroundConnection: not a database opened by openDatabase');
   const client = await connect(
     {
@@ -208,7 +201,7 @@ export async function openBackgroundConnection(
 export async function migrateDatabase(database: Database): Promise<void> {
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
-  const stored = connectOptions.get(database);
+  const stored = connectOptions.get(database.db);
   if (!stored) {
     // biome-ignore lint/suspicious/noExplicitAny: the migrator wants its engine's concrete type
     await migrate(database.db as any, { migrationsFolder });
