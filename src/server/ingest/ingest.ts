@@ -937,16 +937,7 @@ async function derive(
   if (fresh) {
     // The primary keys were dropped for the load (bulkLoadIntoEmpty); a sorted index build is far cheaper
     // than maintaining them row by row. The rollups below need them.
-    await timed(timings, 'primary keys', async () => {
-      await tx.execute(
-        sql.raw(`ALTER TABLE register_readings ADD CONSTRAINT ${READINGS_PK} PRIMARY KEY (meter_id, ts)`),
-      );
-      await tx.execute(
-        sql.raw(
-          `ALTER TABLE hourly_consumption ADD CONSTRAINT ${HOURLY_PK} PRIMARY KEY (measurement_point_id, hour_start)`,
-        ),
-      );
-    });
+    await timed(timings, 'primary keys', () => addPrimaryKeys(tx));
   }
   if (days.length > 0) {
     await timed(timings, 'monthly rollups', () => updateMonthlyRollups(tx, days));
@@ -1001,6 +992,18 @@ function wholeHourSpans(
 }
 
 const READINGS_PK = 'register_readings_meter_id_ts_pk';
+
+/** Rebuilds the reading tables' primary keys, which bulkLoadIntoEmpty drops for the load. */
+async function addPrimaryKeys(tx: Db): Promise<void> {
+  await tx.execute(
+    sql.raw(`ALTER TABLE register_readings ADD CONSTRAINT ${READINGS_PK} PRIMARY KEY (meter_id, ts)`),
+  );
+  await tx.execute(
+    sql.raw(
+      `ALTER TABLE hourly_consumption ADD CONSTRAINT ${HOURLY_PK} PRIMARY KEY (measurement_point_id, hour_start)`,
+    ),
+  );
+}
 const HOURLY_PK = 'hourly_consumption_measurement_point_id_hour_start_pk';
 
 /**
@@ -1079,14 +1082,7 @@ export async function bulkLoadIntoEmpty(
   await timed(options.timings, 'insert readings (wait)', () => inserting);
   const all = [...spans.values()];
   if (all.length === 0) {
-    await tx.execute(
-      sql.raw(`ALTER TABLE register_readings ADD CONSTRAINT ${READINGS_PK} PRIMARY KEY (meter_id, ts)`),
-    );
-    await tx.execute(
-      sql.raw(
-        `ALTER TABLE hourly_consumption ADD CONSTRAINT ${HOURLY_PK} PRIMARY KEY (measurement_point_id, hour_start)`,
-      ),
-    );
+    await addPrimaryKeys(tx);
     return { rows, newReadings: 0, hoursUpdated: 0, daysUpdated: 0 };
   }
   // derive checks jumps and resets in the same pass as it derives the hours.
