@@ -46,6 +46,7 @@ export function getServices(): Promise<Services> {
     const logger = pino({ level: config.LOG_LEVEL });
     const database = await openDatabase({
       url: config.DATABASE_URL,
+      ...(config.DATABASE_URL ? { max: config.DATABASE_POOL_SIZE } : {}),
       dataDir: join(config.dataDir, 'pglite'),
       statementTimeoutMs: DB_STATEMENT_TIMEOUT_MS,
     });

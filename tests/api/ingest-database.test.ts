@@ -4,6 +4,8 @@
  * dies mid-transaction is rolled back, heavy SQL does not block this thread, and API connections carry a
  * statement_timeout that ingestion lifts.
  */
+
+import { existsSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -12,6 +14,7 @@ import {
   openBackgroundConnection,
   openDatabase,
   startPgliteWorker,
+  unixSocketOf,
 } from '../../src/server/db/client.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { freshDatabase, testEngine } from './helpers/db.ts';
@@ -28,6 +31,42 @@ afterAll(async () => {
 });
 
 describe('connections', () => {
+  it("read libpq's Unix-socket form of a URL, and leave a TCP URL alone", () => {
+    expect(unixSocketOf('postgres://u:p@localhost/app?host=/var/run/postgresql')).toEqual({
+      url: 'postgres://u:p@localhost/app',
+      path: '/var/run/postgresql/.s.PGSQL.5432',
+    });
+    expect(unixSocketOf('postgres://u:p@localhost:6543/app?host=/tmp/&sslmode=disable')).toEqual({
+      url: 'postgres://u:p@localhost:6543/app?sslmode=disable',
+      path: '/tmp/.s.PGSQL.6543',
+    });
+    expect(unixSocketOf('postgres://u:p@db.example:5432/app')).toBeNull();
+    expect(unixSocketOf('postgres://u:p@db.example/app?host=db2.example')).toBeNull();
+  });
+
+  const socketDir = '/var/run/postgresql';
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  it.skipIf(testEngine !== 'postgres' || !existsSync(`${socketDir}/.s.PGSQL.5432`))(
+    'reach PostgreSQL over its Unix socket when the URL names the socket directory',
+    async () => {
+      const url = new URL(adminUrl!);
+      url.hostname = 'localhost';
+      url.port = '5432';
+      url.searchParams.set('host', socketDir);
+      const local = await openDatabase({ url: url.toString(), max: 2 });
+      try {
+        const [row] = await queryRows<{ addr: string | null; one: number }>(
+          local.db,
+          sql`SELECT inet_server_addr()::text AS addr, 1 AS one`,
+        );
+        // A Unix-domain connection has no server address; a TCP one would show 127.0.0.1.
+        expect(row).toEqual({ addr: null, one: 1 });
+      } finally {
+        await local.close();
+      }
+    },
+  );
+
   it('run many concurrent parameterised statements, each getting its own answer', async () => {
     const answers = await Promise.all(
       Array.from({ length: 300 }, async (_, i) => {

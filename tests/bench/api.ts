@@ -14,7 +14,7 @@ import { createSchema, createYoga } from 'graphql-yoga';
 import pino from 'pino';
 import { generateKeyRing } from '../../src/server/auth/keys.ts';
 import { parseServerConfig } from '../../src/server/config.ts';
-import { type Database, migrateDatabase, openDatabase } from '../../src/server/db/client.ts';
+import { connectPostgres, type Database, migrateDatabase, openDatabase } from '../../src/server/db/client.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from '../../src/server/demo/seed.ts';
 import { createAppServer } from '../../src/server/http.ts';
@@ -35,6 +35,11 @@ const MAXIMAL_QUANTITIES = [
 const DAYS = 400;
 const APARTMENTS = 6;
 
+/** The PostgreSQL pool the benches use: the app's default (DATABASE_POOL_SIZE), or BENCH_PG_POOL. */
+export function benchPoolSize(): number {
+  return Number(process.env.BENCH_PG_POOL || parseServerConfig({}).DATABASE_POOL_SIZE);
+}
+
 /** A migrated, empty database of its own (a temp PGlite folder, or a new PostgreSQL database) and its cleanup. */
 export async function openBenchDatabase(
   engine: 'pglite' | 'postgres',
@@ -47,13 +52,12 @@ export async function openBenchDatabase(
     await migrateDatabase(database);
     return { database, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const { default: postgres } = await import('postgres');
-  const admin = postgres(adminUrl!, { max: 1, onnotice: () => {} });
+  const admin = await connectPostgres(adminUrl!, { max: 1 });
   const name = `bench_${randomBytes(5).toString('hex')}`;
   await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl!);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), max: 10 });
+  const database = await openDatabase({ url: url.toString(), max: benchPoolSize() });
   await migrateDatabase(database);
   return {
     database,
@@ -141,7 +145,9 @@ export function copenhagenMinute(date: Date): string {
  * allowed tenantGraph runs.
  */
 export async function benchApi(engine: 'pglite' | 'postgres', adminUrl?: string): Promise<void> {
-  console.log(`\n== ${engine === 'pglite' ? 'PGlite (on disk)' : 'PostgreSQL 15 (local)'} ==`);
+  console.log(
+    `\n== ${engine === 'pglite' ? 'PGlite (on disk)' : `PostgreSQL 15 (local), a pool of ${benchPoolSize()} connections`} ==`,
+  );
   const { database, cleanup } = await openBenchDatabase(engine, adminUrl);
   let server: Server | undefined;
   let hello: { server: Server; url: string } | undefined;

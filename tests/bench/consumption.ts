@@ -1,60 +1,21 @@
-/**
- * Latency of the consumption operations under load: p50/p95 with 20 concurrent clients for tenantGraph (a year at
- * MONTH with the property and last-year comparisons and the climate correction), unitQuantityKpis (a year, with
- * climate correction) and tenantTable (a month per room against the property), next to a baseline (the plain
- * tenantGraph year at MONTH of tests/bench/api.ts, measured in the same run), on PGlite (on disk) and, when
- * BENCH_DATABASE_URL or TEST_DATABASE_URL is set, on PostgreSQL. Also the SQL statements each request runs.
- *
- *   node --import tsx tests/bench/consumption.ts [--pglite-only] [--postgres-only]
- *
- * Or call benchConsumption() from tests/bench/run.ts. Nothing here passes or fails on speed.
- */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Logger } from 'drizzle-orm';
 import pino from 'pino';
 import { Temporal } from 'temporal-polyfill';
 import { generateKeyRing } from '../../src/server/auth/keys.ts';
 import { parseServerConfig } from '../../src/server/config.ts';
-import { migrateDatabase, openDatabase } from '../../src/server/db/client.ts';
 import { seedDemo } from '../../src/server/demo/seed.ts';
 import type { ApiServices } from '../../src/server/services.ts';
 import { refreshAllDegreeDays } from '../../src/server/tenant/degreeDays.ts';
 import { createTenantYoga } from '../../src/server/tenant/yoga.ts';
-import { demoTenant, post } from './api.ts';
+import { demoTenant, openBenchDatabase, post } from './api.ts';
 
 const CLIENTS = 20;
 const REQUESTS = 400;
 const DAYS = 400;
 const APARTMENTS = 6;
-
-async function openBenchDatabase(engine: 'pglite' | 'postgres', adminUrl?: string) {
-  if (engine === 'pglite') {
-    const dir = mkdtempSync(join(tmpdir(), 'consumption-bench-'));
-    const database = await openDatabase({ dataDir: dir });
-    await migrateDatabase(database);
-    return { database, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const { default: postgres } = await import('postgres');
-  const admin = postgres(adminUrl!, { max: 1, onnotice: () => {} });
-  const name = `bench_${randomBytes(5).toString('hex')}`;
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl!);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), max: 10 });
-  await migrateDatabase(database);
-  return {
-    database,
-    cleanup: async () => {
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))]!;

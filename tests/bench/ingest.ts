@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
-import { type Database, migrateDatabase, openDatabase } from '../../src/server/db/client.ts';
+import { connectPostgres, type Database, migrateDatabase, openDatabase } from '../../src/server/db/client.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { seedDemo } from '../../src/server/demo/seed.ts';
 import type { PhaseTimings } from '../../src/server/ingest/ingest.ts';
@@ -36,9 +36,8 @@ async function fresh(engine: 'pglite' | 'postgres'): Promise<Fresh> {
     return { ...database, drop: async () => {}, cpuSeconds };
   }
   const adminUrl = process.env.TEST_DATABASE_URL!;
-  const { default: postgres } = await import('postgres');
   const name = `bench_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const admin = await connectPostgres(adminUrl, { max: 1 });
   await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

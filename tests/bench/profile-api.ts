@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -64,12 +64,44 @@ await load({ ...request, duration: 1 });
 async function cpuPerRequest(options: LoadOptions) {
   const main0 = process.threadCpuUsage();
   const all0 = process.cpuUsage();
+  const pg0 = postgresCpuMs();
   const r = await load(options);
   const main = process.threadCpuUsage(main0);
   const all = process.cpuUsage(all0);
+  const pgMs = postgresCpuMs() - pg0;
   const mainUs = main.user + main.system;
   const otherUs = all.user + all.system - mainUs - r.loaderCpuUs;
-  return { rps: r.rps, mainMs: mainUs / 1000 / r.requests, otherMs: otherUs / 1000 / r.requests };
+  return {
+    rps: r.rps,
+    mainMs: mainUs / 1000 / r.requests,
+    otherMs: otherUs / 1000 / r.requests,
+    postgresMs: pgMs / r.requests,
+  };
+}
+
+/**
+ * CPU milliseconds used so far by every process named `postgres` on this machine (the server and its backends,
+ * from /proc; Linux only, 0 elsewhere). The bench's pool keeps its backends for the whole run, so the
+ * difference over a round is what PostgreSQL spent on it (plus anything else the server did meanwhile).
+ */
+function postgresCpuMs(): number {
+  let ticks = 0;
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (!stat.includes('(postgres)')) continue;
+        const fields = stat.split(') ')[1]!.split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
 }
 if (process.env.PROFILE_CPU) {
   const { createSchema, createYoga } = await import('graphql-yoga');
@@ -100,7 +132,9 @@ if (process.env.PROFILE_CPU) {
     const g = await cpuPerRequest(request);
     console.log(
       `cpu ${engine} ${resolution}: hello-world main ${f(h.mainMs)} ms/req (${h.rps.toFixed(0)} req/s); ` +
-        `tenantGraph main ${f(g.mainMs)} + other threads ${f(g.otherMs)} ms/req (${g.rps.toFixed(0)} req/s); ` +
+        `tenantGraph main ${f(g.mainMs)} + other threads ${f(g.otherMs)}` +
+        (engine === 'postgres' ? ` + PostgreSQL ${f(g.postgresMs)}` : '') +
+        ` ms/req (${g.rps.toFixed(0)} req/s); ` +
         `main-thread ratio ${((100 * h.mainMs) / g.mainMs).toFixed(1)} %`,
     );
   }

@@ -78,7 +78,30 @@ function preparing(client: Client): Client {
 
 async function connect(options: Options<Record<string, PostgresType>>, url?: string): Promise<Client> {
   const { default: postgres } = await import('postgres');
-  return url ? postgres(url, options) : postgres(options);
+  if (!url) return postgres(options);
+  const socket = unixSocketOf(url);
+  return socket ? postgres(socket.url, { ...options, path: socket.path }) : postgres(url, options);
+}
+
+/** A plain postgres.js client for a `postgres://` URL (TCP, or libpq's `?host=/socket/dir`), e.g. an admin connection. */
+export function connectPostgres(
+  url: string,
+  options: Options<Record<string, PostgresType>> = {},
+): Promise<Client> {
+  return connect({ onnotice: () => {}, ...options }, url);
+}
+
+/**
+ * libpq's way to name a Unix-domain socket in a URL, `postgres://user:pass@localhost/db?host=/var/run/postgresql`
+ * (the `host` parameter is the socket's directory), which postgres.js does not read: it would send `host` to the
+ * server as a setting. Returns the URL without it and the socket's path, or null for a TCP URL.
+ */
+export function unixSocketOf(url: string): { url: string; path: string } | null {
+  const parsed = new URL(url);
+  const dir = parsed.searchParams.get('host');
+  if (!dir?.startsWith('/')) return null;
+  parsed.searchParams.delete('host');
+  return { url: parsed.toString(), path: `${dir.replace(/\/$/, '')}/.s.PGSQL.${parsed.port || 5432}` };
 }
 
 /** The worker's file; in the Astro server bundle this module is inlined into a chunk, so look in the sources. */

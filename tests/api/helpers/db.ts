@@ -3,7 +3,12 @@
  * (created and dropped here) when TEST_DATABASE_URL is set.
  */
 import { randomBytes } from 'node:crypto';
-import { type Database, migrateDatabase, openDatabase } from '../../../src/server/db/client.ts';
+import {
+  connectPostgres,
+  type Database,
+  migrateDatabase,
+  openDatabase,
+} from '../../../src/server/db/client.ts';
 
 /** Which engine the API suite runs on. */
 export const testEngine = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
@@ -16,9 +21,8 @@ export async function freshDatabase(): Promise<Database> {
     await migrateDatabase(database);
     return database;
   }
-  const { default: postgres } = await import('postgres');
   const name = `test_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const admin = await connectPostgres(adminUrl, { max: 1 });
   await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
