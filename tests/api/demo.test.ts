@@ -166,6 +166,39 @@ describe('demo seed', () => {
     expect(await fingerprint(third)).toEqual(await fingerprint(first));
     expect(await backfillDemo(third)).toEqual({ hours: 0, readings: 0 });
   });
+
+  it('rolls each day up once it is whole, and a run stopped after a midnight rolls that day up on resuming', async () => {
+    const fourth = await open();
+    await seedDemo(fourth, { ...small, recentDays: 1 });
+    const [meta] = await queryRows<{ value: string }>(
+      fourth,
+      sql`SELECT value FROM app_meta WHERE key = 'demo.firstHour'`,
+    );
+    // Steps go back an hour each from the first loaded hour; stop right after the step at a Copenhagen midnight.
+    const [mid] = await queryRows<{ hours: number }>(
+      fourth,
+      sql`SELECT extract(epoch FROM ${meta!.value}::timestamptz
+            - (date_trunc('day', (${meta!.value}::timestamptz - interval '1 hour') AT TIME ZONE 'Europe/Copenhagen')
+               AT TIME ZONE 'Europe/Copenhagen'))::int / 3600 AS hours`,
+    );
+    let steps = 0;
+    const partial = await backfillDemo(fourth, { shouldStop: () => steps++ >= mid!.hours });
+    expect(partial.hours).toBe(mid!.hours);
+    // Every day with hourly values has a daily rollup that sums them, per point.
+    const mismatches = sql`SELECT count(*)::int AS n FROM (
+          SELECT measurement_point_id, (hour_start AT TIME ZONE 'Europe/Copenhagen')::date AS day, sum(value) AS s
+          FROM hourly_consumption GROUP BY 1, 2) h
+        FULL JOIN daily_rollups d ON d.measurement_point_id = h.measurement_point_id AND d.day = h.day
+        WHERE h.s IS DISTINCT FROM d.sum`;
+    expect((await queryRows<{ n: number }>(fourth, mismatches))[0]!.n).toBe(0);
+    // As if the process had died after the midnight step's hours, before their roll-up.
+    await fourth.execute(sql`DELETE FROM daily_rollups WHERE day = (SELECT min(day) FROM daily_rollups)`);
+    expect((await queryRows<{ n: number }>(fourth, mismatches))[0]!.n).toBeGreaterThan(0);
+    const rest = await backfillDemo(fourth);
+    expect(partial.hours + rest.hours).toBe(48);
+    expect((await queryRows<{ n: number }>(fourth, mismatches))[0]!.n).toBe(0);
+    expect(await fingerprint(fourth)).toEqual(await fingerprint(first));
+  });
 });
 
 describe('demo catch-up', () => {

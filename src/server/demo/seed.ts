@@ -6,6 +6,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { Temporal } from 'temporal-polyfill';
 import { hashPassword } from '../auth/password.ts';
 import type { Db } from '../db/client.ts';
 import {
@@ -31,8 +32,10 @@ import {
   bulkLoadIntoEmpty,
   ingestReadings,
   type PhaseTimings,
+  type PointDays,
   type ReadingRow,
   timed,
+  updateRollups,
 } from '../ingest/ingest.ts';
 import { insertDemoFixedCharges } from '../tenant/consumption/fixedCharges.ts';
 import {
@@ -485,9 +488,41 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<void> {
  */
 const BACKFILL_HOURS = 1;
 
+/** The Europe/Copenhagen day (YYYY-MM-DD) of an instant, and whether the instant is that day's midnight. */
+function copenhagenDay(ms: number): { day: string; midnight: boolean } {
+  const local = Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO('Europe/Copenhagen');
+  return { day: local.toPlainDate().toString(), midnight: local.hour === 0 && local.minute === 0 };
+}
+
+/** Days of points still to roll up, widened per point as hours arrive. */
+class PendingDays {
+  private readonly byPoint = new Map<number, PointDays>();
+  add(days: PointDays[] | undefined): void {
+    for (const d of days ?? []) {
+      const known = this.byPoint.get(d.pointId);
+      if (!known) this.byPoint.set(d.pointId, { ...d });
+      else {
+        if (d.dayLo < known.dayLo) known.dayLo = d.dayLo;
+        if (d.dayHi > known.dayHi) known.dayHi = d.dayHi;
+      }
+    }
+  }
+  /** Rolls the pending days up (one transaction) and forgets them. */
+  async flush(db: Db, timings?: PhaseTimings): Promise<void> {
+    const days = [...this.byPoint.values()];
+    this.byPoint.clear();
+    await updateRollups(db, days, timings);
+  }
+}
+
 /**
  * Loads the older history that seedDemo left out (`recentDays`), newest hours first, BACKFILL_HOURS per
  * transaction, so a running server stays responsive. Resumable; does nothing when complete.
+ *
+ * The hours go in without their rollups; a day's daily, monthly and property rollups are brought up to date
+ * in a transaction of their own once its first hour (its midnight) is in, so neither kind of transaction
+ * keeps a request waiting long. Until then the day has its hours but no rollup. A stop (or a crash) between
+ * the two leaves the oldest loaded day's rollups behind, so a run starts by rolling that day up again.
  */
 export async function backfillDemo(
   db: Db,
@@ -518,22 +553,43 @@ export async function backfillDemo(
   let readings = 0;
   let done = 0;
   opts.onProgress?.({ phase: 'older history', done, total });
+  // Then the database is left to requests for as long again as a step took: they would otherwise queue
+  // behind one transaction after another (PGlite has one session), statement by statement.
+  const yieldAfter = (started: number) =>
+    new Promise((resolve) => setTimeout(resolve, performance.now() - started));
+  const pending = new PendingDays();
+  // The oldest loaded day may lack its rollups: a stop or crash after a step's hours and before its
+  // marker moved (a day is rolled up before the marker moves past its midnight, so no older day can).
+  const oldest = copenhagenDay(firstMs).day;
+  const points = await queryRows<{ id: number }>(db, sql`SELECT id FROM measurement_points`);
+  pending.add(points.map((p) => ({ pointId: p.id, dayLo: oldest, dayHi: oldest })));
+  let started = performance.now();
+  await pending.flush(db, opts.timings);
+  await yieldAfter(started);
   let upTo = firstMs;
   for (const start of starts.reverse()) {
     if (opts.shouldStop?.()) break;
-    const started = performance.now();
+    started = performance.now();
     const rows: ReadingRow[] = [];
     simulate(plan, start.state, start.ms, upTo - HOUR_MS, rows);
-    await ingestReadings(db, rows, { bulk: true, timings: opts.timings });
+    const result = await ingestReadings(db, rows, { bulk: true, deferRollups: true, timings: opts.timings });
+    pending.add(result.pendingDays);
+    await yieldAfter(started);
+    // The day that starts here is whole now (the last step may end mid-day): roll it up before the marker
+    // moves past it.
+    if (copenhagenDay(start.ms).midnight || start.ms <= plan.startMs) {
+      started = performance.now();
+      await pending.flush(db, opts.timings);
+      await yieldAfter(started);
+    }
     await setMeta(db, META_FIRST_HOUR, new Date(start.ms).toISOString());
     readings += rows.length;
     done += (upTo - start.ms) / HOUR_MS;
     upTo = start.ms;
     opts.onProgress?.({ phase: 'older history', done, total });
-    // Then the database is left to requests for as long again: they would otherwise queue behind one
-    // transaction after another (PGlite has one session), statement by statement.
-    await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
   }
+  // Stopped mid-day: that day's hours so far (a later run rolls it up again when it is whole).
+  await pending.flush(db, opts.timings);
   return { hours: done, readings };
 }
 

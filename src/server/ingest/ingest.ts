@@ -44,6 +44,8 @@ export interface IngestResult {
   hoursUpdated: number;
   /** Daily rollups (per point) inserted or changed. */
   daysUpdated: number;
+  /** With `deferRollups`: the points' days whose rollups are still to be brought up to date. */
+  pendingDays?: PointDays[];
 }
 
 /** A rejected batch; nothing of it was written. */
@@ -107,6 +109,12 @@ export interface IngestOptions {
   timings?: PhaseTimings;
   /** A bulk load (the demo history): foreign-key triggers are skipped where the database allows it. */
   bulk?: boolean;
+  /**
+   * Leave the daily, monthly and property rollups (and degree days) to a later `updateRollups` call with the
+   * result's `pendingDays`, in a transaction of its own: the demo's background backfill loads an hour at a
+   * time and rolls a day up once it is whole, so each transaction a request may wait behind stays short.
+   */
+  deferRollups?: boolean;
 }
 
 interface ValidRow {
@@ -380,7 +388,8 @@ async function insertReadings(
 }
 
 /** Days (Europe/Copenhagen) per measurement point whose hourly values changed. */
-interface PointDays {
+/** A point's range of Europe/Copenhagen days (YYYY-MM-DD, inclusive). */
+export interface PointDays {
   pointId: number;
   dayLo: string;
   dayHi: string;
@@ -890,7 +899,8 @@ async function derive(
   fresh: boolean,
   timings?: PhaseTimings,
   wholeHours: WholeHourSpans = { registers: [], samples: [] },
-): Promise<{ hoursUpdated: number; daysUpdated: number }> {
+  deferRollups = false,
+): Promise<{ hoursUpdated: number; daysUpdated: number; pendingDays?: PointDays[] }> {
   let days: PointDays[];
   let hoursUpdated = 0;
   if (fresh) {
@@ -924,6 +934,7 @@ async function derive(
     hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
     // A point is either register or instantaneous, so each point has at most one outcome.
     days = outcomes.map((o) => ({ pointId: o.point_id, dayLo: o.day_lo, dayHi: o.day_hi }));
+    if (deferRollups) return { hoursUpdated, daysUpdated: 0, pendingDays: days };
   }
   let daysUpdated = 0;
   if (days.length > 0) {
@@ -939,13 +950,32 @@ async function derive(
     // than maintaining them row by row. The rollups below need them.
     await timed(timings, 'primary keys', () => addPrimaryKeys(tx));
   }
-  if (days.length > 0) {
-    await timed(timings, 'monthly rollups', () => updateMonthlyRollups(tx, days));
-    await timed(timings, 'property rollups', () => updatePropertyRollups(tx, days));
-    // Heating degree days from the property's outdoor temperature (writes nothing for other points).
-    await timed(timings, 'degree days', () => updateDegreeDays(tx, days));
-  }
+  if (days.length > 0) await rollUpFromDaily(tx, days, timings);
   return { hoursUpdated, daysUpdated };
+}
+
+/** Monthly and property rollups, and degree days, of the points' days (after their daily rollups). */
+async function rollUpFromDaily(tx: Db, days: PointDays[], timings?: PhaseTimings): Promise<void> {
+  await timed(timings, 'monthly rollups', () => updateMonthlyRollups(tx, days));
+  await timed(timings, 'property rollups', () => updatePropertyRollups(tx, days));
+  // Heating degree days from the property's outdoor temperature (writes nothing for other points).
+  await timed(timings, 'degree days', () => updateDegreeDays(tx, days));
+}
+
+/**
+ * Brings the daily, monthly and property rollups and degree days of the points' days up to date from their
+ * hourly values, in one transaction (after ingestReadings with `deferRollups`). Recomputes whole days, so
+ * it may run again for the same days. Returns how many daily rollups changed.
+ */
+export async function updateRollups(db: Db, days: PointDays[], timings?: PhaseTimings): Promise<number> {
+  if (days.length === 0) return 0;
+  return db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    await timed(timings, 'begin', () => beginBatch(tx, false));
+    const daily = await timed(timings, 'daily rollups', () => updateDailyRollups(tx, days, false));
+    await rollUpFromDaily(tx, days, timings);
+    return daily.days;
+  });
 }
 
 /** Spans of the meters whose points a fresh load derives by the whole-hour shortcuts. */
@@ -1130,7 +1160,7 @@ export async function ingestReadings(
     const jumps = await timed(timings, 'jumps and resets check', () => implausibleJumps(tx, spans, valid));
     if (jumps.length > 0) throw new IngestError(jumps.sort((a, b) => a.line - b.line));
 
-    const { hoursUpdated, daysUpdated } = await derive(tx, spans, false, timings);
-    return { rows: rows.length, newReadings: inserted, hoursUpdated, daysUpdated };
+    const derived = await derive(tx, spans, false, timings, undefined, options.deferRollups === true);
+    return { rows: rows.length, newReadings: inserted, ...derived };
   });
 }
