@@ -487,6 +487,8 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<void> {
  * hours up to about 0.3 s.
  */
 const BACKFILL_HOURS = 1;
+/** Backfill steps per remembered simulation state (a day's worth). */
+const CHUNK_STEPS = 24;
 
 /** The Europe/Copenhagen day (YYYY-MM-DD) of an instant, and whether the instant is that day's midnight. */
 function copenhagenDay(ms: number): { day: string; midnight: boolean } {
@@ -534,20 +536,28 @@ export async function backfillDemo(
   const { plan } = loaded;
   const firstMs = Date.parse(firstText);
   if (firstMs <= plan.startMs) return { hours: 0, readings: 0 };
-  // One forward pass (no I/O) gives the register state at the start of every step to load.
+  // One forward pass (no I/O) gives the register state at the start of every CHUNK_STEPS-th step; each chunk
+  // is simulated again, step by step, when it loads. (A state per step kept millions of small objects alive.)
   const stepMs = BACKFILL_HOURS * HOUR_MS;
-  const starts: { ms: number; state: StreamState[] }[] = [];
+  const chunks: { ms: number; state: StreamState[] }[] = [];
   const state = freshState(plan);
   let at = plan.startMs;
+  // Two years of simulation take about a second of this thread, which also serves requests: it gives the
+  // thread back every few milliseconds.
+  let slice = performance.now();
   for (
     let stepStart = firstMs - Math.ceil((firstMs - plan.startMs) / stepMs) * stepMs;
     stepStart < firstMs;
-    stepStart += stepMs
+    stepStart += CHUNK_STEPS * stepMs
   ) {
     const from = Math.max(stepStart, plan.startMs);
     if (from > at) simulate(plan, state, at, from - HOUR_MS);
     at = from;
-    starts.push({ ms: from, state: state.map((s) => ({ ...s })) });
+    chunks.push({ ms: from, state: state.map((s) => ({ ...s })) });
+    if (performance.now() - slice > 5) {
+      await new Promise((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
   }
   const total = (firstMs - plan.startMs) / HOUR_MS;
   let readings = 0;
@@ -567,26 +577,38 @@ export async function backfillDemo(
   await pending.flush(db, opts.timings);
   await yieldAfter(started);
   let upTo = firstMs;
-  for (const start of starts.reverse()) {
-    if (opts.shouldStop?.()) break;
-    started = performance.now();
-    const rows: ReadingRow[] = [];
-    simulate(plan, start.state, start.ms, upTo - HOUR_MS, rows);
-    const result = await ingestReadings(db, rows, { bulk: true, deferRollups: true, timings: opts.timings });
-    pending.add(result.pendingDays);
-    await yieldAfter(started);
-    // The day that starts here is whole now (the last step may end mid-day): roll it up before the marker
-    // moves past it.
-    if (copenhagenDay(start.ms).midnight || start.ms <= plan.startMs) {
-      started = performance.now();
-      await pending.flush(db, opts.timings);
-      await yieldAfter(started);
+  for (const chunk of chunks.reverse()) {
+    // The chunk's steps, oldest first, each with its readings; then loaded newest first.
+    const steps: { ms: number; rows: ReadingRow[] }[] = [];
+    for (let ms = chunk.ms; ms < upTo; ms += stepMs) {
+      const rows: ReadingRow[] = [];
+      simulate(plan, chunk.state, ms, Math.min(ms + stepMs, upTo) - HOUR_MS, rows);
+      steps.push({ ms, rows });
     }
-    await setMeta(db, META_FIRST_HOUR, new Date(start.ms).toISOString());
-    readings += rows.length;
-    done += (upTo - start.ms) / HOUR_MS;
-    upTo = start.ms;
-    opts.onProgress?.({ phase: 'older history', done, total });
+    for (const step of steps.reverse()) {
+      if (opts.shouldStop?.()) break;
+      started = performance.now();
+      const result = await ingestReadings(db, step.rows, {
+        bulk: true,
+        deferRollups: true,
+        timings: opts.timings,
+      });
+      pending.add(result.pendingDays);
+      await yieldAfter(started);
+      // The day that starts here is whole now (the last step may end mid-day): roll it up before the marker
+      // moves past it.
+      if (copenhagenDay(step.ms).midnight || step.ms <= plan.startMs) {
+        started = performance.now();
+        await pending.flush(db, opts.timings);
+        await yieldAfter(started);
+      }
+      await setMeta(db, META_FIRST_HOUR, new Date(step.ms).toISOString());
+      readings += step.rows.length;
+      done += (upTo - step.ms) / HOUR_MS;
+      upTo = step.ms;
+      opts.onProgress?.({ phase: 'older history', done, total });
+    }
+    if (upTo > chunk.ms) break; // stopped
   }
   // Stopped mid-day: that day's hours so far (a later run rolls it up again when it is whole).
   await pending.flush(db, opts.timings);
