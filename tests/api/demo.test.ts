@@ -170,6 +170,12 @@ describe('demo seed', () => {
   it('rolls each day up once it is whole, and a run stopped after a midnight rolls that day up on resuming', async () => {
     const fourth = await open();
     await seedDemo(fourth, { ...small, recentDays: 1 });
+    // The load ends with planner statistics (PGlite has no autovacuum; the backfill's lookups need them).
+    const [stats] = await queryRows<{ n: number }>(
+      fourth,
+      sql`SELECT count(*)::int AS n FROM pg_stats WHERE schemaname = 'public' AND tablename = 'register_readings'`,
+    );
+    expect(stats!.n).toBeGreaterThan(0);
     const [meta] = await queryRows<{ value: string }>(
       fourth,
       sql`SELECT value FROM app_meta WHERE key = 'demo.firstHour'`,

@@ -6,6 +6,7 @@
  * A swept job's dedupe key is free again. The schedule only queues the latest complete period, so with the
  * minimum retention of 35 days a day, week or month job is never queued again; a yearly alarm's job for the
  * current latest year can be, and runs once more writing nothing (its evaluation and notification are keyed).
+ * The sweep then refreshes the planner's statistics (ANALYZE).
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -38,6 +39,9 @@ export const sweepTask = defineTask({
     const rateLimits = await count(
       sql`DELETE FROM rate_limits WHERE expire < ${iso}::timestamptz RETURNING key`,
     );
-    logger.info({ jobs, reportLookups, rateLimits, retentionDays }, 'swept old rows');
+    // Planner statistics for tables that grew since: PGlite has no autovacuum to gather them, and without them
+    // lookups by meter and time chose full scans (see seedDemo). On PostgreSQL autovacuum does this too.
+    await tx.execute(sql`ANALYZE`);
+    logger.info({ jobs, reportLookups, rateLimits, retentionDays }, 'swept old rows, statistics refreshed');
   },
 });
