@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { openBackgroundConnection } from './db/client.ts';
+import { type Database, openBackgroundConnection } from './db/client.ts';
 import { addDemoAlarms } from './demo/alarms.ts';
 import { progressPrinter } from './demo/progress.ts';
 import {
@@ -96,15 +96,28 @@ async function buildIfStale(): Promise<void> {
   console.log(`Built in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 }
 
-/** Background backfill progress goes to the log every 15 s, so it does not interleave with the banner. */
-function backfillPrinter() {
+/**
+ * Background backfill progress goes to the log every 15 s, so it does not interleave with the banner; on PGlite
+ * with how long requests waited for the session behind it meanwhile (measured in the worker).
+ */
+function backfillPrinter(database: Database) {
   let lastPrinted = Date.now();
   return (p: { phase: string; done: number; total: number }) => {
     const now = Date.now();
     if (now - lastPrinted < 15_000 && p.done < p.total) return;
     lastPrinted = now;
     if (p.total === 0) return;
-    console.log(`  demo history: ${Math.floor((100 * p.done) / p.total)}% of ${p.total} older hours loaded`);
+    const progress = `  demo history: ${Math.floor((100 * p.done) / p.total)}% of ${p.total} older hours loaded`;
+    if (!database.waitsBehindBackground) {
+      console.log(progress);
+      return;
+    }
+    void database.waitsBehindBackground().then((waits) => {
+      const max = waits.reduce((m, w) => Math.max(m, w), 0);
+      console.log(
+        `${progress}; requests waited behind it ${waits.length} times, at most ${max.toFixed(1)} ms`,
+      );
+    });
   };
 }
 
@@ -202,7 +215,7 @@ async function main(): Promise<void> {
         try {
           const { hours } = await backfillDemo(background.db, {
             shouldStop: () => stopping,
-            onProgress: backfillPrinter(),
+            onProgress: backfillPrinter(database),
           });
           if (hours === 0) return;
           // Reports compare with last year, which the backfill has only now loaded.

@@ -191,6 +191,11 @@ describe.skipIf(testEngine !== 'pglite')('PGlite worker: background connections 
       const [[first], [second]] = await Promise.all([early, late]);
       expect(first?.turn).toBe(1);
       expect(second?.turn).toBe(2);
+      // The worker measured the request's wait behind the background transaction (about 50 ms), and only that.
+      const waits = await worker.waits();
+      expect(waits).toHaveLength(1);
+      expect(waits[0]).toBeGreaterThan(40);
+      expect(await worker.waits()).toEqual([]);
     } finally {
       await Promise.all([holder, background, request].map((c) => c.end({ timeout: 1 })));
       await worker.stop();

@@ -22,6 +22,11 @@ export interface Database {
   db: Db;
   engine: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /**
+   * PGlite only: how long each request's turn waited (ms) for the one session while a background connection
+   * held it, since the last call. PostgreSQL serves background connections alongside, so it has none.
+   */
+  waitsBehindBackground?: () => Promise<number[]>;
 }
 
 export interface OpenOptions {
@@ -114,7 +119,7 @@ function workerFile(): URL {
 /** Starts PGlite in a worker thread serving a Unix socket; resolves once it accepts connections. */
 export async function startPgliteWorker(
   dataDir: string | undefined,
-): Promise<{ socketPath: string; stop(): Promise<void> }> {
+): Promise<{ socketPath: string; stop(): Promise<void>; waits(): Promise<number[]> }> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const socketPath = join(tmpdir(), `pglite-${process.pid}-${randomBytes(4).toString('hex')}.sock`);
   const worker = new Worker(workerFile(), {
@@ -143,6 +148,17 @@ export async function startPgliteWorker(
   worker.unref();
   return {
     socketPath,
+    waits() {
+      return new Promise((resolve) => {
+        const on = (m: { type?: string; waits?: number[] }) => {
+          if (m?.type !== 'waits') return;
+          worker.off('message', on);
+          resolve(m.waits ?? []);
+        };
+        worker.on('message', on);
+        worker.postMessage({ type: 'waits' });
+      });
+    },
     async stop() {
       const closed = message('closed');
       worker.postMessage({ type: 'close' });
@@ -181,6 +197,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const database: Database = {
     db,
     engine: 'pglite',
+    waitsBehindBackground: () => worker.waits(),
     async close() {
       await client.end({ timeout: 5 });
       await worker.stop();

@@ -50,6 +50,14 @@ class SessionLock {
   /** @type {ReturnType<typeof setTimeout> | null} */
   grace = null;
 
+  /**
+   * How long foreground turns waited for the session while a background connection held it when they asked
+   * (ms, since the last `takeWaits`): what a request lost to background work, the figure the backfill's latency
+   * goal is about.
+   * @type {number[]}
+   */
+  behindBackground = [];
+
   /** @param {Who} who */
   acquire(who) {
     if (this.owner === who) return Promise.resolve();
@@ -57,7 +65,26 @@ class SessionLock {
       this.owner = who;
       return Promise.resolve();
     }
+    if (!who.background && this.owner?.background) {
+      const asked = performance.now();
+      return new Promise((grant) =>
+        this.waiting.push({
+          who,
+          grant: () => {
+            this.behindBackground.push(performance.now() - asked);
+            grant(undefined);
+          },
+        }),
+      );
+    }
     return new Promise((grant) => this.waiting.push({ who, grant: () => grant(undefined) }));
+  }
+
+  /** The waits recorded since the last call (and forgets them). */
+  takeWaits() {
+    const waits = this.behindBackground;
+    this.behindBackground = [];
+    return waits;
   }
 
   /** @param {Who} who */
@@ -252,6 +279,10 @@ const server = createServer(serve);
 await new Promise((resolve) => server.listen(options.socketPath, () => resolve(undefined)));
 
 parentPort?.on('message', async (message) => {
+  if (message?.type === 'waits') {
+    parentPort?.postMessage({ type: 'waits', waits: lock.takeWaits() });
+    return;
+  }
   if (message?.type !== 'close') return;
   server.close();
   // Waits for the statement in flight (PGlite's mutex), then flushes and closes the files.
