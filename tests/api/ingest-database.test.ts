@@ -44,6 +44,15 @@ describe('connections', () => {
     expect(unixSocketOf('postgres://u:p@db.example/app?host=db2.example')).toBeNull();
   });
 
+  it('take their pool size from DATABASE_POOL_SIZE: 4 by default, 2 to 100, a bad value stops the start', async () => {
+    const { parseServerConfig } = await import('../../src/server/config.ts');
+    expect(parseServerConfig({}).DATABASE_POOL_SIZE).toBe(4);
+    expect(parseServerConfig({ DATABASE_POOL_SIZE: '12' }).DATABASE_POOL_SIZE).toBe(12);
+    for (const bad of ['1', '0', '101', 'ten', '2.5']) {
+      expect(() => parseServerConfig({ DATABASE_POOL_SIZE: bad })).toThrow(/DATABASE_POOL_SIZE/);
+    }
+  });
+
   const socketDir = '/var/run/postgresql';
   const adminUrl = process.env.TEST_DATABASE_URL;
   it.skipIf(testEngine !== 'postgres' || !existsSync(`${socketDir}/.s.PGSQL.5432`))(
