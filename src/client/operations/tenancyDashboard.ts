@@ -36,7 +36,7 @@ export function tenancyDashboardQueryOptions(input: TenancyDashboardInput, userI
 
 /** Fills the tenantUnits cache with its own request, for a dashboard that failed or asks for nothing. */
 export function fetchUnitsAlone(userId: string): void {
-  void queryClient.prefetchQuery(tenantUnitsQueryOptions(userId));
+  queryClient.query(tenantUnitsQueryOptions(userId)).catch(() => {});
 }
 
 /** The dashboard of a tenancy, fetched once the input is known. */

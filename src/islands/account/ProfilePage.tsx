@@ -2,7 +2,7 @@
  * /t/{id}/profile: language, email notifications, change password (needs the current one), change email
  * (needs the password; confirmed by mail, then logged out), leave a tenancy, delete the account.
  */
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type ReactNode, type SubmitEvent, useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
@@ -173,7 +173,7 @@ function PasswordChange() {
   const { busy, failure, run } = useAction();
   const errors = passwordErrors(password);
   const mismatch = confirmPasswordError(password, confirm);
-  const submit = async (e: FormEvent) => {
+  const submit = async (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     setShowErrors(true);
     if (!current || errors.length || mismatch) return;

@@ -1,6 +1,6 @@
 /** The period bar: presets, a custom range, previous and next, the label, the resolution and the comparison. */
 import { useSelector } from '@xstate/react';
-import { type FormEvent, useId, useState } from 'react';
+import { type SubmitEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isPeriodPreset, PERIOD_PRESETS, type Resolution } from '../../lib/periods.ts';
 import { type Comparison, parseComparison } from '../../machines/period.machine.ts';
@@ -112,7 +112,7 @@ function CustomRange({ state, today, minDate }: { state: PeriodState; today: str
   const error = useSelector(actor, (s) => s.context.customError);
   const [start, setStart] = useState(state.period.startDate);
   const [end, setEnd] = useState(state.period.endDate);
-  const submit = (e: FormEvent) => {
+  const submit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     actor.send({ type: 'period.custom', startDate: start, endDate: end });
   };

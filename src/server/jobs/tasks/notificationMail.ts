@@ -10,7 +10,6 @@ import { sendMailTask } from './sendMail.ts';
 
 const appUrl = () =>
   z
-    .string()
     .url()
     .optional()
     .catch(undefined)

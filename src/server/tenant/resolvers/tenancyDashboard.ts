@@ -20,7 +20,7 @@ function callable<R>(resolver: R): Extract<R, (...args: never[]) => unknown> {
   return resolver as Extract<R, (...args: never[]) => unknown>;
 }
 
-const inputSchema = z.object({ tenancyId: dbId }).passthrough();
+const inputSchema = z.looseObject({ tenancyId: dbId });
 
 export const tenancyDashboard: NonNullable<QueryResolvers['tenancyDashboard']> = async (
   parent,
