@@ -13,7 +13,7 @@ import { seedDemo } from '../../src/server/demo/seed.ts';
 import type { PhaseTimings } from '../../src/server/ingest/ingest.ts';
 
 /** CPU seconds (user + system) a process has used, from /proc (Linux); 0 where that is not readable. */
-function processCpuSeconds(pid: number): number {
+export function processCpuSeconds(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;

@@ -9,6 +9,7 @@ import { seedDemo } from '../../src/server/demo/seed.ts';
 import { createAppServer } from '../../src/server/http.ts';
 import type { ApiServices } from '../../src/server/services.ts';
 import { copenhagenMinute, demoTenant, load, openBenchDatabase } from './api.ts';
+import { processCpuSeconds } from './ingest.ts';
 import type { LoadOptions } from './load-worker.ts';
 
 const engine = (process.argv[2] ?? 'pglite') as 'pglite' | 'postgres';
@@ -85,23 +86,21 @@ async function cpuPerRequest(options: LoadOptions) {
  * difference over a round is what PostgreSQL spent on it (plus anything else the server did meanwhile).
  */
 function postgresCpuMs(): number {
-  let ticks = 0;
+  let seconds = 0;
   try {
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        if (!stat.includes('(postgres)')) continue;
-        const fields = stat.split(') ')[1]!.split(' ');
-        ticks += Number(fields[11]) + Number(fields[12]);
+        if (!readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) continue;
       } catch {
-        // the process ended meanwhile
+        continue; // the process ended meanwhile
       }
+      seconds += processCpuSeconds(Number(pid));
     }
   } catch {
     return 0;
   }
-  return ticks * 10; // USER_HZ is 100 on Linux
+  return seconds * 1000;
 }
 if (process.env.PROFILE_CPU) {
   const { createSchema, createYoga } = await import('graphql-yoga');

@@ -131,12 +131,13 @@ export async function startPgliteWorker(
       reject(new Error(`the PGlite worker exited (${code}) before it was ready`)),
     );
   });
-  const message = (type: string) =>
-    new Promise<void>((resolve) => {
-      const on = (m: { type?: string }) => {
+  /** The worker's next message of a type. */
+  const message = <M extends { type?: string }>(type: string) =>
+    new Promise<M>((resolve) => {
+      const on = (m: M) => {
         if (m?.type !== type) return;
         worker.off('message', on);
-        resolve();
+        resolve(m);
       };
       worker.on('message', on);
     });
@@ -148,16 +149,10 @@ export async function startPgliteWorker(
   worker.unref();
   return {
     socketPath,
-    waits() {
-      return new Promise((resolve) => {
-        const on = (m: { type?: string; waits?: number[] }) => {
-          if (m?.type !== 'waits') return;
-          worker.off('message', on);
-          resolve(m.waits ?? []);
-        };
-        worker.on('message', on);
-        worker.postMessage({ type: 'waits' });
-      });
+    async waits() {
+      const reply = message<{ type?: string; waits?: number[] }>('waits');
+      worker.postMessage({ type: 'waits' });
+      return (await reply).waits ?? [];
     },
     async stop() {
       const closed = message('closed');

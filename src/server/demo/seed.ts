@@ -27,7 +27,7 @@ import {
   userPermissions,
   users,
 } from '../db/schema.ts';
-import { pgTextArray, queryRows } from '../db/sql.ts';
+import { pgTextArray, queryRows, refreshStatistics } from '../db/sql.ts';
 import {
   bulkLoadIntoEmpty,
   ingestReadings,
@@ -479,16 +479,8 @@ export async function seedDemo(db: Db, opts: SeedOptions): Promise<void> {
     await setMeta(tx, META_FIRST_HOUR, new Date(fromMs).toISOString());
     await setMeta(tx, META_LAST_HOUR, new Date(endMs).toISOString());
   });
-  // Planner statistics of what was just loaded. PGlite has no autovacuum, so nothing else would gather them:
-  // without them a backfill step's lookups of stored neighbours took 0.5 s instead of 7 ms. On PostgreSQL this
-  // is what autovacuum would do a little later.
-  await timed(opts.timings, 'analyze', () =>
-    db.transaction(async (tx) => {
-      // A tenth of the default sample: the two-year demo's full sample took 4.1 s of the first start.
-      await tx.execute(sql`SET LOCAL default_statistics_target = 10`);
-      await tx.execute(sql`ANALYZE`);
-    }),
-  );
+  // Planner statistics of what was just loaded.
+  await timed(opts.timings, 'analyze', () => db.transaction((tx) => refreshStatistics(tx as unknown as Db)));
 }
 
 /**

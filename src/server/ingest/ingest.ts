@@ -387,7 +387,6 @@ async function insertReadings(
   return { inserted, spans: [...spans.values()] };
 }
 
-/** Days (Europe/Copenhagen) per measurement point whose hourly values changed. */
 /** A point's range of Europe/Copenhagen days (YYYY-MM-DD, inclusive). */
 export interface PointDays {
   pointId: number;

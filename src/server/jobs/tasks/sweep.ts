@@ -10,7 +10,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows } from '../../db/sql.ts';
+import { queryRows, refreshStatistics } from '../../db/sql.ts';
 import { defineTask } from '../task.ts';
 
 /** Default and smallest retention of finished job rows, in days (JOB_RETENTION_DAYS). */
@@ -39,11 +39,8 @@ export const sweepTask = defineTask({
     const rateLimits = await count(
       sql`DELETE FROM rate_limits WHERE expire < ${iso}::timestamptz RETURNING key`,
     );
-    // Planner statistics for tables that grew since: PGlite has no autovacuum to gather them, and without them
-    // lookups by meter and time chose full scans (see seedDemo). On PostgreSQL autovacuum does this too. A
-    // tenth of the default sample: on PGlite this holds the one session (0.65 s for the two-year demo).
-    await tx.execute(sql`SET LOCAL default_statistics_target = 10`);
-    await tx.execute(sql`ANALYZE`);
+    // Planner statistics for tables that grew since (CSV imports).
+    await refreshStatistics(tx);
     logger.info({ jobs, reportLookups, rateLimits, retentionDays }, 'swept old rows, statistics refreshed');
   },
 });
