@@ -250,6 +250,38 @@ function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile)
   stream.pipe(res);
 }
 
+// ---- GraphQL request bodies ----
+
+/**
+ * Reads a POST body (its size already checked against API_MAX_BODY_BYTES through Content-Length) and hands
+ * the request on with `req.body` set, as body-parser would. Yoga's server adapter takes a body that is
+ * already read instead of reading the request through a stream pipeline of its own, which cost about a
+ * sixth of the HTTP thread's CPU per small GraphQL request (docs/notes/perf-api.md, round 5). A JSON object
+ * goes on parsed; anything else (another content type, invalid JSON, a JSON array or scalar) goes on as the
+ * bytes, so Yoga answers it exactly as before.
+ */
+function withBody(req: IncomingMessage, res: ServerResponse, next: Handler): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.once('error', () => res.destroy());
+  req.once('end', () => {
+    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    (req as IncomingMessage & { body?: unknown }).body = parsedJsonObject(req, bytes) ?? bytes;
+    next(req, res);
+  });
+}
+
+/** The body as a non-empty JSON object when the request says it is JSON and it parses as one; else undefined. */
+function parsedJsonObject(req: IncomingMessage, bytes: Buffer): object | undefined {
+  if (!/\bjson\b/i.test(req.headers['content-type'] ?? '')) return undefined;
+  try {
+    const value = JSON.parse(bytes.toString('utf8')) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0)
+      return value;
+  } catch {}
+  return undefined;
+}
+
 // ---- the server ----
 
 /** The request handler: headers, API first, static files, then Astro. */
@@ -312,7 +344,9 @@ export function createAppHandler(options: AppServerOptions): Handler {
           );
           return;
         }
-        (path === TENANT_GRAPHQL_ENDPOINT ? tenantListener : accountListener)(req, res);
+        const listener = path === TENANT_GRAPHQL_ENDPOINT ? tenantListener : accountListener;
+        if (req.method === 'POST') withBody(req, res, listener);
+        else listener(req, res);
         return;
       }
       if (path === '/api/health' && (req.method === 'GET' || req.method === 'HEAD')) {

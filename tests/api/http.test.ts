@@ -243,3 +243,83 @@ describe('request size', () => {
     expectSecurityHeaders(r);
   });
 });
+
+describe('request bodies', () => {
+  /** A POST to the tenant endpoint, its body sent in pieces (so it arrives in several chunks). */
+  function post(body: string, contentType = 'application/json', pieces = 1): Promise<RawResponse> {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        `${base}/api/tenant/graphql`,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': contentType,
+            'content-length': String(Buffer.byteLength(body)),
+            authorization: `Bearer ${token}`,
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      const size = Math.ceil(body.length / pieces);
+      let i = 0;
+      const next = () => {
+        if (i + size >= body.length) {
+          req.end(body.slice(i));
+          return;
+        }
+        req.write(body.slice(i, i + size));
+        i += size;
+        setTimeout(next, 20);
+      };
+      next();
+    });
+  }
+  const messages = (r: RawResponse) =>
+    (JSON.parse(r.body.toString()) as { errors?: Array<{ message: string }> }).errors?.map((e) => e.message);
+
+  it('a query arriving in several chunks is answered', async () => {
+    const r = await post(gqlBody(GRAPH, graphVariables()), 'application/json', 4);
+    expect(r.status).toBe(200);
+    const body = JSON.parse(r.body.toString()) as { data: { tenantGraph: { timestamps: string[] } } };
+    expect(body.data.tenantGraph.timestamps.length).toBeGreaterThan(0);
+  });
+
+  it('invalid JSON, a JSON array, null, a scalar or no query get the GraphQL errors Yoga gives', async () => {
+    const invalid = await post('{"query": "{ __typename }"');
+    expect(invalid.status).toBe(400);
+    expect(messages(invalid)).toEqual(['POST body sent invalid JSON.']);
+    const array = await post(JSON.stringify([{ query: '{ __typename }' }]));
+    expect(array.status).toBe(400);
+    expect(messages(array)).toEqual(['Batching is not supported.']);
+    const nul = await post('null');
+    expect(nul.status).toBe(400);
+    expect(messages(nul)).toEqual(['POST body is expected to be object but received null']);
+    const scalar = await post('42');
+    expect(scalar.status).toBe(400);
+    expect(messages(scalar)).toEqual(['POST body is expected to be object but received number']);
+    // As GraphQL over HTTP answers a request without a query in the legacy JSON response type.
+    const empty = await post('{}');
+    expect(empty.status).toBe(200);
+    expect(messages(empty)).toEqual(['Must provide query string.']);
+  });
+
+  it('other content types are read as Yoga reads them', async () => {
+    const graphql = await post('{ __typename }', 'application/graphql');
+    expect(graphql.status).toBe(200);
+    expect(JSON.parse(graphql.body.toString())).toEqual({ data: { __typename: 'Query' } });
+    const form = await post(
+      `query=${encodeURIComponent('{ __typename }')}`,
+      'application/x-www-form-urlencoded',
+    );
+    expect(form.status).toBe(200);
+    expect(JSON.parse(form.body.toString())).toEqual({ data: { __typename: 'Query' } });
+  });
+});

@@ -6,6 +6,7 @@ import { TIME_ZONE } from '../../src/lib/periods.ts';
 import {
   bucketStart,
   formatBucket,
+  localMinute,
   MAX_BUCKETS,
   nextBucket,
   planBuckets,
@@ -78,5 +79,34 @@ describe('planBuckets', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('localMinute', () => {
+  it('reads Copenhagen local minutes, the same value each time; a skipped time moves forward', () => {
+    const winter = localMinute('2025-01-15T10:30');
+    expect(winter.toString()).toBe('2025-01-15T10:30:00+01:00[Europe/Copenhagen]');
+    expect(localMinute('2025-01-15T10:30')).toBe(winter);
+    expect(localMinute('2025-07-01T00:00').offset).toBe('+02:00');
+    // 02:30 does not exist on the spring-forward day: it becomes 03:30 summer time, as clocks do.
+    expect(localMinute('2025-03-30T02:30').toString()).toBe('2025-03-30T03:30:00+02:00[Europe/Copenhagen]');
+  });
+
+  it('refuses what is no time, every time (refusals are not kept)', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(() => localMinute('2025-02-30T10:00')).toThrow(RangeError);
+      expect(() => localMinute('2025-01-15T24:00')).toThrow(RangeError);
+    }
+  });
+
+  it('keeps at most a bounded number of values', () => {
+    const first = localMinute('2001-01-01T00:00');
+    for (let m = 0; m < 5_000; m++)
+      localMinute(
+        Temporal.PlainDateTime.from('2002-01-01T00:00').add({ minutes: m }).toString().slice(0, 16),
+      );
+    const again = localMinute('2001-01-01T00:00');
+    expect(again.equals(first)).toBe(true);
+    expect(again).not.toBe(first);
   });
 });
