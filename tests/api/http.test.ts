@@ -41,10 +41,13 @@ interface RawResponse {
   body: Buffer;
 }
 
-/** One request with node:http, so the body arrives as sent (fetch would decompress it). */
+/**
+ * One request with node:http, so the body arrives as sent (fetch would decompress it). With `pieces`, the
+ * request body goes out in that many writes, 20 ms apart.
+ */
 function raw(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string; pieces?: number } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
@@ -56,7 +59,16 @@ function raw(
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end(options.body);
+    const body = options.body ?? '';
+    const size = Math.ceil(body.length / (options.pieces ?? 1));
+    const send = (at: number) => {
+      if (at + size >= body.length) req.end(body.slice(at));
+      else {
+        req.write(body.slice(at, at + size));
+        setTimeout(() => send(at + size), 20);
+      }
+    };
+    send(0);
   });
 }
 
@@ -245,43 +257,18 @@ describe('request size', () => {
 });
 
 describe('request bodies', () => {
-  /** A POST to the tenant endpoint, its body sent in pieces (so it arrives in several chunks). */
-  function post(body: string, contentType = 'application/json', pieces = 1): Promise<RawResponse> {
-    return new Promise((resolve, reject) => {
-      const req = request(
-        `${base}/api/tenant/graphql`,
-        {
-          method: 'POST',
-          headers: {
-            'content-type': contentType,
-            'content-length': String(Buffer.byteLength(body)),
-            authorization: `Bearer ${token}`,
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      const size = Math.ceil(body.length / pieces);
-      let i = 0;
-      const next = () => {
-        if (i + size >= body.length) {
-          req.end(body.slice(i));
-          return;
-        }
-        req.write(body.slice(i, i + size));
-        i += size;
-        setTimeout(next, 20);
-      };
-      next();
+  /** A POST to the tenant endpoint, its body sent in `pieces` writes. */
+  const post = (body: string, contentType = 'application/json', pieces = 1) =>
+    raw(`${base}/api/tenant/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': contentType,
+        'content-length': String(Buffer.byteLength(body)),
+        authorization: `Bearer ${token}`,
+      },
+      body,
+      pieces,
     });
-  }
   const messages = (r: RawResponse) =>
     (JSON.parse(r.body.toString()) as { errors?: Array<{ message: string }> }).errors?.map((e) => e.message);
 
