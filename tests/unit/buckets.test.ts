@@ -10,6 +10,7 @@ import {
   MAX_BUCKETS,
   nextBucket,
   planBuckets,
+  TooManyBucketsError,
 } from '../../src/server/tenant/graph/buckets.ts';
 import type { Resolution } from '../../src/server/tenant/types.generated.ts';
 
@@ -108,5 +109,32 @@ describe('localMinute', () => {
     const again = localMinute('2001-01-01T00:00');
     expect(again.equals(first)).toBe(true);
     expect(again).not.toBe(first);
+  });
+});
+
+describe('planBuckets keeps plans', () => {
+  it('returns the same frozen plan for the same range, and a new one for another range or zone', () => {
+    const begin = localMinute('2025-03-29T00:00');
+    const end = localMinute('2025-03-31T00:00');
+    const plan = planBuckets('HOUR', begin, end);
+    // Around the spring-forward night: 24 + 23 hours.
+    expect(plan.labels).toHaveLength(47);
+    expect(planBuckets('HOUR', localMinute('2025-03-29T00:00'), localMinute('2025-03-31T00:00'))).toBe(plan);
+    expect(Object.isFrozen(plan.labels) && Object.isFrozen(plan.keys) && Object.isFrozen(plan.startMs)).toBe(
+      true,
+    );
+    expect(() => (plan.labels as string[]).push('x')).toThrow(TypeError);
+    expect(planBuckets('DAY', begin, end)).not.toBe(plan);
+    expect(planBuckets('HOUR', begin, localMinute('2025-03-30T00:00')).labels).toHaveLength(24);
+    // The same instants in another zone start their buckets elsewhere.
+    const utc = planBuckets('DAY', begin.withTimeZone('UTC'), end.withTimeZone('UTC'));
+    expect(utc).not.toBe(planBuckets('DAY', begin, end));
+    expect(utc.labels[0]).not.toBe(planBuckets('DAY', begin, end).labels[0]);
+  });
+
+  it('refuses too many buckets every time', () => {
+    const begin = localMinute('2020-01-01T00:00');
+    const end = localMinute('2024-01-01T00:00');
+    for (let i = 0; i < 2; i++) expect(() => planBuckets('HOUR', begin, end)).toThrow(TooManyBucketsError);
   });
 });

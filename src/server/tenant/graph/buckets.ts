@@ -14,11 +14,12 @@ import type { Resolution } from '../types.generated.ts';
  */
 export interface BucketPlan {
   resolution: Resolution;
-  startMs: number[];
+  /** The arrays are frozen: planBuckets shares plans between requests. */
+  readonly startMs: readonly number[];
   /** HOUR: epoch seconds; other resolutions: the bucket's first local date, YYYY-MM-DD. */
-  keys: string[];
+  readonly keys: readonly string[];
   /** ISO 8601 with the Copenhagen offset, e.g. 2025-03-30T03:00:00+02:00. */
-  labels: string[];
+  readonly labels: readonly string[];
   from: Temporal.ZonedDateTime;
   to: Temporal.ZonedDateTime;
   /**
@@ -162,8 +163,33 @@ function localMidnight(localMs: number): number {
   return localMs - offsetAt(localMs - HOUR_MS) * 60_000;
 }
 
-/** Every bucket that overlaps [begin, end); throws TooManyBucketsError past MAX_BUCKETS. */
+/** How many plans planBuckets keeps; the oldest goes first when full. */
+const PLANS_KEPT = 1_024;
+const plans = new Map<string, BucketPlan>();
+
+/**
+ * Every bucket that overlaps [begin, end); throws TooManyBucketsError past MAX_BUCKETS. Plans are kept and
+ * shared, so their arrays are frozen: tenants ask for the same few periods (this day, this month, this year),
+ * and building a plan's labels was the largest allocation of a small tenantGraph.
+ */
 export function planBuckets(
+  resolution: Resolution,
+  begin: Temporal.ZonedDateTime,
+  end: Temporal.ZonedDateTime,
+): BucketPlan {
+  const key = `${resolution} ${begin.timeZoneId} ${begin.epochMilliseconds} ${end.epochMilliseconds}`;
+  const known = plans.get(key);
+  if (known) return known;
+  const plan = computePlan(resolution, begin, end);
+  Object.freeze(plan.startMs);
+  Object.freeze(plan.keys);
+  Object.freeze(plan.labels);
+  if (plans.size >= PLANS_KEPT) plans.delete(plans.keys().next().value!);
+  plans.set(key, plan);
+  return plan;
+}
+
+function computePlan(
   resolution: Resolution,
   begin: Temporal.ZonedDateTime,
   end: Temporal.ZonedDateTime,

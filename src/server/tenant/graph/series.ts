@@ -123,8 +123,11 @@ function source(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.Zoned
   if (q.degreeDays) return degreeDaySource(q, from, to);
   const ids = pgNumberArray(q.pointIds);
   const { resolution } = q.plan;
-  if (resolution === 'HOUR')
-    return hourlySource(q, ids, from.toInstant().toString(), to.toInstant().toString());
+  if (resolution === 'HOUR') {
+    // Date's native ISO text: Temporal's formatting allocated more than the rest of a small graph's query.
+    const iso = (t: Temporal.ZonedDateTime) => new Date(t.epochMilliseconds).toISOString();
+    return hourlySource(q, ids, iso(from), iso(to));
+  }
   const fromDate = from.toPlainDate();
   const toDate = to.toPlainDate();
   const inRange = (a: Temporal.PlainDate, b: Temporal.PlainDate) =>

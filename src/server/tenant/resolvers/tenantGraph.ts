@@ -332,7 +332,8 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     return { type: input.graphType, object, consumption };
   });
   return {
-    timestamps: plan.labels,
+    // The plan's frozen labels, shared with other requests: the executor only reads them.
+    timestamps: plan.labels as string[],
     graphs,
     partial: openBuckets(plan, Date.now()),
   };
