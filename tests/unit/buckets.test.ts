@@ -6,6 +6,7 @@ import { TIME_ZONE } from '../../src/lib/periods.ts';
 import {
   bucketStart,
   formatBucket,
+  keptPlans,
   localMinute,
   MAX_BUCKETS,
   nextBucket,
@@ -136,5 +137,21 @@ describe('planBuckets keeps plans', () => {
     const begin = localMinute('2020-01-01T00:00');
     const end = localMinute('2024-01-01T00:00');
     for (let i = 0; i < 2; i++) expect(() => planBuckets('HOUR', begin, end)).toThrow(TooManyBucketsError);
+  });
+});
+
+describe('planBuckets keeps a bounded number of buckets', () => {
+  it('drops the oldest plans past 20,000 buckets in all, and keeps the newest', () => {
+    const begin = localMinute('2020-01-01T00:00');
+    let last = planBuckets('DAY', begin, localMinute('2023-01-01T00:00'));
+    for (let m = 1; m <= 40; m++) {
+      // 40 different ranges of about 1,096 days each: about 44,000 buckets asked for.
+      last = planBuckets('DAY', begin, localMinute('2023-01-01T00:00').add({ minutes: m }));
+      expect(keptPlans().buckets).toBeLessThanOrEqual(20_000);
+    }
+    expect(keptPlans().buckets).toBeGreaterThan(15_000);
+    expect(planBuckets('DAY', begin, localMinute('2023-01-01T00:00').add({ minutes: 40 }))).toBe(last);
+    // Of the 41 plans asked for here, at most 18 fit.
+    expect(keptPlans().plans).toBeLessThanOrEqual(18);
   });
 });

@@ -26,16 +26,16 @@ export interface BucketPlan {
    * The bucket starts as Temporal values, made on first use only: the comparisons and the degree-day
    * correction need calendar arithmetic per bucket, a plain graph does not.
    */
-  readonly starts: Temporal.ZonedDateTime[];
+  readonly starts: readonly Temporal.ZonedDateTime[];
 }
 
 /** Adds the lazily made `starts` to a plan (given ones are kept). */
 function withStarts(plan: Omit<BucketPlan, 'starts'>, given?: Temporal.ZonedDateTime[]): BucketPlan {
-  let starts = given;
+  let starts: readonly Temporal.ZonedDateTime[] | undefined = given && Object.freeze(given);
   return Object.defineProperty(plan, 'starts', {
     get: () => {
-      starts ??= plan.startMs.map((ms) =>
-        Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(TIME_ZONE),
+      starts ??= Object.freeze(
+        plan.startMs.map((ms) => Temporal.Instant.fromEpochMilliseconds(ms).toZonedDateTimeISO(TIME_ZONE)),
       );
       return starts;
     },
@@ -163,9 +163,14 @@ function localMidnight(localMs: number): number {
   return localMs - offsetAt(localMs - HOUR_MS) * 60_000;
 }
 
-/** How many plans planBuckets keeps; the oldest goes first when full. */
-const PLANS_KEPT = 1_024;
+/**
+ * How many buckets the plans planBuckets keeps may hold in all; the oldest plans go first. A bucket costs about
+ * 340 bytes once its `starts` are made (a 1,100-day plan about 370 KB), so the kept plans stay under about 7 MB
+ * whatever ranges callers ask for.
+ */
+const PLANNED_BUCKETS_KEPT = 20_000;
 const plans = new Map<string, BucketPlan>();
+let plannedBuckets = 0;
 
 /**
  * Every bucket that overlaps [begin, end); throws TooManyBucketsError past MAX_BUCKETS. Plans are kept and
@@ -184,9 +189,19 @@ export function planBuckets(
   Object.freeze(plan.startMs);
   Object.freeze(plan.keys);
   Object.freeze(plan.labels);
-  if (plans.size >= PLANS_KEPT) plans.delete(plans.keys().next().value!);
   plans.set(key, plan);
+  plannedBuckets += plan.startMs.length;
+  for (const [oldest, old] of plans) {
+    if (plannedBuckets <= PLANNED_BUCKETS_KEPT) break;
+    plans.delete(oldest);
+    plannedBuckets -= old.startMs.length;
+  }
   return plan;
+}
+
+/** How many plans planBuckets keeps now, and their buckets (for tests). */
+export function keptPlans(): { plans: number; buckets: number } {
+  return { plans: plans.size, buckets: plannedBuckets };
 }
 
 function computePlan(
