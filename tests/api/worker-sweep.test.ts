@@ -7,6 +7,7 @@
 import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { limiterOptions } from '../../src/server/auth/throttle.ts';
 import type { Database } from '../../src/server/db/client.ts';
 import { jobs, rateLimits, reportLookupLimits } from '../../src/server/db/schema.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
@@ -113,5 +114,17 @@ describe('sweep', () => {
     const { parseServerConfig } = await import('../../src/server/config.ts');
     expect(() => parseServerConfig({ JOB_RETENTION_DAYS: '7' })).toThrow();
     expect(parseServerConfig({}).JOB_RETENTION_DAYS).toBe(90);
+  });
+});
+
+describe('throttle rows', () => {
+  it('are left to the sweep: no throttle starts a cleanup timer of its own', async () => {
+    const { RateLimiterDrizzle } = await import('rate-limiter-flexible');
+    for (const name of ['loginAccount', 'loginIp', 'resetEmail', 'signupIp'] as const) {
+      const options = limiterOptions(database.db, name);
+      expect(options.clearExpiredByTimeout).toBe(false);
+      const limiter = new RateLimiterDrizzle(options) as unknown as { _clearExpiredTimeoutId?: unknown };
+      expect(limiter._clearExpiredTimeoutId).toBeUndefined();
+    }
   });
 });

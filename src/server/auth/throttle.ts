@@ -32,21 +32,31 @@ export type ThrottleName = keyof typeof LIMITS;
 type Limiters = Record<ThrottleName, RateLimiterDrizzle>;
 const byDb = new WeakMap<Db, Limiters>();
 
+/** The options of one throttle's limiter on a database. */
+export function limiterOptions(db: Db, name: ThrottleName) {
+  return {
+    storeClient: db,
+    schema: rateLimits,
+    keyPrefix: name,
+    points: LIMITS[name].points,
+    duration: LIMITS[name].duration,
+    blockDuration: LIMITS[name].blockSeconds,
+    // No background timer per limiter: expired rows are overwritten on the key's next use, and the daily
+    // sweep (jobs/tasks/sweep.ts) deletes the rest. The library's timer ran the same DELETE every 5 minutes
+    // for each of these limiters in every process, and wrote a stack trace to the console when it fired
+    // after the database had closed.
+    clearExpiredByTimeout: false,
+  };
+}
+
 function limiters(db: Db): Limiters {
   let found = byDb.get(db);
   if (!found) {
-    const make = (name: ThrottleName) =>
-      new RateLimiterDrizzle({
-        storeClient: db,
-        schema: rateLimits,
-        keyPrefix: name,
-        points: LIMITS[name].points,
-        duration: LIMITS[name].duration,
-        blockDuration: LIMITS[name].blockSeconds,
-        clearExpiredByTimeout: true,
-      });
     found = Object.fromEntries(
-      (Object.keys(LIMITS) as ThrottleName[]).map((name) => [name, make(name)]),
+      (Object.keys(LIMITS) as ThrottleName[]).map((name) => [
+        name,
+        new RateLimiterDrizzle(limiterOptions(db, name)),
+      ]),
     ) as Limiters;
     byDb.set(db, found);
   }
