@@ -65,19 +65,17 @@ class SessionLock {
       this.owner = who;
       return Promise.resolve();
     }
-    if (!who.background && this.owner?.background) {
-      const asked = performance.now();
-      return new Promise((grant) =>
-        this.waiting.push({
-          who,
-          grant: () => {
-            this.behindBackground.push(performance.now() - asked);
-            grant(undefined);
-          },
-        }),
-      );
-    }
-    return new Promise((grant) => this.waiting.push({ who, grant: () => grant(undefined) }));
+    // A request asking while a background connection holds the session: its wait is measured.
+    const asked = !who.background && this.owner?.background ? performance.now() : null;
+    return new Promise((grant) =>
+      this.waiting.push({
+        who,
+        grant: () => {
+          if (asked !== null) this.behindBackground.push(performance.now() - asked);
+          grant(undefined);
+        },
+      }),
+    );
   }
 
   /** The waits recorded since the last call (and forgets them). */

@@ -5,7 +5,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
 
-/** Runs a raw query and returns its rows, whichever driver is underneath. */
 /**
  * Refreshes the planner's statistics of every table (ANALYZE) from a tenth of the default sample, inside the
  * caller's transaction. PGlite has no autovacuum, so nothing else gathers them; without them a backfill step's
@@ -17,6 +16,7 @@ export async function refreshStatistics(tx: Db): Promise<void> {
   await tx.execute(sql`ANALYZE`);
 }
 
+/** Runs a raw query and returns its rows, whichever driver is underneath. */
 export async function queryRows<T extends Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown;
   if (Array.isArray(result)) return result as T[];
