@@ -4,6 +4,7 @@
  * tenant's consumption. Unknown ids and other tenants' ids get the same FORBIDDEN error.
  */
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import { Temporal } from 'temporal-polyfill';
 import { TIME_ZONE } from '../../lib/periods.ts';
 import type { Db } from '../db/client.ts';
@@ -55,16 +56,15 @@ function accessQuery<Extra extends Record<string, SQL> = Record<never, never>>(
 
 /**
  * Local midnight of a date (or of the day after), remembered: tenancy dates repeat on every request of a
- * tenant, and ZonedDateTime values are immutable, so they can be shared. Bounded; cleared when full.
+ * tenant, and ZonedDateTime values are immutable, so they can be shared. Up to 10,000, least recently used out.
  */
-const midnights = new Map<string, Temporal.ZonedDateTime>();
+const midnights = new LRUCache<string, Temporal.ZonedDateTime>({ max: 10_000 });
 function localMidnight(date: string, dayAfter: boolean): Temporal.ZonedDateTime {
   const key = dayAfter ? `${date}+1` : date;
   let value = midnights.get(key);
   if (!value) {
     const day = Temporal.PlainDate.from(date);
     value = (dayAfter ? day.add({ days: 1 }) : day).toZonedDateTime(TIME_ZONE);
-    if (midnights.size >= 10_000) midnights.clear();
     midnights.set(key, value);
   }
   return value;

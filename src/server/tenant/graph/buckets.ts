@@ -2,6 +2,7 @@
  * Time buckets for tenantGraph, in Europe/Copenhagen: hours (real hours, so 23 or 25 on DST days), days,
  * ISO weeks (Monday), months and years. The asked range is widened to whole buckets.
  */
+import { LRUCache } from 'lru-cache';
 import { Temporal } from 'temporal-polyfill';
 import { startOfWeek, TIME_ZONE } from '../../../lib/periods.ts';
 import type { Resolution } from '../types.generated.ts';
@@ -92,9 +93,8 @@ export function nextBucket(start: Temporal.ZonedDateTime, resolution: Resolution
   }
 }
 
-/** How many parsed local minutes localMinute keeps; the oldest goes first when full. */
-const LOCAL_MINUTES_KEPT = 4_096;
-const localMinutes = new Map<string, Temporal.ZonedDateTime>();
+/** Parsed local minutes, by text: up to 4,096, the least recently used go first. */
+const localMinutes = new LRUCache<string, Temporal.ZonedDateTime>({ max: 4_096 });
 
 /**
  * Reads a Copenhagen local 'YYYY-MM-DDTHH:mm'; a time skipped by DST moves forward, as clocks do. Throws a
@@ -108,7 +108,6 @@ export function localMinute(text: string): Temporal.ZonedDateTime {
   const parsed = Temporal.PlainDateTime.from(text, { overflow: 'reject' }).toZonedDateTime(TIME_ZONE, {
     disambiguation: 'compatible',
   });
-  if (localMinutes.size >= LOCAL_MINUTES_KEPT) localMinutes.delete(localMinutes.keys().next().value!);
   localMinutes.set(text, parsed);
   return parsed;
 }
@@ -164,13 +163,14 @@ function localMidnight(localMs: number): number {
 }
 
 /**
- * How many buckets the plans planBuckets keeps may hold in all; the oldest plans go first. A bucket costs about
- * 340 bytes once its `starts` are made (a 1,100-day plan about 370 KB), so the kept plans stay under about 7 MB
- * whatever ranges callers ask for.
+ * The plans planBuckets keeps: up to 20,000 buckets in all, the least recently used plans go first. A bucket
+ * costs about 340 bytes once its `starts` are made (a 1,100-day plan about 370 KB), so the kept plans stay under
+ * about 7 MB whatever ranges callers ask for.
  */
-const PLANNED_BUCKETS_KEPT = 20_000;
-const plans = new Map<string, BucketPlan>();
-let plannedBuckets = 0;
+const plans = new LRUCache<string, BucketPlan>({
+  maxSize: 20_000,
+  sizeCalculation: (plan) => Math.max(1, plan.startMs.length),
+});
 
 /**
  * Every bucket that overlaps [begin, end); throws TooManyBucketsError past MAX_BUCKETS. Plans are kept and
@@ -190,18 +190,12 @@ export function planBuckets(
   Object.freeze(plan.keys);
   Object.freeze(plan.labels);
   plans.set(key, plan);
-  plannedBuckets += plan.startMs.length;
-  for (const [oldest, old] of plans) {
-    if (plannedBuckets <= PLANNED_BUCKETS_KEPT) break;
-    plans.delete(oldest);
-    plannedBuckets -= old.startMs.length;
-  }
   return plan;
 }
 
 /** How many plans planBuckets keeps now, and their buckets (for tests). */
 export function keptPlans(): { plans: number; buckets: number } {
-  return { plans: plans.size, buckets: plannedBuckets };
+  return { plans: plans.size, buckets: plans.calculatedSize };
 }
 
 function computePlan(
