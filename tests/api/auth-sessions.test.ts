@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/client.ts';
-import { refreshTokens, users } from '../../src/server/db/schema.ts';
+import { refreshTokens, tenancies, tenancyMembers, users } from '../../src/server/db/schema.ts';
 import { call, codeOf, Q } from './helpers/accountsApi.ts';
 import {
   type AccountsFixture,
@@ -48,6 +48,30 @@ async function makeUser(email: string) {
     .values({ email, passwordHash: row!.passwordHash })
     .returning();
   return user!;
+}
+
+/** Makes the user a member of tenancy A too; returns the tenancy's unit (apartment id). */
+async function joinTenancyA(userId: number): Promise<string> {
+  await database.db.insert(tenancyMembers).values({ tenancyId: fx.tenancyA, userId });
+  const [tenancy] = await database.db.select().from(tenancies).where(eq(tenancies.id, fx.tenancyA));
+  return String(tenancy!.apartmentId);
+}
+
+/**
+ * The error codes of a result, each once. (When one of two aliased non-null fields fails, GraphQL may answer
+ * before the other's error arrives.)
+ */
+function codesOf(r: { errors?: { extensions?: { code?: unknown } }[] }): unknown[] {
+  return [...new Set((r.errors ?? []).map((e) => e.extensions?.code))];
+}
+
+/** tenantGraph alone, twice, and beside another field: the same answer each time. */
+async function graphCodes(token: string, unit: string): Promise<unknown[][]> {
+  return Promise.all(
+    [Q.tenantGraph, Q.tenantGraphTwice, Q.tenantGraphAndMe].map(async (q) =>
+      codesOf(await call(api.tenant, q, { unit }, { token })),
+    ),
+  );
 }
 
 describe('login throttling', () => {
@@ -163,9 +187,16 @@ describe('logout', () => {
 describe('deactivated users', () => {
   it('are refused on every request of both backends, and cannot refresh', async () => {
     const user = await makeUser('soon-gone@test.test');
+    const unit = await joinTenancyA(user.id);
     const s = await bothLogins(user.email);
     expect((await call(api.tenant, Q.tenantUnits, {}, { token: s.tenant.token })).errors).toBeUndefined();
+    expect(await graphCodes(s.tenant.token, unit)).toEqual([[], [], []]);
     await database.db.update(users).set({ isActive: false }).where(eq(users.id, user.id));
+    expect(await graphCodes(s.tenant.token, unit)).toEqual([
+      ['UNAUTHENTICATED'],
+      ['UNAUTHENTICATED'],
+      ['UNAUTHENTICATED'],
+    ]);
     for (const [yoga, query, token] of [
       [api.account, Q.accountMe, s.account.token],
       [api.account, Q.tenancies, s.account.token],
@@ -182,6 +213,19 @@ describe('deactivated users', () => {
     expect(codeOf(await call(api.tenant, Q.tenantRefresh, { t: s.tenant.refreshToken }))).toBe(
       'UNAUTHENTICATED',
     );
+  });
+
+  it('a deleted user is refused too, by tenantGraph alone as by every other field', async () => {
+    const user = await makeUser('deleted@test.test');
+    const unit = await joinTenancyA(user.id);
+    const s = await bothLogins(user.email);
+    expect(await graphCodes(s.tenant.token, unit)).toEqual([[], [], []]);
+    await database.db.delete(users).where(eq(users.id, user.id));
+    expect(await graphCodes(s.tenant.token, unit)).toEqual([
+      ['UNAUTHENTICATED'],
+      ['UNAUTHENTICATED'],
+      ['UNAUTHENTICATED'],
+    ]);
   });
 });
 
@@ -214,6 +258,7 @@ describe('changePassword', () => {
 
   it('ends every session on both backends and starts a new one', async () => {
     const user = await makeUser('rotator@test.test');
+    const unit = await joinTenancyA(user.id);
     const first = await bothLogins(user.email);
     const second = await bothLogins(user.email);
     // Tokens of the same second as the change stay valid; wait so the old ones are strictly older.
@@ -232,6 +277,11 @@ describe('changePassword', () => {
       expect(codeOf(await call(api.tenant, Q.tenantUnits, {}, { token: s.tenant.token }))).toBe(
         'TOKEN_EXPIRED',
       );
+      expect(await graphCodes(s.tenant.token, unit)).toEqual([
+        ['TOKEN_EXPIRED'],
+        ['TOKEN_EXPIRED'],
+        ['TOKEN_EXPIRED'],
+      ]);
       expect(codeOf(await call(api.account, Q.accountRefresh, { t: s.account.refreshToken }))).toBe(
         'TOKEN_REVOKED',
       );
@@ -245,6 +295,7 @@ describe('changePassword', () => {
     expect(
       (await call(api.tenant, Q.tenantUnits, {}, { token: tenant.data!.loginFromSlt.ok.token })).errors,
     ).toBeUndefined();
+    expect(await graphCodes(tenant.data!.loginFromSlt.ok.token, unit)).toEqual([[], [], []]);
     const live = await database.db.select().from(refreshTokens).where(eq(refreshTokens.userId, user.id));
     expect(live.filter((t) => t.revokedAt === null)).toHaveLength(2);
     expect(codeOf(await call(api.account, Q.tokenAuth, { email: user.email, password: PASSWORD }))).toBe(

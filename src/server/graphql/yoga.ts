@@ -14,7 +14,7 @@ import {
 } from 'graphql-yoga';
 import type { Backend } from '../auth/keys.ts';
 import type { ApiServices } from '../services.ts';
-import { createContext, type GraphQLContext, rememberClientAddress } from './context.ts';
+import { callerCheckPlugin, createContext, type GraphQLContext, rememberClientAddress } from './context.ts';
 import { limitPlugins } from './limits.ts';
 
 /** A Yoga server instance of one of our backends. */
@@ -36,6 +36,8 @@ interface BackendOptions {
   // The generated Resolvers type is checked where it is written; Yoga takes any resolver map.
   resolvers: object;
   graphqlEndpoint: string;
+  /** Query fields whose resolvers check the caller in their own first statement (see callerCheckPlugin). */
+  deferCallerCheck?: readonly string[];
 }
 
 const requestIds = new WeakMap<Request, string>();
@@ -125,6 +127,7 @@ export function createBackendYoga(options: BackendOptions): BackendYoga {
     logging: yogaLogger,
     plugins: [
       requestIdPlugin(),
+      callerCheckPlugin(options.deferCallerCheck ?? []) as Plugin,
       ...limitPlugins({
         introspection: services.config.graphqlIntrospection,
         graphMaxPoints: services.config.GRAPH_MAX_POINTS,

@@ -8,8 +8,9 @@ import { LRUCache } from 'lru-cache';
 import { Temporal } from 'temporal-polyfill';
 import { TIME_ZONE } from '../../lib/periods.ts';
 import type { Db } from '../db/client.ts';
-import { apartments, measurementPoints, properties, tenancies, tenancyMembers } from '../db/schema.ts';
+import { apartments, measurementPoints, properties, tenancies, tenancyMembers, users } from '../db/schema.ts';
 import { pgNumberArray, pgTextArray } from '../db/sql.ts';
+import { requireValidToken, type TokenClaim, type TokenUser } from '../graphql/context.ts';
 import { forbidden } from '../graphql/errors.ts';
 
 /** Dates of a tenancy as local midnights; `to` is exclusive, null while the tenancy runs. */
@@ -137,10 +138,13 @@ export interface OwnPoint {
  * properties that are asked for (`sourceIds`). Points are only looked for in the caller's own apartments and
  * properties, so nothing of another tenancy is read; ids that are not the caller's simply find nothing (the
  * access check on the returned units refuses them). One round trip instead of two for tenantGraph.
+ *
+ * The statement starts from the caller's user row, so it also checks a token whose user is not checked yet
+ * (`claim`, from tokenToCheck): it throws, as requireUserId would, before anything it read is used.
  */
 export async function callerUnitsAndPoints(
   db: Db,
-  userId: number,
+  caller: { userId: number; claim: TokenClaim | null },
   wanted: { quantities: string[]; unitIds: number[]; sourceIds: number[] },
 ): Promise<{ units: Map<number, UnitAccess>; points: OwnPoint[] }> {
   let prepared = unitsAndPointsQueries.get(db);
@@ -149,17 +153,30 @@ export async function callerUnitsAndPoints(
     unitsAndPointsQueries.set(db, prepared);
   }
   const rows = await prepared.execute({
-    userId,
+    userId: caller.userId,
     quantities: pgTextArray(wanted.quantities),
     unitIds: pgNumberArray(wanted.unitIds),
     sourceIds: pgNumberArray(wanted.sourceIds),
   });
+  // No row: no such user. Every row carries the user's columns.
+  const user: TokenUser | undefined = rows[0];
+  requireValidToken(user, caller.claim);
   const points = new Map<number, OwnPoint>();
+  const tenancyRows: AccessRow[] = [];
   for (const row of rows) {
+    // The user's row alone (no tenancy) has no apartment; the joins' foreign keys give every other row all parts.
+    if (!row.apartment || !row.property || row.start === null) continue;
     const list = (typeof row.points === 'string' ? JSON.parse(row.points) : row.points) as OwnPoint[] | null;
     for (const p of list ?? []) points.set(p.id, p);
+    tenancyRows.push({
+      apartment: row.apartment,
+      property: row.property,
+      tenant: row.tenant!,
+      start: row.start,
+      end: row.end,
+    });
   }
-  return { units: accessFromRows(rows), points: [...points.values()] };
+  return { units: accessFromRows(tenancyRows), points: [...points.values()] };
 }
 
 const unitsAndPointsQueries = new WeakMap<Db, ReturnType<typeof prepareUnitsAndPoints>>();
@@ -172,9 +189,26 @@ function prepareUnitsAndPoints(db: Db) {
       AND ((${mp.apartmentId} = ${apartments.id} AND ${apartments.id} = ANY(${sql.placeholder('unitIds')}::int[]))
         OR (${mp.apartmentId} IS NULL AND ${mp.propertyId} = ${properties.id}
           AND ${properties.id} = ANY(${sql.placeholder('sourceIds')}::int[]))))`;
-  return accessQuery(db, eq(tenancyMembers.userId, sql.placeholder('userId')), { points }).prepare(
-    'caller_units_and_points',
-  );
+  // accessQuery's joins, from the user's row: a user without tenancies still gets their one row.
+  return db
+    .select({
+      isActive: users.isActive,
+      tokensValidAfter: users.tokensValidAfter,
+      apartment: apartments,
+      property: properties,
+      tenant: tenancies.tenant,
+      start: tenancies.start,
+      end: tenancies.end,
+      points,
+    })
+    .from(users)
+    .leftJoin(tenancyMembers, eq(tenancyMembers.userId, users.id))
+    .leftJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
+    .leftJoin(apartments, eq(apartments.id, tenancies.apartmentId))
+    .leftJoin(properties, eq(properties.id, apartments.propertyId))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .orderBy(asc(tenancies.start), asc(tenancies.id))
+    .prepare('caller_units_and_points');
 }
 
 /** The caller's access to each of these apartments; throws FORBIDDEN if any is not theirs. */

@@ -70,5 +70,7 @@ export function createTenantYoga(services: ApiServices, fetchClasses: FetchClass
     typeDefs,
     resolvers,
     graphqlEndpoint: TENANT_GRAPHQL_ENDPOINT,
+    // tenantGraph checks the caller with its tenancies, in one statement (callerUnitsAndPoints).
+    deferCallerCheck: ['tenantGraph'],
   });
 }

@@ -20,6 +20,8 @@ export async function call<T = Record<string, unknown>>(
   return (await response.json()) as GqlResult<T>;
 }
 
+const GRAPH = `{ graphType: HOURLY_VALUES, resolution: DAY, periodBegin: "2025-01-01T00:00", periodEnd: "2025-01-03T00:00", objects: [{ kind: UNIT, id: $unit }], quantities: ["heat-energy"] }`;
+
 export const Q = {
   tokenAuth: `mutation ($email: String!, $password: String!) { tokenAuth(email: $email, password: $password) { token refreshToken } }`,
   tenantLogin: `mutation ($email: String!, $password: String!) { loginWithEmailAndPassword(credentials: { email: $email, password: $password, targetResource: "tenant" }) { ok { token refreshToken } } }`,
@@ -31,6 +33,10 @@ export const Q = {
   tenancies: `{ allTenanciesForCurrentUser { id isAdmin } }`,
   tenantMe: `{ me { id email } }`,
   tenantUnits: `{ tenantUnits { unit { id } } }`,
+  /** tenantGraph alone checks the caller in its own statement (callerCheckPlugin); these cover its three shapes. */
+  tenantGraph: `query ($unit: ID!) { tenantGraph(graph: ${GRAPH}) { timestamps } }`,
+  tenantGraphTwice: `query ($unit: ID!) { a: tenantGraph(graph: ${GRAPH}) { timestamps } b: tenantGraph(graph: ${GRAPH}) { timestamps } }`,
+  tenantGraphAndMe: `query ($unit: ID!) { me { id } tenantGraph(graph: ${GRAPH}) { timestamps } }`,
   signup: `mutation ($email: String!, $password: String!, $language: String) { createEmailPasswordUser(email: $email, password: $password, language: $language) { token refreshToken refreshExpiresIn slt user { id email language } } }`,
   validate: `query ($code: String!) { validateActivationCode(activationCode: $code) { ok text } }`,
   addTenancy: `mutation ($code: String!) { addTenancy(activationCode: $code) { ok } }`,

@@ -9,7 +9,7 @@ import { inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { GRAPH_TYPES, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import { measurementPoints, propertyCo2Factors } from '../../db/schema.ts';
-import { requireUserId } from '../../graphql/context.ts';
+import { tokenToCheck } from '../../graphql/context.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
 import { callerUnitsAndPoints, clipToTenancies, propertyAccess, type UnitAccess } from '../access.ts';
 import {
@@ -88,7 +88,8 @@ const inputSchema = z
 type Source = Pick<SeriesQuery, 'pointIds' | 'property'>;
 
 export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_parent, args, ctx) => {
-  const userId = requireUserId(ctx);
+  // The caller's token is checked with their tenancies below (callerCheckPlugin leaves it to this field).
+  const caller = tokenToCheck(ctx);
   const input = parseInput(inputSchema, args.graph);
   const quantities = input.quantities as QuantityId[];
   if (input.graphType !== 'HOURLY_VALUES') {
@@ -109,20 +110,21 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
   const climate = input.climateCorrection;
 
   const db = ctx.db;
+  const unitIds = input.objects.filter((o) => o.kind === 'UNIT').map((o) => o.id);
+  const sourceIds = input.objects.filter((o) => o.kind === 'SOURCE').map((o) => o.id);
+  // The caller and their access first: nothing else is read for an object the caller may not see. The caller's
+  // units come with the points of the asked units and SOURCE properties, looked for only among the caller's
+  // own (one statement, which also checks the caller's token).
+  const { units, points: ownPoints } = await callerUnitsAndPoints(db, caller, {
+    quantities,
+    unitIds,
+    sourceIds,
+  });
   const pointIds = input.objects.filter((o) => o.kind === 'MPOINT').map((o) => o.id);
   const askedPoints = pointIds.length
     ? await db.select().from(measurementPoints).where(inArray(measurementPoints.id, pointIds))
     : [];
   const pointById = new Map(askedPoints.map((p) => [p.id, p]));
-  const unitIds = input.objects.filter((o) => o.kind === 'UNIT').map((o) => o.id);
-  const sourceIds = input.objects.filter((o) => o.kind === 'SOURCE').map((o) => o.id);
-  // Access first: nothing else is read for an object the caller may not see. The caller's units come with
-  // the points of the asked units and SOURCE properties, looked for only among the caller's own (one statement).
-  const { units, points: ownPoints } = await callerUnitsAndPoints(db, userId, {
-    quantities,
-    unitIds,
-    sourceIds,
-  });
   const unitOf = (apartmentId: number | null | undefined): UnitAccess => {
     const unit = apartmentId == null ? undefined : units.get(apartmentId);
     if (!unit) throw forbidden();
