@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limiterOptions } from '../../src/server/auth/throttle.ts';
 import type { Database } from '../../src/server/db/client.ts';
 import { jobs, rateLimits, reportLookupLimits } from '../../src/server/db/schema.ts';
-import { queryRows } from '../../src/server/db/sql.ts';
+import { queryRows, refreshGrownStatistics, refreshStatistics } from '../../src/server/db/sql.ts';
 import { manualClock } from '../../src/server/jobs/clock.ts';
 import { createJobRunner } from '../../src/server/jobs/runner.ts';
 import { freshDatabase } from './helpers/db.ts';
@@ -108,6 +108,41 @@ describe('sweep', () => {
       sql`SELECT key FROM jobs WHERE task = 'sweep' ORDER BY key`,
     );
     expect(rows.map((r) => r.key)).toEqual(['sweep:rows:2026-06-15', 'sweep:rows:2026-06-16']);
+  });
+
+  it('analyzes only the tables never analyzed or grown by more than a tenth since', async () => {
+    const fresh = await freshDatabase();
+    try {
+      // On PostgreSQL, autovacuum could analyze the table between the inserts and the check below.
+      await fresh.db.execute(sql`ALTER TABLE rate_limits SET (autovacuum_enabled = false)`);
+      const grown = () => fresh.db.transaction((tx) => refreshGrownStatistics(tx as never));
+      const first = await grown();
+      // Never analyzed: every table of the schema, the ones that matter here among them.
+      expect(first).toEqual(
+        expect.arrayContaining(['public.jobs', 'public.rate_limits', 'public.hourly_consumption']),
+      );
+      expect(await grown()).toEqual([]);
+      const rows = (n: number, from: number) =>
+        Array.from({ length: n }, (_, i) => ({
+          key: `login:user${from + i}@example.test`,
+          points: 1,
+          expire: new Date(now.getTime() + DAY),
+        }));
+      // 20,000 rows: some hundred pages where there were none.
+      for (let i = 0; i < 20; i++) await fresh.db.insert(rateLimits).values(rows(1_000, i * 1_000));
+      expect(await grown()).toEqual(['public.rate_limits']);
+      expect(await grown()).toEqual([]);
+      // Less than a tenth more is left to a later sweep; past a tenth, it is analyzed again.
+      await fresh.db.insert(rateLimits).values(rows(1_000, 20_000));
+      expect(await grown()).toEqual([]);
+      for (let i = 0; i < 2; i++) await fresh.db.insert(rateLimits).values(rows(1_000, 21_000 + i * 1_000));
+      expect(await grown()).toEqual(['public.rate_limits']);
+      // The first load's full refresh leaves nothing for the sweep.
+      await fresh.db.transaction((tx) => refreshStatistics(tx as never));
+      expect(await grown()).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('refuses a retention below 35 days in the config', async () => {

@@ -6,11 +6,11 @@
  * A swept job's dedupe key is free again. The schedule only queues the latest complete period, so with the
  * minimum retention of 35 days a day, week or month job is never queued again; a yearly alarm's job for the
  * current latest year can be, and runs once more writing nothing (its evaluation and notification are keyed).
- * The sweep then refreshes the planner's statistics (ANALYZE).
+ * The sweep then refreshes the planner's statistics (ANALYZE) of the tables that grew by a tenth since.
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows, refreshStatistics } from '../../db/sql.ts';
+import { queryRows, refreshGrownStatistics } from '../../db/sql.ts';
 import { defineTask } from '../task.ts';
 
 /** Default and smallest retention of finished job rows, in days (JOB_RETENTION_DAYS). */
@@ -39,8 +39,11 @@ export const sweepTask = defineTask({
     const rateLimits = await count(
       sql`DELETE FROM rate_limits WHERE expire < ${iso}::timestamptz RETURNING key`,
     );
-    // Planner statistics for tables that grew since (CSV imports).
-    await refreshStatistics(tx);
-    logger.info({ jobs, reportLookups, rateLimits, retentionDays }, 'swept old rows, statistics refreshed');
+    // Planner statistics for tables that grew since (CSV imports, days of readings).
+    const analyzed = await refreshGrownStatistics(tx);
+    logger.info(
+      { jobs, reportLookups, rateLimits, retentionDays, analyzed },
+      'swept old rows, statistics refreshed',
+    );
   },
 });
