@@ -5,6 +5,8 @@
  *    body size limit; CORS is same-origin unless `CORS_ORIGINS` allows an origin (see `graphql/yoga.ts`);
  * 3. files of the client build, sent precompressed (`.br`, `.gz` written at build time) when the browser takes it;
  * 4. everything else to Astro's handler, with brotli or gzip compression on the fly.
+ * Every request gets a request id and an access-log line, and is counted in the metrics; GET /metrics is served
+ * here only with its token (metricsHttp.ts).
  */
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -17,6 +19,14 @@ import { SOCIAL_CALLBACK_PATH } from './auth/social.ts';
 import { handleSocialFormPost } from './auth/socialCallback.ts';
 import type { ServerConfig } from './config.ts';
 import { QUERY_TOO_COMPLEX } from './graphql/limits.ts';
+import {
+  accessLog,
+  METRICS_PATH,
+  metricsAccess,
+  sendMetrics,
+  startMetricsServer,
+  trackHttpRequest,
+} from './metricsHttp.ts';
 import type { ApiServices } from './services.ts';
 import { createTenantYoga, TENANT_GRAPHQL_ENDPOINT } from './tenant/yoga.ts';
 
@@ -307,12 +317,36 @@ export function createAppHandler(options: AppServerOptions): Handler {
   const accountListener = withCompression(account.requestListener as Handler);
   const tenantListener = withCompression(tenant.requestListener as Handler);
   const astro = options.astroHandler ? withCompression(options.astroHandler) : undefined;
+  const logRequest = accessLog(services.logger, config);
+  /** The `route` label: the API's own paths, `static`, other `/api/` paths, or `page` (Astro). */
+  const routeOf = (path: string) => {
+    if (path === ACCOUNT_GRAPHQL_ENDPOINT || path === TENANT_GRAPHQL_ENDPOINT) return path;
+    if (path === '/api/health' || path === METRICS_PATH) return path;
+    if (staticFiles.has(path)) return 'static';
+    return path.startsWith('/api/') ? '/api/other' : 'page';
+  };
 
   return (req, res) => {
     setSecurityHeaders(req, res, config);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
+    logRequest(req, res);
+    trackHttpRequest(req, res, routeOf(path));
+
+    if (path === METRICS_PATH) {
+      const access = metricsAccess(req, config);
+      if (access === 'allowed' && (req.method === 'GET' || req.method === 'HEAD')) {
+        void sendMetrics(services, res);
+        return;
+      }
+      if (access === 'denied') {
+        sendJson(res, 401, {
+          errors: [{ message: 'Unauthorized', extensions: { code: 'UNAUTHENTICATED' } }],
+        });
+        return;
+      }
+    }
 
     if (path.startsWith('/api/')) {
       res.setHeader('Vary', 'Origin');
@@ -377,7 +411,16 @@ export function createAppHandler(options: AppServerOptions): Handler {
   };
 }
 
-/** The HTTP server; call `listen` on it. */
+/** The HTTP server; call `listen` on it. The private metrics listener (METRICS_PORT) opens and closes with it. */
 export function createAppServer(options: AppServerOptions): Server {
-  return createServer(createAppHandler(options));
+  const server = createServer(createAppHandler(options));
+  const { services } = options;
+  server.once('listening', () => {
+    const metrics = startMetricsServer(services).catch((err: unknown) => {
+      services.logger.error({ err }, 'the metrics port could not be opened');
+      return null;
+    });
+    server.once('close', () => void metrics.then((m) => m?.close()));
+  });
+  return server;
 }

@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import { mailTransportFor } from './jobs/mail.ts';
 import { createJobRunner } from './jobs/runner.ts';
+import { startMetricsServer } from './metricsHttp.ts';
 import { getServices } from './runtime.ts';
 
 async function main(): Promise<void> {
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
     jobRetentionDays: config.JOB_RETENTION_DAYS,
   });
   const stop = runner.start();
+  // The worker's own metrics (its job runs, the queue, the process) on METRICS_PORT when set.
+  await startMetricsServer({ config, database, logger });
   logger.info({ worker: `${hostname()}:${process.pid}` }, 'worker started');
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'worker stopping after the job in flight');

@@ -433,6 +433,8 @@ export const jobs = pgTable(
     /** Failed attempts so far; a "not ready yet" postponement does not count. */
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
+    /** The id of the request that enqueued the job (its access-log and GraphQL log lines carry it too). */
+    requestId: text('request_id'),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
