@@ -349,6 +349,29 @@ export const propertyDailyRollups = pgTable(
   (t) => [primaryKey({ columns: [t.propertyId, t.quantity, t.day] })],
 );
 
+/**
+ * Per property, quantity and hour: the sum over the property's apartment points, the area of the apartments with
+ * data that hour and how many they were. Read by "compare with property" at HOUR (src/server/ingest/propertyHourly.ts).
+ */
+export const propertyHourlyRollups = pgTable(
+  'property_hourly_rollups',
+  {
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id),
+    quantity: text('quantity').notNull(),
+    hourStart: timestamp('hour_start', { withTimezone: true }).notNull(),
+    sum: numeric('sum').notNull(),
+    /** The area of the apartments with data that hour. */
+    areaM2: numeric('area_m2').notNull(),
+    /** Number of hourly values summed; avg = sum / count (for averaged quantities such as temperature). */
+    count: integer('count').notNull(),
+    /** Number of apartments with data that hour. */
+    apartments: integer('apartments').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.propertyId, t.quantity, t.hourStart] })],
+);
+
 /** Unit price per quantity, valid from a date (inclusive) to a date (exclusive) or open-ended. */
 export const prices = pgTable(
   'prices',

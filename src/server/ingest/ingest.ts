@@ -18,6 +18,7 @@ import {
   SAMPLE_RANGE,
 } from './bounds.ts';
 import { parseDecimal, parseTimestamp } from './parse.ts';
+import { updatePropertyHourlyRollups } from './propertyHourly.ts';
 
 /** One reading as it arrives: `line` is where it came from (a file line), for error messages. */
 export interface ReadingRow {
@@ -957,6 +958,7 @@ async function derive(
 async function rollUpFromDaily(tx: Db, days: PointDays[], timings?: PhaseTimings): Promise<void> {
   await timed(timings, 'monthly rollups', () => updateMonthlyRollups(tx, days));
   await timed(timings, 'property rollups', () => updatePropertyRollups(tx, days));
+  await timed(timings, 'property hourly rollups', () => updatePropertyHourlyRollups(tx, days));
   // Heating degree days from the property's outdoor temperature (writes nothing for other points).
   await timed(timings, 'degree days', () => updateDegreeDays(tx, days));
 }
