@@ -92,6 +92,9 @@ export default async function setup(): Promise<() => Promise<void>> {
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      // Demo data is refused under NODE_ENV=production unless forced (src/server/demo/policy.ts).
+      DEMO_DATA: '1',
+      DEMO_DATA_FORCE: '1',
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: dataDir,
