@@ -17,6 +17,7 @@ import { SOCIAL_CALLBACK_PATH } from './auth/social.ts';
 import { handleSocialFormPost } from './auth/socialCallback.ts';
 import type { ServerConfig } from './config.ts';
 import { QUERY_TOO_COMPLEX } from './graphql/limits.ts';
+import { createHealthProbes } from './healthProbes.ts';
 import type { ApiServices } from './services.ts';
 import { createTenantYoga, TENANT_GRAPHQL_ENDPOINT } from './tenant/yoga.ts';
 
@@ -235,6 +236,7 @@ export function createAppHandler(options: AppServerOptions): Handler {
   const tenant = createTenantYoga(services, 'yoga');
   const databaseHealth = new DatabaseHealth(() => services.database.db.execute(sql`SELECT 1`));
   const serveStatic = options.clientDir ? staticFiles(options.clientDir) : undefined;
+  const probes = createHealthProbes(services);
   // Brotli at quality 4 (the middleware's default) costs about as much CPU as gzip level 6 and is smaller.
   const compress = compression({ threshold: 1024 }) as unknown as Middleware;
   const withCompression =
@@ -291,6 +293,8 @@ export function createAppHandler(options: AppServerOptions): Handler {
         else listener(req, res);
         return;
       }
+      // /api/health/live and /api/health/ready (healthProbes.ts).
+      if (probes(path, req, res)) return;
       if (path === '/api/health' && (req.method === 'GET' || req.method === 'HEAD')) {
         void health(services, databaseHealth, res);
         return;

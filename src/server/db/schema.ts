@@ -738,3 +738,18 @@ export const impersonations = pgTable('impersonations', {
   createdAt: createdAt(),
   usedAt: timestamp('used_at', { withTimezone: true }),
 });
+
+/**
+ * The public-key fingerprint each backend signs tokens with, so that processes sharing one PostgreSQL database
+ * can tell when they do not share keys (auth/keyCheck.ts): a process with keys generated into its own DATA_DIR is
+ * refused when another one already signs with different keys.
+ */
+export const signingKeys = pgTable('signing_keys', {
+  /** account | tenant. */
+  backend: text('backend').primaryKey(),
+  /** sha256 of the Ed25519 public key, hex. */
+  fingerprint: text('fingerprint').notNull(),
+  /** env (ACCOUNT_/TENANT_JWT_PRIVATE_KEY) or generated (DATA_DIR/keys). */
+  source: text('source').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
