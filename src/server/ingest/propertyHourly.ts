@@ -8,8 +8,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { TIME_ZONE } from '../../lib/periods.ts';
 import type { Db } from '../db/client.ts';
-import { pgNumberArray } from '../db/sql.ts';
-import type { PointDays } from './ingest.ts';
+import { rangesParams } from './rollups.ts';
+import type { PointDays } from './types.ts';
 
 /** Recomputes the rollups of the (property, quantity, hour) rows that `scope` selects; `scope` yields `pq` rows. */
 function upsert(scope: SQL): SQL {
@@ -40,8 +40,7 @@ export async function updatePropertyHourlyRollups(tx: Db, days: PointDays[]): Pr
       SELECT p.property_id, p.quantity,
              (min(rg.d_lo)::timestamp AT TIME ZONE ${TIME_ZONE}) AS h_lo,
              ((max(rg.d_hi) + 1)::timestamp AT TIME ZONE ${TIME_ZONE}) AS h_hi
-      FROM unnest(${pgNumberArray(days.map((d) => d.pointId))}::int[], ${pgNumberArray(days.map((d) => d.dayLo))}::date[],
-                  ${pgNumberArray(days.map((d) => d.dayHi))}::date[]) AS rg(point_id, d_lo, d_hi)
+      FROM ${rangesParams(days)}
       JOIN measurement_points p ON p.id = rg.point_id
       WHERE p.apartment_id IS NOT NULL
       GROUP BY p.property_id, p.quantity`),

@@ -9,6 +9,7 @@ CREATE TABLE "property_hourly_rollups" (
 	CONSTRAINT "property_hourly_rollups_property_id_quantity_hour_start_pk" PRIMARY KEY("property_id","quantity","hour_start")
 );
 --> statement-breakpoint
+ALTER TABLE "jobs" ADD COLUMN "request_id" text;--> statement-breakpoint
 ALTER TABLE "property_hourly_rollups" ADD CONSTRAINT "property_hourly_rollups_property_id_properties_id_fk" FOREIGN KEY ("property_id") REFERENCES "public"."properties"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 -- Backfill from the hourly values already stored (as src/server/ingest/propertyHourly.ts computes them).
 INSERT INTO "property_hourly_rollups" (property_id, quantity, hour_start, sum, area_m2, count, apartments)
