@@ -5,14 +5,15 @@
  * exactly as PostgreSQL is, so no SQL runs on the thread that serves HTTP.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Options, PostgresType, Sql } from 'postgres';
 import { getMetrics } from '../metrics.ts';
+import { appRoot } from '../paths.ts';
 import { DataDirBusyError, dataDirOwner, lockDataDir } from './dataDirLock.ts';
 import * as schema from './schema.ts';
 
@@ -61,7 +62,7 @@ export interface OpenOptions {
   attach?: boolean;
 }
 
-export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+export const migrationsFolder = join(appRoot, 'src/server/db/migrations');
 
 type Client = Sql<Record<string, PostgresType>>;
 
@@ -126,11 +127,9 @@ export function unixSocketOf(url: string): { url: string; path: string } | null 
   return { url: parsed.toString(), path: `${dir.replace(/\/$/, '')}/.s.PGSQL.${parsed.port || 5432}` };
 }
 
-/** The worker's file; in the Astro server bundle this module is inlined into a chunk, so look in the sources. */
+/** The worker's file, from the sources (this module may run bundled: Astro's server, the server build). */
 function workerFile(): URL {
-  const here = new URL('./pglite-worker.mjs', import.meta.url);
-  if (existsSync(here)) return here;
-  return pathToFileURL(join(process.cwd(), 'src/server/db/pglite-worker.mjs'));
+  return pathToFileURL(join(appRoot, 'src/server/db/pglite-worker.mjs'));
 }
 
 /** Starts PGlite in a worker thread serving a Unix socket; resolves once it accepts connections. */
