@@ -226,36 +226,38 @@ function parsedJsonObject(req: IncomingMessage, bytes: Buffer): object | undefin
 
 // ---- the server ----
 
-/** The request handler: headers, API first, static files, then Astro. */
-export function createAppHandler(options: AppServerOptions): Handler {
-  const { services } = options;
+/** The handler with brotli or gzip compression of its answer on the fly, as the client accepts. */
+function withCompression(handler: Handler): Handler {
+  // Brotli at quality 4 (the middleware's default) costs about as much CPU as gzip level 6 and is smaller.
+  const compress = compression({ threshold: 1024 }) as unknown as Middleware;
+  return (req, res) =>
+    compress(req, res, (err) => {
+      if (err) {
+        res.statusCode = 500;
+        res.end();
+      } else handler(req, res);
+    });
+}
+
+/**
+ * The routes this server answers before Astro: the two GraphQL backends (with the body limit), the health check
+ * and a provider's form_post to the social callback; anything else goes to `next`. `npm start` runs it in front
+ * of Astro (createAppHandler); `npm run dev` mounts the same handler in Vite's dev server (astro.config.mjs), so
+ * each backend has exactly one mount.
+ */
+export function createApiHandler(services: ApiServices): Middleware {
   const { config } = services;
   // Yoga's own fetch classes: these requests never reach Astro (see graphql/yoga.ts FetchClasses).
   const account = createAccountYoga(services, 'yoga');
   const tenant = createTenantYoga(services, 'yoga');
   const databaseHealth = new DatabaseHealth(() => services.database.db.execute(sql`SELECT 1`));
-  const serveStatic = options.clientDir ? staticFiles(options.clientDir) : undefined;
-  // Brotli at quality 4 (the middleware's default) costs about as much CPU as gzip level 6 and is smaller.
-  const compress = compression({ threshold: 1024 }) as unknown as Middleware;
-  const withCompression =
-    (handler: Handler): Handler =>
-    (req, res) =>
-      compress(req, res, (err) => {
-        if (err) {
-          res.statusCode = 500;
-          res.end();
-        } else handler(req, res);
-      });
   const accountListener = withCompression(account.requestListener as Handler);
   const tenantListener = withCompression(tenant.requestListener as Handler);
-  const astro = options.astroHandler ? withCompression(options.astroHandler) : undefined;
 
-  return (req, res) => {
-    setSecurityHeaders(req, res, config);
+  return (req, res, next) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-
     if (path.startsWith('/api/')) {
       res.setHeader('Vary', 'Origin');
       if (path === ACCOUNT_GRAPHQL_ENDPOINT || path === TENANT_GRAPHQL_ENDPOINT) {
@@ -303,12 +305,27 @@ export function createAppHandler(options: AppServerOptions): Handler {
       void handleSocialFormPost(req, res);
       return;
     }
-    const rest = () => {
-      if (astro) astro(req, res);
-      else sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
-    };
-    if (serveStatic && (req.method === 'GET' || req.method === 'HEAD')) serveStatic(req, res, rest);
-    else rest();
+    next();
+  };
+}
+
+/** The request handler: headers, API first, static files, then Astro. */
+export function createAppHandler(options: AppServerOptions): Handler {
+  const { services } = options;
+  const api = createApiHandler(services);
+  const serveStatic = options.clientDir ? staticFiles(options.clientDir) : undefined;
+  const astro = options.astroHandler ? withCompression(options.astroHandler) : undefined;
+
+  return (req, res) => {
+    setSecurityHeaders(req, res, services.config);
+    api(req, res, () => {
+      const rest = () => {
+        if (astro) astro(req, res);
+        else sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
+      };
+      if (serveStatic && (req.method === 'GET' || req.method === 'HEAD')) serveStatic(req, res, rest);
+      else rest();
+    });
   };
 }
 
