@@ -5,14 +5,15 @@
 import { hostname } from 'node:os';
 import { mailTransportFor } from './jobs/mail.ts';
 import { createJobRunner } from './jobs/runner.ts';
-import { getServices } from './runtime.ts';
+import { checkNodeVersion } from './nodeVersion.ts';
+import { getServices, setProcessRole } from './runtime.ts';
 
 async function main(): Promise<void> {
+  // Never migrates: refuses a schema that is behind. On the embedded database it refuses to start while
+  // `npm start` (which runs the jobs itself) has it open.
+  checkNodeVersion();
+  setProcessRole('worker');
   const { config, database, logger } = await getServices();
-  if (database.engine !== 'postgres')
-    logger.warn(
-      'no DATABASE_URL: the worker runs on the embedded database; stop `npm start` first (one process only)',
-    );
   const runner = createJobRunner({
     db: database.db,
     logger,

@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Options, PostgresType, Sql } from 'postgres';
+import { DataDirBusyError, dataDirOwner, lockDataDir } from './dataDirLock.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -21,6 +22,11 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   db: Db;
   engine: 'pglite' | 'postgres';
+  /**
+   * PGlite only: true when this process reached another process's embedded database through that process's socket
+   * (the CLI beside `npm start`); such a connection must not migrate, and closing it leaves the database open.
+   */
+  attached?: boolean;
   close(): Promise<void>;
   /**
    * PGlite only: how long each request's turn waited (ms) for the one session while a background connection
@@ -42,6 +48,11 @@ export interface OpenOptions {
    * The bulk loader lifts it for its own transactions with SET LOCAL.
    */
   statementTimeoutMs?: number;
+  /**
+   * With `dataDir`: when another process (a running server) holds the folder, work through its PGlite worker's
+   * socket instead of refusing (see dataDirLock.ts). Without it, a held folder throws DataDirBusyError.
+   */
+  attach?: boolean;
 }
 
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -180,7 +191,28 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     connectOptions.set(db, { options: { ...base, max: 1 }, url: options.url });
     return database;
   }
-  const worker = await startPgliteWorker(options.dataDir);
+  if (options.dataDir) {
+    let owner = await dataDirOwner(options.dataDir);
+    // A server that is starting holds the lock before its PGlite worker serves: wait for it (up to a minute).
+    for (let i = 0; options.attach && owner?.pid && !owner.socketPath && i < 120; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      owner = await dataDirOwner(options.dataDir);
+    }
+    if (owner) {
+      if (!options.attach || !owner.socketPath) throw new DataDirBusyError(options.dataDir, owner);
+      return attachTo(owner.socketPath, base);
+    }
+  }
+  // The folder's lock is taken before PGlite opens it and released after PGlite has closed it.
+  let socketPath = '';
+  const lock = options.dataDir
+    ? await lockDataDir(options.dataDir, () => ({ pid: process.pid, socketPath }))
+    : null;
+  const worker = await startPgliteWorker(options.dataDir).catch(async (err: unknown) => {
+    await lock?.release();
+    throw err;
+  });
+  socketPath = worker.socketPath;
   // One backend session behind the socket: connections take turns, so more than one buys no parallelism.
   // One connection is the default: postgres.js then pipelines concurrent requests' statements on it, so they
   // reach the worker in one socket write per event-loop turn and run in one engine call (measured in
@@ -196,10 +228,22 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     async close() {
       await client.end({ timeout: 5 });
       await worker.stop();
+      await lock?.release();
     },
   };
   connectOptions.set(db, { options: { ...local, max: 1 } });
   return database;
+}
+
+/**
+ * One connection to another process's PGlite worker. Its statements are sent unnamed (not through `preparing`),
+ * so nothing of this process stays behind in the shared session when it disconnects.
+ */
+async function attachTo(socketPath: string, base: Options<Record<string, PostgresType>>): Promise<Database> {
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const client = await connect({ ...base, path: socketPath, max: 1, max_lifetime: 0, idle_timeout: 0 });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return { db, engine: 'pglite', attached: true, close: () => client.end({ timeout: 5 }) };
 }
 
 /**
@@ -232,10 +276,22 @@ export async function openBackgroundConnection(
   };
 }
 
-/** Applies pending migrations on a connection of its own without a statement timeout; safe on every start. */
+/**
+ * The advisory lock every migration run holds on PostgreSQL (`pg_advisory_lock(MIGRATION_LOCK, 0)`), so processes
+ * that start at once against one database migrate one after the other: the first applies, the others find nothing
+ * left to do. (Ingestion's lock is a one-argument key, a different key space.)
+ */
+export const MIGRATION_LOCK = 0x7e4a_7d01;
+
+/**
+ * Applies pending migrations on a connection of its own without a statement timeout, under MIGRATION_LOCK on
+ * PostgreSQL (PGlite's folder is one process's anyway, see dataDirLock.ts); safe on every start.
+ */
 export async function migrateDatabase(database: Database): Promise<void> {
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+  if (database.attached)
+    throw new Error('Migrations run in the process that owns the embedded database, not through its socket.');
   const stored = connectOptions.get(database.db);
   if (!stored) {
     // biome-ignore lint/suspicious/noExplicitAny: the migrator wants its engine's concrete type
@@ -244,8 +300,10 @@ export async function migrateDatabase(database: Database): Promise<void> {
   }
   const client = await connect(stored.options, stored.url);
   try {
+    if (database.engine === 'postgres') await client`SELECT pg_advisory_lock(${MIGRATION_LOCK}, 0)`;
     await migrate(drizzle(client), { migrationsFolder });
   } finally {
+    // Ending the session releases the advisory lock too.
     await client.end({ timeout: 5 });
   }
 }

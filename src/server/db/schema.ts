@@ -115,6 +115,47 @@ export const propertySettings = pgTable(
   (t) => [primaryKey({ columns: [t.propertyId, t.kind] })],
 );
 
+/**
+ * Per-property settings of the monthly report and the statement (one row per property; a property without a row
+ * uses the defaults in src/lib/reportSettings.ts). The model, its validation and defaults live in
+ * src/lib/reportSettings.ts (`PropertyReportSettings`); read and write through src/server/reports/settings.ts.
+ */
+export const propertyReportSettings = pgTable(
+  'property_report_settings',
+  {
+    propertyId: integer('property_id')
+      .primaryKey()
+      .references(() => properties.id, { onDelete: 'cascade' }),
+    /** 'private' (huslejenævn) or 'social' (almen bolig: beboerklagenævn): picks the dispute body. */
+    landlordType: text('landlord_type').notNull().default('private'),
+    /** Share of the heat that goes to hot water, left out of the climate correction (0–0.9). */
+    hotWaterShare: numeric('hot_water_share').notNull().default('0.25'),
+    /** Operator's conversion factor kWh per allocator unit, for allocator-only buildings without a supply meter. */
+    hcaKwhPerUnit: numeric('hca_kwh_per_unit'),
+    /** The heat supply's fuel mix: [{ source, percent }] summing to 100 (sources: FUEL_SOURCES). */
+    fuelMix: jsonb('fuel_mix').notNull().default([]),
+    /** The heat network's figures for `networkYear`: annual CO₂ emissions (tonnes), g CO₂/kWh, primary-energy factor. */
+    networkYear: integer('network_year'),
+    networkCo2Tonnes: numeric('network_co2_tonnes'),
+    networkCo2GramPerKwh: numeric('network_co2_gram_per_kwh'),
+    primaryEnergyFactor: numeric('primary_energy_factor'),
+    /** Taxes, levies and metering/reading/billing fees per apartment and year: [{ kind, amountPerYear }]. */
+    fees: jsonb('fees').notNull().default([]),
+    currency: text('currency').notNull().default('DKK'),
+    /** Overrides of the dispute body and consumer organisation the landlord type and country give (name + https URL). */
+    disputeBodyName: text('dispute_body_name'),
+    disputeBodyUrl: text('dispute_body_url'),
+    consumerOrgName: text('consumer_org_name'),
+    consumerOrgUrl: text('consumer_org_url'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('property_report_settings_landlord_type', sql`${t.landlordType} IN ('private', 'social')`),
+    check('property_report_settings_hot_water_share', sql`${t.hotWaterShare} BETWEEN 0 AND 0.9`),
+    check('property_report_settings_hca_factor', sql`${t.hcaKwhPerUnit} IS NULL OR ${t.hcaKwhPerUnit} > 0`),
+  ],
+);
+
 export const propertyCo2Factors = pgTable(
   'property_co2_factors',
   {
@@ -832,3 +873,18 @@ export const ingestBatches = pgTable(
   },
   (t) => [uniqueIndex('ingest_batches_idem_uq').on(t.apiKeyId, t.idempotencyKey)],
 );
+
+/**
+ * The public-key fingerprint each backend signs tokens with, so that processes sharing one PostgreSQL database
+ * can tell when they do not share keys (auth/keyCheck.ts): a process with keys generated into its own DATA_DIR is
+ * refused when another one already signs with different keys.
+ */
+export const signingKeys = pgTable('signing_keys', {
+  /** account | tenant. */
+  backend: text('backend').primaryKey(),
+  /** sha256 of the Ed25519 public key, hex. */
+  fingerprint: text('fingerprint').notNull(),
+  /** env (ACCOUNT_/TENANT_JWT_PRIVATE_KEY) or generated (DATA_DIR/keys). */
+  source: text('source').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
