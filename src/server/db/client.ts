@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Options, PostgresType, Sql } from 'postgres';
+import { framedSocket } from './framing.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -163,6 +164,22 @@ export async function startPgliteWorker(
   };
 }
 
+/**
+ * The postgres.js options of a connection to the PGlite worker's socket: never recycled, and guarded
+ * (framing.ts), so a garbled stream replaces the connection instead of hanging it. Exported for the test that
+ * garbles one.
+ */
+export function embeddedOptions(
+  base: Options<Record<string, PostgresType>>,
+  socketPath: string,
+): Options<Record<string, PostgresType>> {
+  // postgres.js's `socket` option (a function that returns a connected or connecting socket) is not in its types.
+  const socket = () => framedSocket(socketPath);
+  return { ...base, path: socketPath, socket, max_lifetime: 0, idle_timeout: 0 } as Options<
+    Record<string, PostgresType>
+  >;
+}
+
 /** Opens a database without migrating it. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/postgres-js');
@@ -186,7 +203,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   // reach the worker in one socket write per event-loop turn and run in one engine call (measured in
   // docs/notes/perf-api.md: fewer syscalls on both threads than with 4 connections taking turns). It is never
   // recycled (a recycled connection would leave its prepared statements behind in the shared session).
-  const local = { ...base, path: worker.socketPath, max_lifetime: 0, idle_timeout: 0 };
+  const local = embeddedOptions(base, worker.socketPath);
   const client = await connect({ ...local, max: options.max ?? 1 });
   const db = drizzle(preparing(client), { schema }) as unknown as Db;
   const database: Database = {
