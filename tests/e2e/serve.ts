@@ -53,6 +53,9 @@ const app = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], 
   env: {
     ...process.env,
     NODE_ENV: 'production',
+    // Demo data is refused under NODE_ENV=production unless forced (src/server/demo/policy.ts).
+    DEMO_DATA: '1',
+    DEMO_DATA_FORCE: '1',
     HOST: '127.0.0.1',
     PORT: E2E_PORT,
     DATA_DIR: dataDir,

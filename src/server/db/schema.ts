@@ -115,6 +115,47 @@ export const propertySettings = pgTable(
   (t) => [primaryKey({ columns: [t.propertyId, t.kind] })],
 );
 
+/**
+ * Per-property settings of the monthly report and the statement (one row per property; a property without a row
+ * uses the defaults in src/lib/reportSettings.ts). The model, its validation and defaults live in
+ * src/lib/reportSettings.ts (`PropertyReportSettings`); read and write through src/server/reports/settings.ts.
+ */
+export const propertyReportSettings = pgTable(
+  'property_report_settings',
+  {
+    propertyId: integer('property_id')
+      .primaryKey()
+      .references(() => properties.id, { onDelete: 'cascade' }),
+    /** 'private' (huslejenævn) or 'social' (almen bolig: beboerklagenævn): picks the dispute body. */
+    landlordType: text('landlord_type').notNull().default('private'),
+    /** Share of the heat that goes to hot water, left out of the climate correction (0–0.9). */
+    hotWaterShare: numeric('hot_water_share').notNull().default('0.25'),
+    /** Operator's conversion factor kWh per allocator unit, for allocator-only buildings without a supply meter. */
+    hcaKwhPerUnit: numeric('hca_kwh_per_unit'),
+    /** The heat supply's fuel mix: [{ source, percent }] summing to 100 (sources: FUEL_SOURCES). */
+    fuelMix: jsonb('fuel_mix').notNull().default([]),
+    /** The heat network's figures for `networkYear`: annual CO₂ emissions (tonnes), g CO₂/kWh, primary-energy factor. */
+    networkYear: integer('network_year'),
+    networkCo2Tonnes: numeric('network_co2_tonnes'),
+    networkCo2GramPerKwh: numeric('network_co2_gram_per_kwh'),
+    primaryEnergyFactor: numeric('primary_energy_factor'),
+    /** Taxes, levies and metering/reading/billing fees per apartment and year: [{ kind, amountPerYear }]. */
+    fees: jsonb('fees').notNull().default([]),
+    currency: text('currency').notNull().default('DKK'),
+    /** Overrides of the dispute body and consumer organisation the landlord type and country give (name + https URL). */
+    disputeBodyName: text('dispute_body_name'),
+    disputeBodyUrl: text('dispute_body_url'),
+    consumerOrgName: text('consumer_org_name'),
+    consumerOrgUrl: text('consumer_org_url'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('property_report_settings_landlord_type', sql`${t.landlordType} IN ('private', 'social')`),
+    check('property_report_settings_hot_water_share', sql`${t.hotWaterShare} BETWEEN 0 AND 0.9`),
+    check('property_report_settings_hca_factor', sql`${t.hcaKwhPerUnit} IS NULL OR ${t.hcaKwhPerUnit} > 0`),
+  ],
+);
+
 export const propertyCo2Factors = pgTable(
   'property_co2_factors',
   {
@@ -349,6 +390,29 @@ export const propertyDailyRollups = pgTable(
   (t) => [primaryKey({ columns: [t.propertyId, t.quantity, t.day] })],
 );
 
+/**
+ * Per property, quantity and hour: the sum over the property's apartment points, the area of the apartments with
+ * data that hour and how many they were. Read by "compare with property" at HOUR (src/server/ingest/propertyHourly.ts).
+ */
+export const propertyHourlyRollups = pgTable(
+  'property_hourly_rollups',
+  {
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id),
+    quantity: text('quantity').notNull(),
+    hourStart: timestamp('hour_start', { withTimezone: true }).notNull(),
+    sum: numeric('sum').notNull(),
+    /** The area of the apartments with data that hour. */
+    areaM2: numeric('area_m2').notNull(),
+    /** Number of hourly values summed; avg = sum / count (for averaged quantities such as temperature). */
+    count: integer('count').notNull(),
+    /** Number of apartments with data that hour. */
+    apartments: integer('apartments').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.propertyId, t.quantity, t.hourStart] })],
+);
+
 /** Unit price per quantity, valid from a date (inclusive) to a date (exclusive) or open-ended. */
 export const prices = pgTable(
   'prices',
@@ -433,6 +497,8 @@ export const jobs = pgTable(
     /** Failed attempts so far; a "not ready yet" postponement does not count. */
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
+    /** The id of the request that enqueued the job (its access-log and GraphQL log lines carry it too). */
+    requestId: text('request_id'),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
@@ -696,4 +762,19 @@ export const impersonations = pgTable('impersonations', {
   tokenId: integer('token_id').notNull(),
   createdAt: createdAt(),
   usedAt: timestamp('used_at', { withTimezone: true }),
+});
+
+/**
+ * The public-key fingerprint each backend signs tokens with, so that processes sharing one PostgreSQL database
+ * can tell when they do not share keys (auth/keyCheck.ts): a process with keys generated into its own DATA_DIR is
+ * refused when another one already signs with different keys.
+ */
+export const signingKeys = pgTable('signing_keys', {
+  /** account | tenant. */
+  backend: text('backend').primaryKey(),
+  /** sha256 of the Ed25519 public key, hex. */
+  fingerprint: text('fingerprint').notNull(),
+  /** env (ACCOUNT_/TENANT_JWT_PRIVATE_KEY) or generated (DATA_DIR/keys). */
+  source: text('source').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
