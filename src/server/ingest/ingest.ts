@@ -14,6 +14,7 @@ import type { Db } from '../db/client.ts';
 import { beginBatch, derive } from './derive.ts';
 import { implausibleJumps } from './jumps.ts';
 import { checkAgainstStored, insertReadings } from './readings.ts';
+import { retentionProblems } from './retention.ts';
 import {
   IngestError,
   type IngestOptions,
@@ -60,7 +61,7 @@ export async function ingestReadings(
     // One batch at a time (worker, CLI, demo): rollups are recomputed from what earlier batches committed.
     await timed(timings, 'begin', () => beginBatch(tx, options.bulk === true));
     const checked = await timed(timings, 'check against stored', () => checkAgainstStored(tx, valid));
-    problems.push(...checked.problems);
+    problems.push(...checked.problems, ...(await retentionProblems(tx, valid)));
     if (problems.length > 0) {
       problems.sort((a, b) => a.line - b.line);
       throw new IngestError(problems);
