@@ -39,6 +39,14 @@ const schema = z.object({
   APP_URL: z.url().optional(),
   /** Days finished job rows are kept before the daily sweep deletes them (at least 35). */
   JOB_RETENTION_DAYS: z.coerce.number().int().min(35).default(90),
+  /**
+   * Years raw register readings are kept; the daily sweep removes older ones (hourly values and rollups stay), and
+   * ingestion then refuses readings older than that. Unset: every reading is kept.
+   */
+  READING_RETENTION_YEARS: z
+    .literal('')
+    .transform(() => undefined)
+    .or(z.coerce.number().int().min(1).max(100).optional()),
   /** Trust the first X-Forwarded-For address as the client's (only behind a proxy that sets it). */
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
   /** Social login: each provider is off until its client id is set. */
