@@ -18,6 +18,7 @@ import { handleSocialFormPost } from './auth/socialCallback.ts';
 import type { ServerConfig } from './config.ts';
 import { QUERY_TOO_COMPLEX } from './graphql/limits.ts';
 import { createHealthProbes } from './healthProbes.ts';
+import { handleIngestRequest, INGEST_PREFIX } from './ingest/httpDoor.ts';
 import type { ApiServices } from './services.ts';
 import { createTenantYoga, TENANT_GRAPHQL_ENDPOINT } from './tenant/yoga.ts';
 
@@ -295,6 +296,10 @@ export function createAppHandler(options: AppServerOptions): Handler {
       }
       // /api/health/live and /api/health/ready (healthProbes.ts).
       if (probes(path, req, res)) return;
+      if (path.startsWith(INGEST_PREFIX)) {
+        handleIngestRequest(services.database.db, config, req, res);
+        return;
+      }
       if (path === '/api/health' && (req.method === 'GET' || req.method === 'HEAD')) {
         void health(services, databaseHealth, res);
         return;
