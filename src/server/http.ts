@@ -20,6 +20,7 @@ import { handleSocialFormPost } from './auth/socialCallback.ts';
 import type { ServerConfig } from './config.ts';
 import { QUERY_TOO_COMPLEX } from './graphql/limits.ts';
 import { createHealthProbes } from './healthProbes.ts';
+import { handleIngestRequest, INGEST_PREFIX } from './ingest/httpDoor.ts';
 import {
   accessLog,
   METRICS_PATH,
@@ -332,6 +333,10 @@ export function createApiHandler(services: ApiServices): Middleware {
       }
       // /api/health/live and /api/health/ready (healthProbes.ts).
       if (probes(path, req, res)) return;
+      if (path.startsWith(INGEST_PREFIX)) {
+        handleIngestRequest(services.database.db, config, req, res);
+        return;
+      }
       if (path === '/api/health' && (req.method === 'GET' || req.method === 'HEAD')) {
         void health(services, databaseHealth, res);
         return;
