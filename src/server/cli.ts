@@ -16,6 +16,7 @@ import { issueImpersonationLink } from './account/impersonation.ts';
 import { importProperty, PropertyImportError } from './account/importProperty.ts';
 import { importPropertyCsv } from './account/importPropertyCsv.ts';
 import { deactivateUser, inviteAsOperator, issueActivationCode, OperatorError } from './account/operator.ts';
+import { OPERATOR_HELP, runOperatorCommand } from './admin/cli.ts';
 import { progressPrinter } from './demo/progress.ts';
 import { catchUpDemo, DEMO_PASSWORD, DEMO_USERS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
 import { afterDemoSeed } from './demo/statements.ts';
@@ -48,6 +49,7 @@ Commands:
   demo:catch-up       Generate demo readings from the last generated hour up to now.
 ${REPORTS_HELP}
 ${STATEMENTS_HELP}
+${OPERATOR_HELP}
   help                Show this text.
 
 The database is PGlite under DATA_DIR (default ./data), or PostgreSQL when DATABASE_URL is set.`;
@@ -241,6 +243,7 @@ async function run(args: string[]): Promise<void> {
   try {
     if (await runReportsCommand(command, rest, open)) return;
     if (await runStatementsCommand(command, rest, open)) return;
+    if (await runOperatorCommand(command, rest, open)) return;
   } finally {
     await services.open?.database.close();
   }

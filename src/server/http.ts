@@ -13,6 +13,7 @@ import type { TLSSocket } from 'node:tls';
 import compression from 'compression';
 import { sql } from 'drizzle-orm';
 import { ACCOUNT_GRAPHQL_ENDPOINT, createAccountYoga } from './account/yoga.ts';
+import { ADMIN_GRAPHQL_ENDPOINT, createAdminYoga } from './admin/yoga.ts';
 import { SOCIAL_CALLBACK_PATH } from './auth/social.ts';
 import { handleSocialFormPost } from './auth/socialCallback.ts';
 import type { ServerConfig } from './config.ts';
@@ -291,6 +292,7 @@ export function createAppHandler(options: AppServerOptions): Handler {
   // Yoga's own fetch classes: these requests never reach Astro (see graphql/yoga.ts FetchClasses).
   const account = createAccountYoga(services, 'yoga');
   const tenant = createTenantYoga(services, 'yoga');
+  const admin = createAdminYoga(services, 'yoga');
   const databaseHealth = new DatabaseHealth(() => services.database.db.execute(sql`SELECT 1`));
   const staticFiles = options.clientDir ? indexStaticFiles(options.clientDir) : new Map<string, StaticFile>();
   // Brotli at quality 4 (the middleware's default) costs about as much CPU as gzip level 6 and is smaller.
@@ -306,6 +308,7 @@ export function createAppHandler(options: AppServerOptions): Handler {
       });
   const accountListener = withCompression(account.requestListener as Handler);
   const tenantListener = withCompression(tenant.requestListener as Handler);
+  const adminListener = withCompression(admin.requestListener as Handler);
   const astro = options.astroHandler ? withCompression(options.astroHandler) : undefined;
 
   return (req, res) => {
@@ -316,7 +319,11 @@ export function createAppHandler(options: AppServerOptions): Handler {
 
     if (path.startsWith('/api/')) {
       res.setHeader('Vary', 'Origin');
-      if (path === ACCOUNT_GRAPHQL_ENDPOINT || path === TENANT_GRAPHQL_ENDPOINT) {
+      if (
+        path === ACCOUNT_GRAPHQL_ENDPOINT ||
+        path === TENANT_GRAPHQL_ENDPOINT ||
+        path === ADMIN_GRAPHQL_ENDPOINT
+      ) {
         const length = Number(req.headers['content-length'] ?? 0);
         if (length > config.API_MAX_BODY_BYTES) {
           // Refused unread; the connection closes so the rest of the body is not read either.
@@ -344,7 +351,12 @@ export function createAppHandler(options: AppServerOptions): Handler {
           );
           return;
         }
-        const listener = path === TENANT_GRAPHQL_ENDPOINT ? tenantListener : accountListener;
+        const listener =
+          path === TENANT_GRAPHQL_ENDPOINT
+            ? tenantListener
+            : path === ADMIN_GRAPHQL_ENDPOINT
+              ? adminListener
+              : accountListener;
         if (req.method === 'POST') withBody(req, res, listener);
         else listener(req, res);
         return;
