@@ -1,14 +1,36 @@
+import { execFileSync } from 'node:child_process';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/chromium.ts';
 
 /**
- * End to end: `npx playwright test` (or `npm run test:e2e`). The global setup builds the app when stale and
- * starts it with a small demo dataset; E2E_BASE_URL points the suite at an app started elsewhere.
- * The browser is Debian's Chromium (CHROMIUM_PATH, else /usr/bin/chromium): Playwright's downloads are not used.
+ * End to end: `npx playwright test` (or `npm run test:e2e`). `webServer` starts the app (tests/e2e/serve.ts:
+ * built when stale, a fresh data dir, a small demo dataset) on a free port; the tests reach it through `baseURL`.
+ * E2E_BASE_URL points the suite at an app started elsewhere instead (the tests that need the local mail and
+ * OpenID servers skip then). The browser is Debian's Chromium (CHROMIUM_PATH, else /usr/bin/chromium):
+ * Playwright's downloads are not used.
  */
+const given = process.env.E2E_BASE_URL?.replace(/\/$/, '');
+
+// Three free ports (app, test SMTP server, local OpenID provider), chosen once by the runner: its workers load
+// this file again and inherit them through the environment.
+const FREE_PORTS = `
+const { createServer } = require('node:net');
+const servers = [0, 1, 2].map(() => createServer());
+Promise.all(servers.map((s) => new Promise((r) => s.listen(0, '127.0.0.1', r)))).then(() => {
+  console.log(servers.map((s) => s.address().port).join(','));
+  for (const s of servers) s.close();
+});`;
+if (!given && !process.env.E2E_PORT) {
+  const [app, smtp, oidc] = execFileSync(process.execPath, ['-e', FREE_PORTS]).toString().trim().split(',');
+  process.env.E2E_PORT = app;
+  process.env.E2E_SMTP_URL = `smtp://127.0.0.1:${smtp}`;
+  process.env.E2E_OIDC_URL = `http://127.0.0.1:${oidc}`;
+}
+const baseURL = given ?? `http://127.0.0.1:${process.env.E2E_PORT}`;
+
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.e2e.test.ts',
-  globalSetup: './tests/e2e/global-setup.ts',
   // One app, one database: the files share demo users, so they run one after another.
   workers: 1,
   fullyParallel: false,
@@ -17,23 +39,26 @@ export default defineConfig({
   retries: 0,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   outputDir: 'test-results',
+  webServer: given
+    ? undefined
+    : {
+        command: 'node_modules/.bin/node --import tsx tests/e2e/serve.ts',
+        url: `${baseURL}/api/health`,
+        // The first run on a fresh clone builds the app first.
+        timeout: 600_000,
+        reuseExistingServer: false,
+        stdout: 'ignore',
+        stderr: 'pipe',
+        gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+      },
   use: {
+    baseURL,
     browserName: 'chromium',
+    viewport: { width: 1400, height: 900 },
     trace: 'retain-on-failure',
     // A page that never finishes loading fails its test with a clear error (and its cleanup runs) instead of
     // waiting for the test's own timeout.
     navigationTimeout: 60_000,
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
 });

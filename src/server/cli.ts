@@ -12,18 +12,22 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
+import { join } from 'node:path';
 import { issueImpersonationLink } from './account/impersonation.ts';
 import { importProperty, PropertyImportError } from './account/importProperty.ts';
 import { importPropertyCsv } from './account/importPropertyCsv.ts';
 import { deactivateUser, inviteAsOperator, issueActivationCode, OperatorError } from './account/operator.ts';
 import { OPERATOR_HELP, runOperatorCommand } from './admin/cli.ts';
+import { DataDirBusyError, dataDirOwner } from './db/dataDirLock.ts';
+import { SchemaBehindError } from './db/schemaVersion.ts';
 import { progressPrinter } from './demo/progress.ts';
 import { catchUpDemo, DEMO_PASSWORD, DEMO_USERS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
 import { afterDemoSeed } from './demo/statements.ts';
 import { importReadingsCsv } from './ingest/csv.ts';
 import { IngestError } from './ingest/ingest.ts';
+import { checkNodeVersion } from './nodeVersion.ts';
 import { CliInputError, REPORTS_HELP, runReportsCommand } from './reports/cli.ts';
-import { getServices } from './runtime.ts';
+import { getServices, setProcessRole } from './runtime.ts';
 import { runStatementsCommand, STATEMENTS_HELP } from './statements/cli.ts';
 
 const HELP = `Usage: npm run cli -- <command>
@@ -86,6 +90,22 @@ async function withDatabase<T>(
   } finally {
     await services.database.close();
   }
+}
+
+/**
+ * The origin for links the CLI prints: APP_URL when set; else the running server's real address (it tells the
+ * embedded database's lock, see dataDirLock.ts); else the HOST:PORT default, with a warning.
+ */
+async function linkOrigin(config: Awaited<ReturnType<typeof getServices>>['config']): Promise<string> {
+  if (process.env.APP_URL) return config.APP_URL;
+  if (!config.DATABASE_URL) {
+    const owner = await dataDirOwner(join(config.dataDir, 'pglite'));
+    if (owner?.origin) return owner.origin;
+  }
+  console.error(
+    `APP_URL is not set: the link uses ${config.APP_URL}; set APP_URL to the address users open.`,
+  );
+  return config.APP_URL;
 }
 
 async function runAccountCommand(command: string, rest: string[]): Promise<boolean> {
@@ -151,8 +171,8 @@ async function runAccountCommand(command: string, rest: string[]): Promise<boole
     return true;
   }
   const operator = process.env.IMPERSONATOR || userInfo().username;
-  const issued = await withDatabase(({ database, config }) =>
-    issueImpersonationLink(database.db, config.APP_URL, rest[0]!, operator, rest[1] ?? '').catch(
+  const issued = await withDatabase(async ({ database, config }) =>
+    issueImpersonationLink(database.db, await linkOrigin(config), rest[0]!, operator, rest[1] ?? '').catch(
       (err: Error) => {
         throw new OperatorError(err.message);
       },
@@ -166,6 +186,9 @@ async function runAccountCommand(command: string, rest: string[]): Promise<boole
 }
 
 async function run(args: string[]): Promise<void> {
+  // Never migrates; beside a running server it works through the server's embedded database.
+  checkNodeVersion();
+  setProcessRole('cli');
   const [command, ...rest] = args;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     console.log(HELP);
@@ -258,7 +281,9 @@ run(process.argv.slice(2)).then(
       err instanceof UsageError ||
       err instanceof CliInputError ||
       err instanceof OperatorError ||
-      err instanceof PropertyImportError
+      err instanceof PropertyImportError ||
+      err instanceof DataDirBusyError ||
+      err instanceof SchemaBehindError
     )
       console.error(err.message);
     else console.error(err instanceof Error ? (err.stack ?? err.message) : err);

@@ -58,6 +58,24 @@ const schema = z.object({
   GOOGLE_AUTHORIZE_URL: z.url().optional(),
   APPLE_AUTHORIZE_URL: z.url().optional(),
   FACEBOOK_AUTHORIZE_URL: z.url().optional(),
+  /**
+   * GET /metrics (Prometheus): on the app's port only with `Authorization: Bearer <METRICS_TOKEN>`; unset, the app's
+   * port answers 404 there. At least 24 characters.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .min(24, 'must be at least 24 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** A private port that serves GET /metrics without a token (on METRICS_HOST); unset: no such listener. */
+  METRICS_PORT: z
+    .literal('')
+    .transform(() => undefined)
+    .or(z.coerce.number().int().min(0).max(65_535).optional()),
+  /** The address the metrics port listens on; keep it private (loopback or an internal network). */
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /** 1: one access-log line per HTTP request (pino-http, with its request id); 0: none. */
+  ACCESS_LOG: z.enum(['0', '1']).default('1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `development` (astro dev) turns GraphQL introspection and field suggestions on; anything else is production. */
   NODE_ENV: z.string().default('production'),

@@ -3,21 +3,32 @@
  * 1. security headers (CSP fallback, HSTS over TLS, nosniff, frame and referrer policy, permissions policy);
  * 2. `/api/*` straight to the two Yoga backends and the health check, before any of Astro's handling, with a
  *    body size limit; CORS is same-origin unless `CORS_ORIGINS` allows an origin (see `graphql/yoga.ts`);
- * 3. files of the client build, sent precompressed (`.br`, `.gz` written at build time) when the browser takes it;
+ * 3. files of the client build through sirv: precompressed (`.br`, `.gz` written at build time) when the browser
+ *    takes it, ETag and 304, byte ranges;
  * 4. everything else to Astro's handler, with brotli or gzip compression on the fly.
+ * Every request gets a request id and an access-log line, and is counted in the metrics; GET /metrics is served
+ * here only with its token (metricsHttp.ts).
  */
-import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { extname, join, relative, sep } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import compression from 'compression';
 import { sql } from 'drizzle-orm';
+import sirv from 'sirv';
 import { ACCOUNT_GRAPHQL_ENDPOINT, createAccountYoga } from './account/yoga.ts';
 import { ADMIN_GRAPHQL_ENDPOINT, createAdminYoga } from './admin/yoga.ts';
 import { SOCIAL_CALLBACK_PATH } from './auth/social.ts';
 import { handleSocialFormPost } from './auth/socialCallback.ts';
 import type { ServerConfig } from './config.ts';
 import { QUERY_TOO_COMPLEX } from './graphql/limits.ts';
+import { createHealthProbes } from './healthProbes.ts';
+import {
+  accessLog,
+  METRICS_PATH,
+  metricsAccess,
+  sendMetrics,
+  startMetricsServer,
+  trackHttpRequest,
+} from './metricsHttp.ts';
 import type { ApiServices } from './services.ts';
 import { createTenantYoga, TENANT_GRAPHQL_ENDPOINT } from './tenant/yoga.ts';
 
@@ -153,102 +164,44 @@ async function health(services: ApiServices, probe: DatabaseHealth, res: ServerR
 
 // ---- static files ----
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.webmanifest': 'application/manifest+json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.gif': 'image/gif',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.txt': 'text/plain; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-};
-
-interface StaticFile {
-  path: string;
-  size: number;
-  type: string;
-  /** Precompressed siblings, best first. */
-  encoded: Array<{ encoding: 'br' | 'gzip'; path: string; size: number }>;
-  immutable: boolean;
-}
-
-/** Every file of the client build by URL path, with its precompressed siblings; read once at start. */
-export function indexStaticFiles(clientDir: string): Map<string, StaticFile> {
-  const files = new Map<string, StaticFile>();
-  const visit = (dir: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const path = join(dir, name);
-      const stat = statSync(path);
-      if (stat.isDirectory()) visit(path);
-      else if (!name.endsWith('.br') && !name.endsWith('.gz') && !name.endsWith('.html')) {
-        const type = CONTENT_TYPES[extname(name).toLowerCase()];
-        if (!type) continue;
-        const url = `/${relative(clientDir, path).split(sep).join('/')}`;
-        const encoded: StaticFile['encoded'] = [];
-        for (const [encoding, suffix] of [
-          ['br', '.br'],
-          ['gzip', '.gz'],
-        ] as const) {
-          try {
-            encoded.push({ encoding, path: path + suffix, size: statSync(path + suffix).size });
-          } catch {}
-        }
-        files.set(url, { path, size: stat.size, type, encoded, immutable: url.startsWith('/_astro/') });
-      }
-    }
+/**
+ * The client build's files through sirv: indexed once at start, sent with their precompressed `.br`/`.gz` sibling
+ * when the browser takes it, with ETag (304 on If-None-Match) and byte ranges. Hashed `/_astro/` files are
+ * immutable for a year, the rest (favicon, brand logos) are cached for an hour. Anything not in the build (every
+ * page) goes on to `next`.
+ */
+function staticFiles(clientDir: string): Middleware {
+  const serve = sirv(clientDir, {
+    dev: false,
+    etag: true,
+    brotli: true,
+    gzip: true,
+    // Pages are Astro's: a URL is never looked up as `.html` or as a folder's index here.
+    extensions: [],
+    setHeaders: (res, pathname) =>
+      res.setHeader(
+        'Cache-Control',
+        pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+      ),
+  }) as Middleware;
+  return (req, res, next) => {
+    // sirv looks for "br" and "gzip" anywhere in the header; an encoding refused with q=0 must not be sent.
+    req.headers['accept-encoding'] = acceptedEncodings(req).join(', ');
+    serve(req, res, next);
   };
-  visit(clientDir);
-  return files;
 }
 
-/** The encodings the request accepts (q=0 excluded). */
-function acceptedEncodings(req: IncomingMessage): Set<string> {
-  const accepted = new Set<string>();
+/** The encodings the request accepts (those with q=0 left out). */
+function acceptedEncodings(req: IncomingMessage): string[] {
+  const accepted: string[] = [];
   for (const part of (req.headers['accept-encoding'] ?? '').toString().split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
     if (!name) continue;
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     if (q && Number(q.slice(2)) === 0) continue;
-    accepted.add(name);
+    accepted.push(name);
   }
   return accepted;
-}
-
-function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile): void {
-  const accepted = acceptedEncodings(req);
-  const variant = file.encoded.find((e) => accepted.has(e.encoding));
-  const headers: Record<string, string | number> = {
-    'content-type': file.type,
-    'content-length': variant?.size ?? file.size,
-    'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
-  };
-  if (file.encoded.length) headers.vary = 'Accept-Encoding';
-  if (variant) headers['content-encoding'] = variant.encoding;
-  res.writeHead(200, headers);
-  if (req.method === 'HEAD') {
-    res.end();
-    return;
-  }
-  const stream = createReadStream(variant?.path ?? file.path);
-  stream.on('error', () => res.destroy());
-  stream.pipe(res);
 }
 
 // ---- GraphQL request bodies ----
@@ -285,38 +238,74 @@ function parsedJsonObject(req: IncomingMessage, bytes: Buffer): object | undefin
 
 // ---- the server ----
 
-/** The request handler: headers, API first, static files, then Astro. */
-export function createAppHandler(options: AppServerOptions): Handler {
-  const { services } = options;
+/** Paths that are their own `route` label in the request metrics. */
+const KNOWN_ROUTES = new Set([
+  ACCOUNT_GRAPHQL_ENDPOINT,
+  TENANT_GRAPHQL_ENDPOINT,
+  '/api/health',
+  '/api/health/live',
+  '/api/health/ready',
+  METRICS_PATH,
+]);
+
+/**
+ * The `route` label: the API's own paths, other `/api/` paths, `static` (the build's hashed assets, or any path
+ * whose last segment has an extension), or `page` (Astro). A bounded set, whatever paths clients ask for.
+ */
+function routeOf(path: string): string {
+  if (KNOWN_ROUTES.has(path)) return path;
+  if (path.startsWith('/api/')) return '/api/other';
+  return path.startsWith('/_astro/') || /\.[\w]+$/.test(path) ? 'static' : 'page';
+}
+
+/** The handler with brotli or gzip compression of its answer on the fly, as the client accepts. */
+function withCompression(handler: Handler): Handler {
+  // Brotli at quality 4 (the middleware's default) costs about as much CPU as gzip level 6 and is smaller.
+  const compress = compression({ threshold: 1024 }) as unknown as Middleware;
+  return (req, res) =>
+    compress(req, res, (err) => {
+      if (err) {
+        res.statusCode = 500;
+        res.end();
+      } else handler(req, res);
+    });
+}
+
+/**
+ * The routes this server answers before Astro: the two GraphQL backends (with the body limit), the health check
+ * and a provider's form_post to the social callback; anything else goes to `next`. `npm start` runs it in front
+ * of Astro (createAppHandler); `npm run dev` mounts the same handler in Vite's dev server (astro.config.mjs), so
+ * each backend has exactly one mount.
+ */
+export function createApiHandler(services: ApiServices): Middleware {
   const { config } = services;
   // Yoga's own fetch classes: these requests never reach Astro (see graphql/yoga.ts FetchClasses).
   const account = createAccountYoga(services, 'yoga');
   const tenant = createTenantYoga(services, 'yoga');
   const admin = createAdminYoga(services, 'yoga');
   const databaseHealth = new DatabaseHealth(() => services.database.db.execute(sql`SELECT 1`));
-  const staticFiles = options.clientDir ? indexStaticFiles(options.clientDir) : new Map<string, StaticFile>();
-  // Brotli at quality 4 (the middleware's default) costs about as much CPU as gzip level 6 and is smaller.
-  const compress = compression({ threshold: 1024 }) as unknown as Middleware;
-  const withCompression =
-    (handler: Handler): Handler =>
-    (req, res) =>
-      compress(req, res, (err) => {
-        if (err) {
-          res.statusCode = 500;
-          res.end();
-        } else handler(req, res);
-      });
   const accountListener = withCompression(account.requestListener as Handler);
   const tenantListener = withCompression(tenant.requestListener as Handler);
   const adminListener = withCompression(admin.requestListener as Handler);
-  const astro = options.astroHandler ? withCompression(options.astroHandler) : undefined;
+  const probes = createHealthProbes(services);
 
-  return (req, res) => {
-    setSecurityHeaders(req, res, config);
+  return (req, res, next) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-
+    if (path === METRICS_PATH) {
+      const access = metricsAccess(req, config);
+      if (access === 'allowed' && (req.method === 'GET' || req.method === 'HEAD')) {
+        void sendMetrics(services, res);
+        return;
+      }
+      if (access === 'denied') {
+        sendJson(res, 401, {
+          errors: [{ message: 'Unauthorized', extensions: { code: 'UNAUTHENTICATED' } }],
+        });
+        return;
+      }
+    }
     if (path.startsWith('/api/')) {
       res.setHeader('Vary', 'Origin');
       if (
@@ -361,6 +350,8 @@ export function createAppHandler(options: AppServerOptions): Handler {
         else listener(req, res);
         return;
       }
+      // /api/health/live and /api/health/ready (healthProbes.ts).
+      if (probes(path, req, res)) return;
       if (path === '/api/health' && (req.method === 'GET' || req.method === 'HEAD')) {
         void health(services, databaseHealth, res);
         return;
@@ -373,23 +364,45 @@ export function createAppHandler(options: AppServerOptions): Handler {
       void handleSocialFormPost(req, res);
       return;
     }
-    if (req.method === 'GET' || req.method === 'HEAD') {
-      let decoded = path;
-      try {
-        decoded = decodeURIComponent(path);
-      } catch {}
-      const file = staticFiles.get(decoded);
-      if (file) {
-        sendStatic(req, res, file);
-        return;
-      }
-    }
-    if (astro) astro(req, res);
-    else sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
+    next();
   };
 }
 
-/** The HTTP server; call `listen` on it. */
+/** The request handler: headers, API first, static files, then Astro. */
+export function createAppHandler(options: AppServerOptions): Handler {
+  const { services } = options;
+  const api = createApiHandler(services);
+  const serveStatic = options.clientDir ? staticFiles(options.clientDir) : undefined;
+  const astro = options.astroHandler ? withCompression(options.astroHandler) : undefined;
+  const logRequest = accessLog(services.logger, services.config);
+
+  return (req, res) => {
+    setSecurityHeaders(req, res, services.config);
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    logRequest(req, res);
+    trackHttpRequest(req, res, routeOf(q === -1 ? url : url.slice(0, q)));
+    api(req, res, () => {
+      const rest = () => {
+        if (astro) astro(req, res);
+        else sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
+      };
+      if (serveStatic && (req.method === 'GET' || req.method === 'HEAD')) serveStatic(req, res, rest);
+      else rest();
+    });
+  };
+}
+
+/** The HTTP server; call `listen` on it. The private metrics listener (METRICS_PORT) opens and closes with it. */
 export function createAppServer(options: AppServerOptions): Server {
-  return createServer(createAppHandler(options));
+  const server = createServer(createAppHandler(options));
+  const { services } = options;
+  server.once('listening', () => {
+    const metrics = startMetricsServer(services).catch((err: unknown) => {
+      services.logger.error({ err }, 'the metrics port could not be opened');
+      return null;
+    });
+    server.once('close', () => void metrics.then((m) => m?.close()));
+  });
+  return server;
 }

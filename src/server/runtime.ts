@@ -8,6 +8,7 @@ import pino, { type Logger } from 'pino';
 import { z } from 'zod';
 import { parseServerConfig, type ServerConfig } from './config.ts';
 import { type Database, migrateDatabase, openDatabase } from './db/client.ts';
+import { assertSchemaCurrent } from './db/schemaVersion.ts';
 
 export interface Services {
   config: ServerConfig;
@@ -29,7 +30,20 @@ const DB_STATEMENT_TIMEOUT_MS = z.coerce
 
 const KEY = Symbol.for('tenant-app.services');
 const CONFIG_KEY = Symbol.for('tenant-app.config');
-type Holder = { [KEY]?: Promise<Services>; [CONFIG_KEY]?: ServerConfig };
+const ROLE_KEY = Symbol.for('tenant-app.role');
+
+/**
+ * How a process treats the database. `app` (the default: `npm start`, `serve:api`) migrates under the migration
+ * lock. `worker` and `cli` never migrate: they refuse a schema that is behind. The CLI also works through a
+ * running server's embedded database instead of opening its files (dataDirLock.ts).
+ */
+export type ProcessRole = 'app' | 'worker' | 'cli';
+type Holder = { [KEY]?: Promise<Services>; [CONFIG_KEY]?: ServerConfig; [ROLE_KEY]?: ProcessRole };
+
+/** Sets this process's role; call before the first getServices. */
+export function setProcessRole(role: ProcessRole): void {
+  (globalThis as Holder)[ROLE_KEY] = role;
+}
 
 /** The server configuration, parsed once per process; pages that only need settings use this, not the database. */
 export function getConfig(): ServerConfig {
@@ -38,10 +52,11 @@ export function getConfig(): ServerConfig {
   return holder[CONFIG_KEY];
 }
 
-/** Opens and migrates the database once per process and returns the shared services. */
+/** Opens the database once per process (migrating or checking it, by the process's role); the shared services. */
 export function getServices(): Promise<Services> {
   const holder = globalThis as Holder;
   holder[KEY] ??= (async () => {
+    const role = holder[ROLE_KEY] ?? 'app';
     const config = getConfig();
     const logger = pino({ level: config.LOG_LEVEL });
     const database = await openDatabase({
@@ -49,8 +64,15 @@ export function getServices(): Promise<Services> {
       ...(config.DATABASE_URL ? { max: config.DATABASE_POOL_SIZE } : {}),
       dataDir: join(config.dataDir, 'pglite'),
       statementTimeoutMs: DB_STATEMENT_TIMEOUT_MS,
+      attach: role === 'cli',
     });
-    await migrateDatabase(database);
+    try {
+      if (role === 'app') await migrateDatabase(database);
+      else await assertSchemaCurrent(database);
+    } catch (err) {
+      await database.close();
+      throw err;
+    }
     return { config, database, logger };
   })();
   return holder[KEY];

@@ -4,10 +4,13 @@
  */
 import type { AddressInfo } from 'node:net';
 import { ACCOUNT_GRAPHQL_ENDPOINT } from './account/yoga.ts';
+import { advertiseOrigin } from './db/dataDirLock.ts';
 import { createAppServer } from './http.ts';
+import { checkNodeVersion } from './nodeVersion.ts';
 import { getApiServices } from './services.ts';
 import { TENANT_GRAPHQL_ENDPOINT } from './tenant/yoga.ts';
 
+checkNodeVersion();
 const services = await getApiServices();
 const { config, logger, database } = services;
 const server = createAppServer({ services });
@@ -15,6 +18,7 @@ const server = createAppServer({ services });
 await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
 const { port } = server.address() as AddressInfo;
 const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+advertiseOrigin(process.env.APP_URL ? config.APP_URL : `http://${host}:${port}`);
 logger.info(
   `backends on http://${host}:${port}${ACCOUNT_GRAPHQL_ENDPOINT} and http://${host}:${port}${TENANT_GRAPHQL_ENDPOINT}`,
 );

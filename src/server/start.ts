@@ -8,11 +8,12 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import type { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DEMO_OPERATORS } from './admin/demo.ts';
 import { type Database, openBackgroundConnection } from './db/client.ts';
+import { advertiseOrigin } from './db/dataDirLock.ts';
 import { addDemoAlarms } from './demo/alarms.ts';
+import { demoCodeUnused, demoDataDecision } from './demo/policy.ts';
 import { progressPrinter } from './demo/progress.ts';
 import {
   backfillDemo,
@@ -26,11 +27,18 @@ import {
 import { afterDemoSeed } from './demo/statements.ts';
 import { createAppServer } from './http.ts';
 import { startEmbeddedWorker } from './jobs/embedded.ts';
+import { checkNodeVersion } from './nodeVersion.ts';
+import { appRoot } from './paths.ts';
 import { getServices } from './runtime.ts';
 import { getApiServices } from './services.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = appRoot;
 const entry = join(root, 'dist/server/entry.mjs');
+/**
+ * Running from the ahead-of-time server build (`npm run build`, then `node dist/server-node/start.mjs`): production
+ * builds nothing at start and needs no dev tools; from the sources (`npm start`) it builds when sources are newer.
+ */
+const compiled = import.meta.url.includes('/dist/server-node/');
 
 const demoEnv = z
   .object({
@@ -42,8 +50,6 @@ const demoEnv = z
      * the background, a day per transaction. Default: all of DEMO_DAYS.
      */
     DEMO_FIRST_DAYS: z.coerce.number().int().min(1).max(3660).optional(),
-    /** Set to 0 to start without demo data. */
-    DEMO_DATA: z.enum(['0', '1']).default('1'),
   })
   .parse(process.env);
 
@@ -63,6 +69,10 @@ function newestMtime(paths: string[]): number {
 
 /** Builds the web app when its sources are newer than the build; resolves when done (or not needed). */
 async function buildIfStale(): Promise<void> {
+  if (compiled) {
+    if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` before starting.`);
+    return;
+  }
   const sources = [
     'src/pages',
     'src/layouts',
@@ -135,6 +145,7 @@ async function phase<T>(name: string, fn: () => Promise<T> | T): Promise<T> {
 }
 
 async function main(): Promise<void> {
+  checkNodeVersion();
   const t0 = performance.now();
   // The build runs alongside the database work below (a first start seeds for most of a minute, mostly in
   // PGlite's thread), and is awaited before the server loads the built app.
@@ -145,7 +156,9 @@ async function main(): Promise<void> {
   const { database, config, logger } = services;
   const engine = database.engine === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL';
 
-  if (demoEnv.DEMO_DATA === '1') {
+  const demo = demoDataDecision(process.env, database.engine);
+  if (!demo.load) console.log(`Demo data off (${demo.why}).`);
+  if (demo.load) {
     const seeding = await isDatabaseEmpty(database.db);
     if (seeding) {
       console.log(`Seeding demo data (${demoEnv.DEMO_DAYS} days, ${demoEnv.DEMO_APARTMENTS} apartments)…`);
@@ -200,16 +213,18 @@ async function main(): Promise<void> {
   console.log(`\nTenant app ready in ${((performance.now() - t0) / 1000).toFixed(1)} s on ${engine}.`);
   console.log(`  Start-up phases (s): ${phases.map(([name, s]) => `${name} ${s.toFixed(1)}`).join(', ')}`);
   console.log(`  Open http://${host}:${port}/`);
-  if (demoEnv.DEMO_DATA === '1') {
+  // The CLI beside this server prints links with this origin (its lock answers with it, see dataDirLock.ts).
+  advertiseOrigin(process.env.APP_URL ? config.APP_URL : `http://${host}:${port}`);
+  if (demo.load) {
     console.log(`  Demo logins (password ${DEMO_PASSWORD}):`);
     for (const user of DEMO_USERS) console.log(`    ${user.email.padEnd(18)} ${user.description}`);
     for (const op of DEMO_OPERATORS) console.log(`    ${op.email.padEnd(18)} ${op.description}`);
-    console.log(`  Unused activation code: ${DEMO_ACTIVATION_CODE}`);
+    if (await demoCodeUnused(database.db)) console.log(`  Unused activation code: ${DEMO_ACTIVATION_CODE}`);
   }
 
   let stopping = false;
   let backfill: Promise<unknown> = Promise.resolve();
-  if (demoEnv.DEMO_DATA === '1') {
+  if (demo.load) {
     // Older history loads an hour per transaction while the app serves, on a background connection that
     // requests go before (on PGlite); a restart resumes it.
     const started = performance.now();

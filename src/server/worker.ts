@@ -5,14 +5,16 @@
 import { hostname } from 'node:os';
 import { mailTransportFor } from './jobs/mail.ts';
 import { createJobRunner } from './jobs/runner.ts';
-import { getServices } from './runtime.ts';
+import { startMetricsServer } from './metricsHttp.ts';
+import { checkNodeVersion } from './nodeVersion.ts';
+import { getServices, setProcessRole } from './runtime.ts';
 
 async function main(): Promise<void> {
+  // Never migrates: refuses a schema that is behind. On the embedded database it refuses to start while
+  // `npm start` (which runs the jobs itself) has it open.
+  checkNodeVersion();
+  setProcessRole('worker');
   const { config, database, logger } = await getServices();
-  if (database.engine !== 'postgres')
-    logger.warn(
-      'no DATABASE_URL: the worker runs on the embedded database; stop `npm start` first (one process only)',
-    );
   const runner = createJobRunner({
     db: database.db,
     logger,
@@ -21,6 +23,8 @@ async function main(): Promise<void> {
     jobRetentionDays: config.JOB_RETENTION_DAYS,
   });
   const stop = runner.start();
+  // The worker's own metrics (its job runs, the queue, the process) on METRICS_PORT when set.
+  await startMetricsServer({ config, database, logger });
   logger.info({ worker: `${hostname()}:${process.pid}` }, 'worker started');
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'worker stopping after the job in flight');

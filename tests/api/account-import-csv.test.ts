@@ -141,6 +141,12 @@ describe('the cli process with a CSV file', () => {
         encoding: 'utf8',
         env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
       });
+    // The CLI never migrates; the deploy step gives the new folder its schema.
+    const migrated = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/migrate.ts'], {
+      encoding: 'utf8',
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    });
+    expect(migrated.status).toBe(0);
     const bad = join(dataDir, 'bad.csv');
     writeFileSync(bad, EXAMPLE.replace('point,U-4001-2,hot-water-volume', 'point,U-4001-2,beer-volume'));
     const refused = run('import-property', bad);

@@ -227,6 +227,15 @@ describe('the cli process', () => {
     expect(broken.stderr).toContain('is not valid JSON');
   }, 120_000);
   it('imports a file, issues a code and an impersonation link against its own database', () => {
+    // The CLI never migrates: on a new folder it refuses, and the deploy step gives it its schema.
+    const behind = run('activation-code', 'T-3001-1');
+    expect(behind.status).toBe(1);
+    expect(behind.stderr).toContain('Run `npm run db:migrate`');
+    const migrated = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/migrate.ts'], {
+      encoding: 'utf8',
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    });
+    expect(migrated.stdout).toContain('schema current');
     const file = join(dataDir, 'property.json');
     writeFileSync(file, JSON.stringify(EXAMPLE));
     const imported = run('import-property', file);

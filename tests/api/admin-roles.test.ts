@@ -22,7 +22,7 @@ const tokens = {} as Record<Who, string | null>;
 beforeAll(async () => {
   database = await freshDatabase();
   fx = await seedAdminFixture(database.db);
-  api = await createTestApi(database, { TRUST_PROXY: '1' });
+  api = await createTestApi(database, { TRUST_PROXY: '1' }, 600_000);
   const sign = async (u: { id: number; email: string }) =>
     (await issueTokens(database.db, api.services.config, 'admin', api.services.keys.admin, u)).token;
   tokens.orgAdmin = await sign(fx.ops.admin1);

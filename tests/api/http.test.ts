@@ -238,6 +238,35 @@ describe('compression', () => {
     expect(refused.headers['content-encoding']).toBeUndefined();
     expect(refused.body.toString()).toBe(JS);
   });
+
+  it('a static file has an ETag: the same one again answers 304 without a body, another one the file', async () => {
+    const first = await raw(`${base}/favicon.svg`);
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe('public, max-age=3600');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"\d+-\d+"$/);
+    const again = await raw(`${base}/favicon.svg`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    const changed = await raw(`${base}/favicon.svg`, { headers: { 'if-none-match': 'W/"1-1"' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.toString()).toBe(first.body.toString());
+  });
+
+  it('a byte range of a static file answers 206 with that part', async () => {
+    const part = await raw(`${base}/_astro/app.abc123.js`, {
+      headers: { range: 'bytes=7-12', 'accept-encoding': 'identity' },
+    });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 7-12/${Buffer.byteLength(JS)}`);
+    expect(part.body.toString()).toBe(JS.slice(7, 13));
+  });
+
+  it('a page path is not looked up as a file: it goes on (here, without Astro, to the JSON 404)', async () => {
+    const page = await raw(`${base}/_astro`);
+    expect(page.status).toBe(404);
+    expect(page.headers['content-type']).toMatch(/^application\/json/);
+  });
 });
 
 describe('request size', () => {

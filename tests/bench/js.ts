@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page, Response } from 'playwright-core';
-import { launchBrowser } from '../e2e/browser.ts';
+import { launchBrowser } from './browser.ts';
 import { startUntilReady, stop } from './start.ts';
 
 const repo = new URL('../..', import.meta.url).pathname;

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse, { desktopConfig, type Flags } from 'lighthouse';
-import { launchBrowser, logIn } from '../e2e/browser.ts';
+import { launchBrowser, logIn } from './browser.ts';
 import { startUntilReady, stop } from './start.ts';
 
 const repo = new URL('../..', import.meta.url).pathname;

@@ -5,7 +5,7 @@
  * (the app must be running; the dashboard is measured logged in as the demo tenant).
  */
 import { writeFileSync } from 'node:fs';
-import { launchBrowser, logIn } from '../e2e/browser.ts';
+import { launchBrowser, logIn } from './browser.ts';
 
 type Node = {
   id: number;

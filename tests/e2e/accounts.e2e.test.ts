@@ -4,36 +4,37 @@
  * and axe on every new page in en, da and nb.
  */
 
-import { expect, test } from '@playwright/test';
-import type { BrowserContext, Page } from 'playwright-core';
+import { test as base, expect, type Page } from '@playwright/test';
 import { startTestOidc, type TestOidc } from '../api/helpers/oidc.ts';
 import { startTestSmtp, type TestSmtp } from '../api/helpers/smtp.ts';
-import { baseUrlOf, launchBrowser, logIn, seriousA11yViolations } from './browser.ts';
+import { DASHBOARD, logIn, logInToDashboard, oidcUrl, seriousA11yViolations, smtpUrl } from './helpers.ts';
 
-const baseUrl = baseUrlOf();
-const smtpUrl = process.env.E2E_SMTP_URL ?? '';
-const oidcUrl = process.env.E2E_OIDC_URL ?? '';
 /** Where screenshots of the new buttons and modals go, when set. */
 const shots = process.env.E2E_SCREENSHOTS ?? '';
-const DEMO_PASSWORD = 'Demo#Tenant2026';
 const NEW_PASSWORD = 'Fjord-Lantern-42';
-const DASHBOARD = /\/t\/([^/]+)\/$/;
-const hydrated = (page: Page) => page.waitForSelector('astro-island:not([ssr]) form');
+const hydrated = (page: Page) => expect(page.locator('astro-island:not([ssr]) form')).toBeVisible();
+
+/** `visitor()`: a page in a fresh context (empty storage), as another person on another device. */
+const test = base.extend<{ visitor: () => Promise<Page> }>({
+  visitor: async ({ browser }, use) => {
+    const contexts: Awaited<ReturnType<typeof browser.newContext>>[] = [];
+    await use(async () => {
+      const context = await browser.newContext();
+      contexts.push(context);
+      return context.newPage();
+    });
+    for (const context of contexts) await context.close();
+  },
+});
 
 let smtp: TestSmtp | null = null;
 let oidc: TestOidc | null = null;
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
 
 test.beforeAll(async () => {
-  if (smtpUrl) {
-    const port = Number(new URL(smtpUrl).port);
-    smtp = await startTestSmtp(port);
-  }
+  if (smtpUrl) smtp = await startTestSmtp(Number(new URL(smtpUrl).port));
   if (oidcUrl) oidc = await startTestOidc(Number(new URL(oidcUrl).port));
-  browser = await launchBrowser();
 });
 test.afterAll(async () => {
-  await browser?.close();
   await smtp?.close();
   await oidc?.close();
 });
@@ -49,128 +50,104 @@ async function snap(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 720 });
 }
 
-/** A fresh context (empty storage), as another person on another device. */
-async function freshPage(context: BrowserContext): Promise<Page> {
-  for (const p of context.pages()) await p.close();
-  await context.clearCookies();
-  const page = await context.newPage();
-  await page.goto(`${baseUrl}/login`);
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
-  // A language stored by the previous visitor may have set the cookie again while /login loaded.
-  await context.clearCookies();
-  return page;
-}
-
 /** Signs up on /signup/email → set-password; the pending code is used by the form. */
 async function signUp(page: Page, email: string) {
   await page.getByRole('link', { name: 'Sign up with email' }).click();
-  await page.waitForURL(`${baseUrl}/signup/email`);
+  await expect(page).toHaveURL('/signup/email');
   await hydrated(page);
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(`${baseUrl}/signup/set-password`);
+  await expect(page).toHaveURL('/signup/set-password');
   await hydrated(page);
   await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
   await page.getByLabel('Repeat password').fill(NEW_PASSWORD);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL(`${baseUrl}/signup/account-created`, { timeout: 30_000 });
+  await expect(page).toHaveURL('/signup/account-created', { timeout: 30_000 });
   await page.getByRole('button', { name: 'Go to your consumption' }).click();
   await page.waitForURL(DASHBOARD, { timeout: 30_000 });
 }
 
-/** The demo's tenancy admin invites `email` on the settings page; returns that page and the mailed signup link. */
-async function inviteAsAdmin(email: string): Promise<{ page: Page; dashboard: string; link: URL }> {
-  const page = await freshPage(browser.context);
-  await logIn(page, baseUrl, 'admin@demo.test', DEMO_PASSWORD);
-  await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+/** The demo's tenancy admin invites `email` on the settings page; returns the dashboard and the mailed signup link. */
+async function inviteAsAdmin(page: Page, email: string): Promise<{ dashboard: string; link: URL }> {
+  await logInToDashboard(page, 'admin@demo.test');
   const dashboard = new URL(page.url()).pathname;
-  await page.goto(`${baseUrl}${dashboard}settings`);
+  await page.goto(`${dashboard}settings`);
   const invite = page.getByLabel('Email', { exact: true });
-  await invite.waitFor({ timeout: 30_000 });
-  await invite.fill(email);
+  await invite.fill(email, { timeout: 30_000 });
   await page.getByRole('button', { name: 'Send invitation' }).click();
   const mail = await smtp!.waitFor((m) => m.to.includes(email), 15_000);
   const link = new URL(/https?:\/\/\S+\/signup\?activationCode=[A-Z]{12}/.exec(mail.text)![0]);
-  return { page, dashboard, link };
+  return { dashboard, link };
 }
 
 test.describe
   .serial('accounts', () => {
-    test("signs up from an activation link and lands on the new tenancy's dashboard", async () => {
-      const page = await freshPage(browser.context);
-      await page.goto(`${baseUrl}/signup?activationCode=DEMO-ACTI-VATE`);
-      await expect.poll(() => page.getByTestId('pending-code').textContent()).toContain('DEMO-ACTI-VATE');
+    test("signs up from an activation link and lands on the new tenancy's dashboard", async ({ page }) => {
+      await page.goto('/signup?activationCode=DEMO-ACTI-VATE');
+      await expect(page.getByTestId('pending-code')).toContainText('DEMO-ACTI-VATE');
       await signUp(page, 'new.tenant@demo.test');
       // The code is spent and forgotten.
       expect(await page.evaluate(() => localStorage.getItem('unusedActivationCode'))).toBeNull();
       // A signed-in user who opens /signup or /login goes to the dashboard.
-      await page.goto(`${baseUrl}/signup`);
-      await page.waitForURL(DASHBOARD, { timeout: 15_000 });
-      await page.goto(`${baseUrl}/login`);
-      await page.waitForURL(DASHBOARD, { timeout: 15_000 });
+      await page.goto('/signup');
+      await expect(page).toHaveURL(DASHBOARD);
+      await page.goto('/login');
+      await expect(page).toHaveURL(DASHBOARD);
     });
 
-    test('resets a forgotten password with the link from the mail', async () => {
+    test('resets a forgotten password with the link from the mail', async ({ page }) => {
       test.skip(!smtp, 'needs the test SMTP server');
-      const page = await freshPage(browser.context);
-      await page.goto(`${baseUrl}/login/email/forgot-password`);
+      await page.goto('/login/email/forgot-password');
       await hydrated(page);
       await page.getByLabel('Email').fill('new.tenant@demo.test');
       await page.getByRole('button', { name: 'Send link' }).click();
-      await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+      await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
       const mail = await smtp!.waitFor(
         (m) => m.to.includes('new.tenant@demo.test') && m.subject === 'Reset your password',
         15_000,
       );
       const link = new URL(/https?:\/\/\S+\/reset-password\S+/.exec(mail.text)![0]);
-      await page.goto(`${baseUrl}${link.pathname}${link.search}`);
+      await page.goto(`${link.pathname}${link.search}`);
       await hydrated(page);
       await page.getByLabel('Password', { exact: true }).fill('Brand-New-Pass-77');
       await page.getByLabel('Repeat password').fill('Brand-New-Pass-77');
       await page.getByRole('button', { name: 'Save password' }).click();
-      await page.getByRole('heading', { name: 'Your password has been changed' }).waitFor();
+      await expect(page.getByRole('heading', { name: 'Your password has been changed' })).toBeVisible();
       // The link works once.
-      await page.goto(`${baseUrl}${link.pathname}${link.search}`);
+      await page.goto(`${link.pathname}${link.search}`);
       await hydrated(page);
       await page.getByLabel('Password', { exact: true }).fill('Another-Pass-88x');
       await page.getByLabel('Repeat password').fill('Another-Pass-88x');
       await page.getByRole('button', { name: 'Save password' }).click();
-      await expect
-        .poll(() => page.getByRole('alert').textContent())
-        .toBe('Password update failed. Please try again.');
-      await logIn(page, baseUrl, 'new.tenant@demo.test', 'Brand-New-Pass-77');
-      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+      await expect(page.getByRole('alert')).toHaveText('Password update failed. Please try again.');
+      await logInToDashboard(page, 'new.tenant@demo.test', 'Brand-New-Pass-77');
     });
 
-    test('lets a tenancy admin invite a co-tenant, who signs up with the mailed link and joins', async () => {
+    test('lets a tenancy admin invite a co-tenant, who signs up with the mailed link and joins', async ({
+      page,
+      visitor,
+    }) => {
       test.skip(!smtp, 'needs the test SMTP server');
-      const { page, dashboard, link } = await inviteAsAdmin('co.tenant@demo.test');
-      await expect.poll(() => page.getByTestId('invitations').textContent()).toContain('co.tenant@demo.test');
+      const { dashboard, link } = await inviteAsAdmin(page, 'co.tenant@demo.test');
+      await expect(page.getByTestId('invitations')).toContainText('co.tenant@demo.test');
 
-      const invitee = await freshPage(browser.context);
-      await invitee.goto(`${baseUrl}${link.pathname}${link.search}`);
+      const invitee = await visitor();
+      await invitee.goto(`${link.pathname}${link.search}`);
       await signUp(invitee, 'co.tenant@demo.test');
-      expect(new URL(invitee.url()).pathname).toBe(dashboard);
+      await expect(invitee).toHaveURL(dashboard);
 
-      const admin = await freshPage(browser.context);
-      await logIn(admin, baseUrl, 'admin@demo.test', DEMO_PASSWORD);
-      await admin.waitForURL(DASHBOARD, { timeout: 30_000 });
-      await admin.goto(`${baseUrl}${dashboard}settings`);
-      await expect
-        .poll(() => admin.getByTestId('members').textContent(), { timeout: 30_000 })
-        .toContain('co.tenant@demo.test');
+      const admin = await visitor();
+      await logInToDashboard(admin, 'admin@demo.test');
+      await admin.goto(`${dashboard}settings`);
+      await expect(admin.getByTestId('members')).toContainText('co.tenant@demo.test', { timeout: 30_000 });
     });
 
-    test('ends an impersonation session after 60 minutes (fake clock) and shows who is being viewed', async () => {
-      // Its own browser: Playwright's clock belongs to the whole context and would stay an hour ahead.
-      const own = await launchBrowser();
-      const page = await freshPage(own.context);
+    test('ends an impersonation session after 60 minutes (fake clock) and shows who is being viewed', async ({
+      page,
+    }) => {
+      // The test's own context: Playwright's clock belongs to the whole context and stays an hour ahead.
       await page.clock.install();
-      await logIn(page, baseUrl, 'multi@demo.test', DEMO_PASSWORD);
-      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+      await logInToDashboard(page, 'multi@demo.test');
       // The tab becomes an impersonation session: the same tokens, moved to sessionStorage with a 60-minute end
       // (the /impersonate/{token} exchange itself is covered by the API tests; the CLI cannot open the
       // e2e server's embedded database while it runs).
@@ -195,35 +172,37 @@ test.describe
       });
       await page.reload();
       const bar = page.getByTestId('impersonation-bar');
-      await expect.poll(() => bar.textContent(), { timeout: 30_000 }).toContain('Viewing as multi@demo.test');
+      await expect(bar).toContainText('Viewing as multi@demo.test', { timeout: 30_000 });
       // Not early: four minutes on (before the access tokens' own refresh is due) nothing has ended.
       await page.clock.fastForward('04:00');
-      expect(new URL(page.url()).pathname).toMatch(DASHBOARD);
+      await expect(page).toHaveURL(DASHBOARD);
       expect(await page.evaluate(() => sessionStorage.getItem('impersonation'))).not.toBeNull();
       // Past the hour the bar's timer logs out and returns the tab to its ordinary storage (only it removes the key).
       await page.clock.fastForward('56:30');
       await page.waitForURL(/\/login/, { timeout: 30_000 });
       expect(await page.evaluate(() => sessionStorage.getItem('impersonation'))).toBeNull();
       expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull();
-      await own.close();
     });
 
-    test('a logged-out user with a pending activation code is sent to signup, otherwise to login', async () => {
-      const page = await freshPage(browser.context);
-      await page.goto(`${baseUrl}/t/?activationCode=ABCDEFGHIJKL`);
-      await page.waitForURL(`${baseUrl}/signup`, { timeout: 15_000 });
+    test('a logged-out user with a pending activation code is sent to signup, otherwise to login', async ({
+      page,
+    }) => {
+      await page.goto('/t/?activationCode=ABCDEFGHIJKL');
+      await expect(page).toHaveURL('/signup');
       // The kept code sends /no-tenancies to signup too.
-      await page.goto(`${baseUrl}/no-tenancies`);
-      await page.waitForURL(`${baseUrl}/signup`, { timeout: 15_000 });
+      await page.goto('/no-tenancies');
+      await expect(page).toHaveURL('/signup');
       await page.evaluate(() => localStorage.removeItem('unvalidatedActivationCode'));
-      await page.goto(`${baseUrl}/t/`);
-      await page.waitForURL(`${baseUrl}/login`, { timeout: 15_000 });
+      await page.goto('/t/');
+      await expect(page).toHaveURL('/login');
     });
 
-    test('signs in with a social provider answering in the fragment (local OIDC provider as Google)', async () => {
+    test('signs in with a social provider answering in the fragment (local OIDC provider as Google)', async ({
+      page,
+      baseURL,
+    }) => {
       test.skip(!oidc, 'needs the local OIDC provider');
-      const page = await freshPage(browser.context);
-      await page.goto(`${baseUrl}/login`);
+      await page.goto('/login');
       await expect(page.getByRole('button', { name: 'Continue with Google' })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Continue with Apple' })).toBeVisible();
       // Facebook has no client id in this run: no button.
@@ -235,22 +214,22 @@ test.describe
       const asked = oidc!.requests.at(-1)!;
       expect(asked.get('client_id')).toBe('e2e-google');
       expect(asked.get('response_type')).toBe('id_token');
-      expect(asked.get('redirect_uri')).toBe(`${baseUrl}/login/social`);
+      expect(asked.get('redirect_uri')).toBe(`${baseURL}/login/social`);
       expect(asked.get('state')).toMatch(/^[\w-]{43}$/);
       expect(asked.get('nonce')).toMatch(/^[\w-]{43}$/);
       expect(await page.evaluate(() => sessionStorage.getItem('socialLogin'))).toBeNull();
       expect(await page.evaluate(() => localStorage.getItem('tenantToken'))).toBeTruthy();
     });
 
-    test('refuses a social answer whose state this tab did not start', async () => {
-      const page = await freshPage(browser.context);
+    test('refuses a social answer whose state this tab did not start', async ({ page }) => {
+      await page.goto('/login');
       await page.evaluate(() =>
         sessionStorage.setItem(
           'socialLogin',
           JSON.stringify({ provider: 'google', state: 'mine', nonce: 'n' }),
         ),
       );
-      await page.goto(`${baseUrl}/login/social#id_token=abc&state=theirs`);
+      await page.goto('/login/social#id_token=abc&state=theirs');
       await expect(page.getByRole('alert')).toHaveText(
         'The sign-in could not be completed. Please try again.',
       );
@@ -260,30 +239,33 @@ test.describe
       expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     });
 
-    test('signs up by Apple (form_post answer) from an invitation link and joins the tenancy', async () => {
+    test('signs up by Apple (form_post answer) from an invitation link and joins the tenancy', async ({
+      page,
+      visitor,
+    }) => {
       test.skip(!smtp || !oidc, 'needs the test SMTP server and the local OIDC provider');
-      const { dashboard, link } = await inviteAsAdmin('social.joiner@demo.test');
+      const { dashboard, link } = await inviteAsAdmin(page, 'social.joiner@demo.test');
 
-      const joiner = await freshPage(browser.context);
-      await joiner.goto(`${baseUrl}${link.pathname}${link.search}`);
-      await expect
-        .poll(() => joiner.getByTestId('pending-code').textContent())
-        .toContain(link.searchParams.get('activationCode')!.match(/.{4}/g)!.join('-'));
+      const joiner = await visitor();
+      await joiner.goto(`${link.pathname}${link.search}`);
+      await expect(joiner.getByTestId('pending-code')).toContainText(
+        link.searchParams.get('activationCode')!.match(/.{4}/g)!.join('-'),
+      );
       await snap(joiner, 'signup-social');
       oidc!.setEmail('social.joiner@demo.test');
       await joiner.getByRole('button', { name: 'Continue with Apple' }).click();
       await joiner.waitForURL(DASHBOARD, { timeout: 30_000 });
-      expect(new URL(joiner.url()).pathname).toBe(dashboard);
+      await expect(joiner).toHaveURL(dashboard);
       expect(oidc!.requests.at(-1)!.get('response_mode')).toBe('form_post');
       // The code was applied and forgotten.
       expect(await joiner.evaluate(() => localStorage.getItem('unusedActivationCode'))).toBeNull();
       expect(await joiner.evaluate(() => localStorage.getItem('unvalidatedActivationCode'))).toBeNull();
     });
 
-    test('modals: pending code, leave tenancy and delete account trap focus, close by Escape and return focus', async () => {
-      const page = await freshPage(browser.context);
-      await logIn(page, baseUrl, 'multi@demo.test', DEMO_PASSWORD);
-      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+    test('modals: pending code, leave tenancy and delete account trap focus, close by Escape and return focus', async ({
+      page,
+    }) => {
+      await logInToDashboard(page, 'multi@demo.test');
       const dashboard = new URL(page.url()).pathname;
       const failures: string[] = [];
 
@@ -298,13 +280,12 @@ test.describe
       await expect(pending).toBeHidden();
       expect(await page.evaluate(() => localStorage.getItem('unusedActivationCode'))).toBeNull();
 
-      await page.goto(`${baseUrl}${dashboard}profile`);
+      await page.goto(`${dashboard}profile`);
       const leave = page.getByRole('button', { name: 'Leave tenancy' }).first();
-      await leave.waitFor({ timeout: 30_000 });
-      await leave.click();
+      await leave.click({ timeout: 30_000 });
       const dialog = page.getByRole('dialog', { name: 'Leave tenancy' });
       await expect(dialog).toBeVisible();
-      expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+      await expect(dialog.locator(':focus')).toHaveCount(1);
       // Tab cycles inside the dialog (a modal <dialog> makes the page behind it inert).
       for (let i = 0; i < 5; i += 1) {
         await page.keyboard.press('Tab');
@@ -314,7 +295,7 @@ test.describe
           ),
         ).toBe(true);
       }
-      expect(await dialog.evaluate((d) => getComputedStyle(d).maxWidth)).toBe('484px');
+      await expect(dialog).toHaveCSS('max-width', '484px');
       for (const v of await seriousA11yViolations(page)) failures.push(`leave modal: ${v}`);
       await snap(page, 'modal-leave');
       await page.keyboard.press('Escape');
@@ -325,7 +306,7 @@ test.describe
       await del.click();
       const delDialog = page.getByRole('dialog', { name: 'Delete account' });
       await expect(delDialog).toBeVisible();
-      expect(await delDialog.evaluate((d) => getComputedStyle(d).maxWidth)).toBe('706px');
+      await expect(delDialog).toHaveCSS('max-width', '706px');
       for (const v of await seriousA11yViolations(page)) failures.push(`delete modal: ${v}`);
       await snap(page, 'modal-delete');
       await delDialog.getByRole('button', { name: 'Close' }).click();
@@ -334,10 +315,11 @@ test.describe
       expect(failures).toEqual([]);
     });
 
-    test('shows the throttle answer with its wait in minutes, and the expired-session message', async () => {
-      const page = await freshPage(browser.context);
-      await page.goto(`${baseUrl}/login/email`);
-      await page.waitForSelector('form[data-ready]');
+    test('shows the throttle answer with its wait in minutes, and the expired-session message', async ({
+      page,
+    }) => {
+      await page.goto('/login/email');
+      await expect(page.locator('form[data-ready]')).toBeAttached();
       await page.getByLabel('Email').fill('guesser@demo.test');
       const alert = page.getByRole('alert');
       for (let i = 0; i < 11; i += 1) {
@@ -348,14 +330,14 @@ test.describe
         if ((await alert.textContent())?.startsWith('Too many')) break;
       }
       await expect(alert).toHaveText(/^Too many attempts\. Try again in (1 minute|\d+ minutes)\.$/);
-      await page.goto(`${baseUrl}/login?expired=1`);
+      await page.goto('/login?expired=1');
       await expect(page.getByRole('alert')).toHaveText('Your log in expired. Please log in again.');
     });
 
-    test('passes axe on every new page, in en, da and nb', async () => {
+    test('passes axe on every new page, in en, da and nb', async ({ page, visitor, baseURL }) => {
       // 12 public pages and 2 signed-in ones, in three languages: about 2 minutes on a loaded 2-core machine.
       test.setTimeout(360_000);
-      const page = await freshPage(browser.context);
+      await page.goto('/login');
       const failures: string[] = [];
       const publicPages = [
         '/signup',
@@ -370,20 +352,20 @@ test.describe
         '/login/social',
       ];
       for (const lang of ['en', 'da', 'nb']) {
-        await browser.context.addCookies([{ name: 'lang', value: lang, url: baseUrl }]);
+        await page.context().addCookies([{ name: 'lang', value: lang, url: baseURL! }]);
         await page.evaluate((l) => localStorage.setItem('language', l), lang);
         for (const path of publicPages) {
-          await page.goto(`${baseUrl}${path}`);
+          await page.goto(path);
           await page.waitForLoadState('networkidle');
           for (const v of await seriousA11yViolations(page)) failures.push(`${lang} ${path}: ${v}`);
         }
         await page.evaluate(() => sessionStorage.setItem('signupEmail', 'someone@demo.test'));
-        await page.goto(`${baseUrl}/signup/set-password`);
+        await page.goto('/signup/set-password');
         await hydrated(page);
         for (const v of await seriousA11yViolations(page)) failures.push(`${lang} set-password: ${v}`);
       }
-      const signedIn = await freshPage(browser.context);
-      await logIn(signedIn, baseUrl, 'admin@demo.test', DEMO_PASSWORD);
+      const signedIn = await visitor();
+      await logIn(signedIn, 'admin@demo.test');
       await signedIn.waitForURL(DASHBOARD, { timeout: 30_000 }).catch(async (err: unknown) => {
         const alert = await signedIn.locator('[role=alert]').allTextContents();
         throw new Error(
@@ -392,15 +374,14 @@ test.describe
       });
       const dashboard = new URL(signedIn.url()).pathname;
       for (const lang of ['en', 'da', 'nb']) {
-        await browser.context.addCookies([{ name: 'lang', value: lang, url: baseUrl }]);
+        await signedIn.context().addCookies([{ name: 'lang', value: lang, url: baseURL! }]);
         await signedIn.evaluate((l) => localStorage.setItem('language', l), lang);
         for (const path of ['profile', 'settings']) {
-          await signedIn.goto(`${baseUrl}${dashboard}${path}`);
-          await signedIn.locator('.card').first().waitFor({ timeout: 30_000 });
+          await signedIn.goto(`${dashboard}${path}`);
+          await expect(signedIn.locator('.card').first()).toBeVisible({ timeout: 30_000 });
           for (const v of await seriousA11yViolations(signedIn)) failures.push(`${lang} ${path}: ${v}`);
         }
       }
-      await browser.context.addCookies([{ name: 'lang', value: 'en', url: baseUrl }]);
       expect(failures).toEqual([]);
     });
   });

@@ -4,16 +4,11 @@
  * leak alarm; a notification appearing after a worker run; marking it read; axe on every page.
  */
 
-import { expect, test } from '@playwright/test';
-import type { Page } from 'playwright-core';
+import { expect, type Page, test } from '@playwright/test';
 import { createTestModel } from 'xstate/graph';
 import { ALARM_STEPS, type AlarmType, alarmWizardMachine } from '../../src/machines/alarmWizard.machine.ts';
 import { modelOf } from '../model/harness.ts';
-import { baseUrlOf, launchBrowser, logIn, seriousA11yViolations } from './browser.ts';
-
-const baseUrl = baseUrlOf();
-const PASSWORD = 'Demo#Tenant2026';
-const DASHBOARD = /\/t\/([^/]+)\/$/;
+import { logInToDashboard, seriousA11yViolations } from './helpers.ts';
 
 /** The choice made for each type, and the English labels the browser clicks. */
 const CHOICES: Record<AlarmType, { quantity: string; frequency: string; fields: Record<string, string> }> = {
@@ -74,41 +69,32 @@ const paths = model
 
 test.describe
   .serial('alarms and notifications', () => {
-    let browser: Awaited<ReturnType<typeof launchBrowser>>;
     let page: Page;
     let tenancy: string;
     const created: { type: AlarmType; url: string }[] = [];
 
-    test.beforeAll(async () => {
-      browser = await launchBrowser();
-      page = await browser.context.newPage();
-      await logIn(page, baseUrl, 'tenant@demo.test', PASSWORD);
-      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
-      tenancy = DASHBOARD.exec(new URL(page.url()).pathname)?.[1] ?? '';
+    test.beforeAll(async ({ browser }) => {
+      page = await browser.newPage();
+      tenancy = await logInToDashboard(page, 'tenant@demo.test');
     });
     test.afterAll(async () => {
-      await browser?.close();
+      await page?.context().close();
     });
 
-    const alarmsUrl = () => `${baseUrl}/t/${tenancy}/alarms`;
-    const stepInUrl = () => Number(new URL(page.url()).searchParams.get('step'));
+    const alarmsUrl = () => `/t/${tenancy}/alarms`;
     const expectStep = async (n: number) => {
-      await expect.poll(stepInUrl).toBe(n);
-      await expect.poll(() => page.locator('#wizard-step-title').textContent()).toBe(STEP_TITLES[n - 1]);
+      await expect(page).toHaveURL((url) => url.searchParams.get('step') === String(n));
+      await expect(page.locator('#wizard-step-title')).toHaveText(STEP_TITLES[n - 1]!);
     };
 
     test('shows the demo leak as a triggered alarm, with axe clean', async () => {
       await page.goto(alarmsUrl());
       // Newest first: the demo's leak watch is the last cold-water alarm.
       const leak = page.locator('.alarm-item', { hasText: 'Cold water' }).last();
-      await expect
-        .poll(() => leak.getByTestId('alarm-status').textContent(), { timeout: 30_000 })
-        .toMatch(/^Triggered for /);
-      await expect
-        .poll(() =>
-          page.locator('.alarm-item', { hasText: 'Hot water' }).getByTestId('alarm-status').textContent(),
-        )
-        .toBe('Off');
+      await expect(leak.getByTestId('alarm-status')).toHaveText(/^Triggered for /, { timeout: 30_000 });
+      await expect(
+        page.locator('.alarm-item', { hasText: 'Hot water' }).getByTestId('alarm-status'),
+      ).toHaveText('Off');
       expect(await seriousA11yViolations(page)).toEqual([]);
     });
 
@@ -153,9 +139,7 @@ test.describe
                 await page.getByRole('checkbox', { name: /leak/ }).check();
               }
               if (step === 4 && type === 'threshold')
-                await expect
-                  .poll(() => page.getByTestId('threshold-hint').textContent())
-                  .toMatch(/^Last period/);
+                await expect(page.getByTestId('threshold-hint')).toHaveText(/^Last period/);
               if (step === 1 || step === 4) expect(await seriousA11yViolations(page)).toEqual([]);
               await page.getByRole('button', { name: 'Next' }).click();
               step++;
@@ -168,9 +152,7 @@ test.describe
               break;
             }
             case 'wizard.submit':
-              expect(await page.getByTestId('alarm-review').textContent()).toContain(
-                LABELS[CHOICES[type].quantity],
-              );
+              await expect(page.getByTestId('alarm-review')).toContainText(LABELS[CHOICES[type].quantity]!);
               expect(await seriousA11yViolations(page)).toEqual([]);
               await page.getByRole('button', { name: 'Save alarm' }).click();
               break;
@@ -180,9 +162,7 @@ test.describe
               break;
           }
         }
-        await expect
-          .poll(() => page.locator('#alarm-title').textContent())
-          .toContain(LABELS[CHOICES[type].quantity]);
+        await expect(page.locator('#alarm-title')).toContainText(LABELS[CHOICES[type].quantity]!);
         expect(ALARM_STEPS).toHaveLength(5);
       });
     }
@@ -191,11 +171,11 @@ test.describe
       const threshold = created.find((c) => c.type === 'threshold');
       expect(threshold).toBeDefined();
       await page.goto(threshold!.url);
-      await page.locator('.alarm-chart, .card p').first().waitFor();
+      await expect(page.locator('.alarm-chart, .card p').first()).toBeVisible();
       expect(await seriousA11yViolations(page)).toEqual([]);
       await page.getByRole('link', { name: 'Edit' }).click();
       await expectStep(1);
-      await expect.poll(() => page.getByRole('radio', { name: /^Threshold/ }).isChecked()).toBe(true);
+      await expect(page.getByRole('radio', { name: /^Threshold/ })).toBeChecked();
       expect(await seriousA11yViolations(page)).toEqual([]);
     });
 
@@ -204,68 +184,61 @@ test.describe
       await page.goto(comparison.url);
       await page.getByRole('button', { name: 'Delete' }).click();
       await page.getByRole('button', { name: 'Yes, delete' }).click();
-      await page.waitForURL(alarmsUrl());
+      await expect(page).toHaveURL(alarmsUrl());
       const id = comparison.url.split('/').at(-1);
-      await page.locator('.alarm-list').waitFor();
-      expect(await page.locator(`a[href$="/alarms/${id}"]`).count()).toBe(0);
+      await expect(page.locator('.alarm-list')).toBeVisible();
+      await expect(page.locator(`a[href$="/alarms/${id}"]`)).toHaveCount(0);
       // Still logged in: nothing asked for the deleted alarm again.
       await page.reload();
-      await page.locator('.alarm-list').waitFor();
-      expect(page.url()).toBe(alarmsUrl());
+      await expect(page.locator('.alarm-list')).toBeVisible();
+      await expect(page).toHaveURL(alarmsUrl());
     });
 
     test('shows the notification of the new alarm after a worker run, and marks it read', async () => {
       // The embedded worker schedules every minute; the new daily heat alarm fires for yesterday.
-      const listUrl = `${baseUrl}/t/${tenancy}/notifications`;
+      const listUrl = `/t/${tenancy}/notifications`;
       await page.goto(listUrl);
       const heat = page.locator('.notification-item', { hasText: 'Heat energy was' });
-      await expect
-        .poll(
-          async () => {
-            if ((await heat.count()) > 0) return true;
-            await page.reload();
-            await page.locator('.notification-list, .alarm-empty').first().waitFor({ timeout: 15_000 });
-            return (await heat.count()) > 0;
-          },
-          { timeout: 100_000, intervals: [5_000] },
-        )
-        .toBe(true);
+      // The list is not live: reload it until the worker's notification is there.
+      await expect(async () => {
+        if ((await heat.count()) === 0) await page.reload();
+        await expect(heat.first()).toBeVisible({ timeout: 5_000 });
+      }).toPass({ timeout: 100_000, intervals: [5_000] });
       expect(await seriousA11yViolations(page)).toEqual([]);
       const unreadBefore = Number((await page.getByTestId('unread-count').textContent())?.match(/\d+/)?.[0]);
-      expect(await heat.first().getAttribute('class')).toContain('unread');
+      await expect(heat.first()).toHaveClass(/\bunread\b/);
       await heat.first().getByRole('link').click();
       await page.waitForURL(/\/notifications\/\d+$/);
-      await expect.poll(() => page.getByTestId('notification-read').textContent()).toBe('Read');
-      expect(await page.getByRole('link', { name: /^See the graph for / }).getAttribute('href')).toMatch(
+      await expect(page.getByTestId('notification-read')).toHaveText('Read');
+      await expect(page.getByRole('link', { name: /^See the graph for / })).toHaveAttribute(
+        'href',
         /\/consumption\/heat-energy\?startDate=\d{4}-\d{2}-\d{2}&endDate=/,
       );
       expect(await seriousA11yViolations(page)).toEqual([]);
       await page.goto(listUrl);
-      await expect
-        .poll(async () => Number((await page.getByTestId('unread-count').textContent())?.match(/\d+/)?.[0]))
-        .toBe(unreadBefore - 1);
+      await expect(page.getByTestId('unread-count')).toHaveText(`${unreadBefore - 1} unread`);
       await page.getByRole('button', { name: 'Mark all as read' }).click();
-      await expect.poll(() => page.getByTestId('unread-count').textContent()).toBe('0 unread');
+      await expect(page.getByTestId('unread-count')).toHaveText('0 unread');
     });
 
-    test('fits a 390 px phone: the list, the wizard and the notifications do not scroll sideways', async () => {
-      const phone = await launchBrowser({ width: 390, height: 844 });
+    test('fits a 390 px phone: the list, the wizard and the notifications do not scroll sideways', async ({
+      browser,
+    }) => {
+      const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
       try {
-        const p = await phone.context.newPage();
-        await logIn(p, baseUrl, 'tenant@demo.test', PASSWORD);
-        await p.waitForURL(DASHBOARD, { timeout: 30_000 });
+        await logInToDashboard(p, 'tenant@demo.test');
         const overflow = () => p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         for (const [path, ready] of [
           ['alarms', '.alarm-list'],
           ['alarms/new-alarm?step=1', '.choice-list'],
           ['notifications', '.notification-list, .alarm-empty'],
         ] as const) {
-          await p.goto(`${baseUrl}/t/${tenancy}/${path}`);
-          await p.locator(ready).first().waitFor({ timeout: 30_000 });
+          await p.goto(`/t/${tenancy}/${path}`);
+          await expect(p.locator(ready).first()).toBeVisible({ timeout: 30_000 });
           expect(await overflow(), path).toBeLessThanOrEqual(0);
         }
       } finally {
-        await phone.close();
+        await p.context().close();
       }
     });
   });

@@ -3,13 +3,10 @@
  * until the network is idle: what the system Chromium really fetches, dynamic imports included.
  */
 import { gzipSync } from 'node:zlib';
-import { expect, test } from '@playwright/test';
-import type { Page, Response } from 'playwright-core';
-import { baseUrlOf, launchBrowser, logIn } from './browser.ts';
+import { expect, type Page, type Response, test } from '@playwright/test';
+import { logInToDashboard } from './helpers.ts';
 
-const baseUrl = baseUrlOf();
 const KB = 1024;
-const DASHBOARD = /\/t\/[^/]+\/$/;
 
 /** Pages that must load no framework JS: they have no island. Static content pages belong here. */
 const PAGES_WITHOUT_ISLANDS = ['/login', '/login/email'];
@@ -47,9 +44,9 @@ const report = (files: Loaded[]) =>
     .join('\n');
 
 /** The island renderer and every module it imports statically: the framework. */
-async function frameworkFiles(page: Page, rendererUrl: string): Promise<Set<string>> {
+async function frameworkFiles(page: Page, rendererUrl: string, baseURL: string): Promise<Set<string>> {
   const seen = new Set<string>();
-  const queue = [new URL(rendererUrl, baseUrl).toString()];
+  const queue = [new URL(rendererUrl, baseURL).toString()];
   while (queue.length > 0) {
     const url = queue.pop()!;
     const path = new URL(url).pathname;
@@ -65,55 +62,52 @@ async function frameworkFiles(page: Page, rendererUrl: string): Promise<Set<stri
 
 test.describe
   .serial('JS budgets', () => {
-    let browser: Awaited<ReturnType<typeof launchBrowser>>;
     let page: Page;
 
-    test.beforeAll(async () => {
-      browser = await launchBrowser({ width: 390, height: 844 });
-      page = await browser.context.newPage();
+    test.beforeAll(async ({ browser }) => {
+      page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     });
     test.afterAll(async () => {
-      await browser?.close();
+      await page?.context().close();
     });
 
     test('/login/email loads at most 100 KB of JS', async () => {
-      const files = await loadedJs(page, () => page.goto(`${baseUrl}/login/email`));
+      const files = await loadedJs(page, () => page.goto('/login/email'));
       // The form runs a state machine: if nothing was recorded, the measurement is broken, not the page light.
-      await page.waitForSelector('form[data-ready]');
+      await expect(page.locator('form[data-ready]')).toBeAttached();
       expect(total(files), report(files)).toBeGreaterThan(10 * KB);
       expect(total(files), report(files)).toBeLessThanOrEqual(100 * KB);
     });
 
     test('/login loads at most 100 KB of JS', async () => {
-      const files = await loadedJs(page, () => page.goto(`${baseUrl}/login`));
+      const files = await loadedJs(page, () => page.goto('/login'));
       expect(total(files), report(files)).toBeLessThanOrEqual(100 * KB);
     });
 
-    test('pages without islands load no framework JS', async () => {
+    test('pages without islands load no framework JS', async ({ baseURL }) => {
       // Every app page has the shell island; its server HTML names the renderer, no login needed.
-      const shellHtml = await (await page.request.get(`${baseUrl}/t`)).text();
+      const shellHtml = await (await page.request.get('/t')).text();
       const renderer = /<astro-island[^>]*\brenderer-url="([^"]+)"/.exec(shellHtml)?.[1];
       expect(renderer).toBeTruthy();
-      const framework = await frameworkFiles(page, renderer!);
+      const framework = await frameworkFiles(page, renderer!, baseURL!);
       expect(framework.size).toBeGreaterThan(0);
       for (const path of PAGES_WITHOUT_ISLANDS) {
-        const fresh = await browser.context.newPage();
-        const files = await loadedJs(fresh, () => fresh.goto(`${baseUrl}${path}`));
+        const fresh = await page.context().newPage();
+        const files = await loadedJs(fresh, () => fresh.goto(path));
         const frameworkBytes = total(files.filter((f) => framework.has(f.url)));
         expect(frameworkBytes, `${path}:\n${report(files)}`).toBe(0);
-        expect(await fresh.locator('astro-island').count(), `${path} has an island`).toBe(0);
+        await expect(fresh.locator('astro-island'), `${path} has an island`).toHaveCount(0);
         await fresh.close();
       }
     });
 
     test('the dashboard loads at most 160 KB of JS, and not the chart library', async () => {
-      await logIn(page, baseUrl, 'tenant@demo.test', 'Demo#Tenant2026');
-      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+      await logInToDashboard(page, 'tenant@demo.test');
       // A cold page with a warm session: what a returning tenant loads.
-      const cold = await browser.context.newPage();
+      const cold = await page.context().newPage();
       const files = await loadedJs(cold, async () => {
         await cold.goto(page.url());
-        await cold.locator('.compact-graph-svg').first().waitFor({ timeout: 30_000 });
+        await expect(cold.locator('.compact-graph-svg').first()).toBeVisible({ timeout: 30_000 });
       });
       // The cards' small graphs are plain SVG (CompactGraph.tsx): the budget holds for everything loaded.
       const chart = files.filter((f) => /apexcharts|__apex_/i.test(f.body));

@@ -1,12 +1,8 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
-import type { Page } from 'playwright-core';
-import { baseUrlOf, launchBrowser, logIn } from './browser.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { logInToDashboard } from './helpers.ts';
 
-const baseUrl = baseUrlOf();
-const PASSWORD = 'Demo#Tenant2026';
-const DASHBOARD = /\/t\/[^/]+\/$/;
 const QUANTITIES = ['heat-energy', 'hca', 'hot-water-volume', 'cold-water-volume', 'electricity-energy'];
 
 /** Every axe violation (any impact) as readable lines. */
@@ -19,10 +15,10 @@ async function axeViolations(page: Page): Promise<string[]> {
 
 /** Waits until the page's islands have drawn their data: a chart or a "no data" box, and no spinner. */
 async function settle(page: Page): Promise<void> {
-  await page.locator('.consumption-page:not(.skeleton)').first().waitFor({ timeout: 30_000 });
-  await expect
-    .poll(() => page.locator('.spinner-inline, .chart-skeleton, .placeholder').count(), { timeout: 30_000 })
-    .toBe(0);
+  await expect(page.locator('.consumption-page:not(.skeleton)').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('.spinner-inline, .chart-skeleton, .placeholder')).toHaveCount(0, {
+    timeout: 30_000,
+  });
 }
 
 /** No element makes the page wider than the window. */
@@ -32,33 +28,30 @@ async function sidewaysScroll(page: Page): Promise<number> {
 
 test.describe
   .serial('consumption pages', () => {
-    let browser: Awaited<ReturnType<typeof launchBrowser>>;
     let page: Page;
     let home: string;
 
-    test.beforeAll(async () => {
-      browser = await launchBrowser();
-      page = await browser.context.newPage();
-      await logIn(page, baseUrl, 'tenant@demo.test', PASSWORD);
-      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+    test.beforeAll(async ({ browser }) => {
+      page = await browser.newPage();
+      await logInToDashboard(page, 'tenant@demo.test');
       home = page.url();
     });
     test.afterAll(async () => {
-      await browser?.close();
+      await page?.context().close();
     });
 
     test('shows one card per quantity of the tenancy, with a total, a small graph and a link, plus rating and CO₂', async () => {
       await settle(page);
       for (const q of QUANTITIES) {
         const card = page.getByTestId(`card-${q}`);
-        await expect.poll(() => card.locator('.kpi-value').textContent()).toMatch(/\d/);
-        expect(await card.locator('.compact-graph-svg').count()).toBe(1);
-        expect(await card.locator(`a[href$="/consumption/${q}"]`).count()).toBeGreaterThan(0);
+        await expect(card.locator('.kpi-value')).toHaveText(/\d/);
+        await expect(card.locator('.compact-graph-svg')).toHaveCount(1);
+        await expect(card.locator(`a[href$="/consumption/${q}"]`).first()).toBeAttached();
       }
-      await expect.poll(() => page.getByTestId('co2-total').textContent()).toMatch(/[\d,]+ g CO₂/);
-      expect(await page.locator('.fun-facts li').count()).toBe(1);
+      await expect(page.getByTestId('co2-total')).toHaveText(/[\d,]+ g CO₂/);
+      await expect(page.locator('.fun-facts li')).toHaveCount(1);
       // The menu links every consumption page of the tenancy.
-      expect(await page.locator('.nav-sublink').count()).toBe(QUANTITIES.length + 1);
+      await expect(page.locator('.nav-sublink')).toHaveCount(QUANTITIES.length + 1);
       expect(await axeViolations(page)).toEqual([]);
     });
 
@@ -66,19 +59,19 @@ test.describe
       await page.goto(`${home}consumption/heat-energy`);
       await settle(page);
       const label = page.getByTestId('period-label');
-      expect(await label.textContent()).toBe('Last 30 days');
-      await expect.poll(() => page.getByTestId('period-next').isDisabled()).toBe(true);
+      await expect(label).toHaveText('Last 30 days');
+      await expect(page.getByTestId('period-next')).toBeDisabled();
 
       await page.getByLabel('Period', { exact: true }).selectOption('last_month');
-      const month = await label.textContent();
-      expect(month).toMatch(/^[A-Z][a-z]+ \d{4}$/);
+      await expect(label).toHaveText(/^[A-Z][a-z]+ \d{4}$/);
+      const month = (await label.textContent())!;
       await page.getByTestId('period-previous').focus();
       await page.keyboard.press('Enter');
-      await expect.poll(() => label.textContent()).not.toBe(month);
+      await expect(label).not.toHaveText(month);
       const earlier = await label.textContent();
       await page.getByTestId('period-next').focus();
       await page.keyboard.press('Enter');
-      await expect.poll(() => label.textContent()).toBe(month);
+      await expect(label).toHaveText(month);
       await settle(page);
 
       const stored = await page.evaluate(() => ({
@@ -89,14 +82,14 @@ test.describe
       expect(stored.span).toBe('day');
       // A daily graph of a calendar month has one bar per day.
       const days = Number(stored.period.endDate.slice(8, 10));
-      await page.locator('[data-testid="quantity-graph"] .apexcharts-svg').waitFor();
-      expect(await page.locator('[data-testid="quantity-graph"] .apexcharts-bar-area').count()).toBe(days);
+      await expect(page.locator('[data-testid="quantity-graph"] .apexcharts-svg')).toBeVisible();
+      await expect(page.locator('[data-testid="quantity-graph"] .apexcharts-bar-area')).toHaveCount(days);
       expect(earlier).not.toBe(month);
 
       // Another page starts on the stored period.
       await page.goto(`${home}consumption/cold-water-volume`);
       await settle(page);
-      expect(await page.getByTestId('period-label').textContent()).toBe(month);
+      await expect(page.getByTestId('period-label')).toHaveText(month);
     });
 
     test('switches the comparison between the property and the previous period', async () => {
@@ -108,25 +101,23 @@ test.describe
       const compare = page.getByLabel('Compare with');
       await compare.selectOption('property');
       await settle(page);
-      const legend = () => page.locator('[data-testid="quantity-graph"] .apexcharts-legend').textContent();
-      await expect.poll(legend).toContain('Property average for your area');
+      const legend = page.locator('[data-testid="quantity-graph"] .apexcharts-legend');
+      await expect(legend).toContainText('Property average for your area');
       await compare.selectOption('last_period');
       await settle(page);
-      await expect.poll(legend).toContain('Previous period');
+      await expect(legend).toContainText('Previous period');
       expect(await page.evaluate(() => localStorage.getItem('selectedComparison'))).toBe('last_period');
       // The chart takes focus and its points are stepped with the arrow keys; each step shows the point's values.
       const chart = page.locator('[data-testid="quantity-graph"] svg[tabindex="0"]');
-      expect(await chart.getAttribute('aria-label')).toBe('Heat energy');
+      await expect(chart).toHaveAttribute('aria-label', 'Heat energy');
       await chart.focus();
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
-      await expect
-        .poll(() =>
-          page.locator('[data-testid="quantity-graph"] .apexcharts-tooltip.apexcharts-active').textContent(),
-        )
-        .toMatch(/Your consumption: [\d,]+ kWh/);
+      await expect(
+        page.locator('[data-testid="quantity-graph"] .apexcharts-tooltip.apexcharts-active'),
+      ).toHaveText(/Your consumption: [\d,]+ kWh/);
       const table = page.getByTestId('meter-table');
-      expect(await table.locator('thead').textContent()).toContain('Previous period');
+      await expect(table.locator('thead')).toContainText('Previous period');
     });
 
     test('downloads the graph as CSV: a header in the language, one row per bucket, local timestamps, shown values', async () => {
@@ -161,52 +152,48 @@ test.describe
     test('opens the price, room, meter and indoor-climate pages, each with data and no axe violations', async () => {
       await page.goto(`${home}consumption/heat-energy`);
       await settle(page);
-      const meterHref = await page.getByTestId('meter-table').locator('tbody a').first().getAttribute('href');
-      expect(meterHref).toMatch(/\/consumption\/heat-energy\/meter\/\d+$/);
+      const meterLink = page.getByTestId('meter-table').locator('tbody a').first();
+      await expect(meterLink).toHaveAttribute('href', /\/consumption\/heat-energy\/meter\/\d+$/);
+      const meterHref = await meterLink.getAttribute('href');
       expect(await axeViolations(page)).toEqual([]);
 
       await page.goto(`${home}consumption/heat-energy/price`);
       await settle(page);
-      await expect.poll(() => page.getByTestId('cost-total').textContent()).toMatch(/DKK\s[\d,.]+/);
-      expect(await page.locator('[data-testid="cost-graph"] .apexcharts-svg').count()).toBe(1);
-      await expect
-        .poll(() => page.getByTestId('projection-month').textContent())
-        .toMatch(/this month ends near/);
+      await expect(page.getByTestId('cost-total')).toHaveText(/DKK\s[\d,.]+/);
+      await expect(page.locator('[data-testid="cost-graph"] .apexcharts-svg')).toHaveCount(1);
+      await expect(page.getByTestId('projection-month')).toHaveText(/this month ends near/);
       expect(await axeViolations(page)).toEqual([]);
 
       await page.goto(`${home}consumption/hca`);
       await settle(page);
-      const roomHref = await page
-        .getByTestId('meter-table')
-        .locator('tbody td a')
-        .first()
-        .getAttribute('href');
+      const roomLink = page.getByTestId('meter-table').locator('tbody td a').first();
       // The KPI's rooms, each linking to the same room pages.
-      expect(await page.getByTestId('room-table').locator('tbody a').first().getAttribute('href')).toMatch(
+      await expect(page.getByTestId('room-table').locator('tbody a').first()).toHaveAttribute(
+        'href',
         /\/consumption\/hca\/room\/[a-z-]+$/,
       );
-      expect(roomHref).toMatch(/\/consumption\/hca\/room\/[a-z-]+$/);
-      await page.goto(new URL(roomHref!, baseUrl).toString());
+      await expect(roomLink).toHaveAttribute('href', /\/consumption\/hca\/room\/[a-z-]+$/);
+      await page.goto((await roomLink.getAttribute('href'))!);
       await settle(page);
       // Room pages compare with the previous period by default (SPEC §3).
-      expect(await page.getByLabel('Compare with').inputValue()).toBe('last_period');
-      await expect.poll(() => page.getByTestId('kpi-total').textContent()).toMatch(/\d+ units?/);
-      expect(await page.locator('.breadcrumbs li').count()).toBe(3);
+      await expect(page.getByLabel('Compare with')).toHaveValue('last_period');
+      await expect(page.getByTestId('kpi-total')).toHaveText(/\d+ units?/);
+      await expect(page.locator('.breadcrumbs li')).toHaveCount(3);
       expect(await axeViolations(page)).toEqual([]);
 
-      await page.goto(new URL(meterHref!, baseUrl).toString());
+      await page.goto(meterHref!);
       await settle(page);
-      await expect.poll(() => page.getByTestId('meter-number').textContent()).toMatch(/EN-/);
-      expect(
-        await page.locator('section[aria-labelledby="readout-title"] .kpi-grid').textContent(),
-      ).toContain('First in the period');
+      await expect(page.getByTestId('meter-number')).toHaveText(/EN-/);
+      await expect(page.locator('section[aria-labelledby="readout-title"] .kpi-grid')).toContainText(
+        'First in the period',
+      );
       expect(await axeViolations(page)).toEqual([]);
 
       await page.goto(`${home}consumption/indoor-climate`);
       await settle(page);
       const rooms = page.getByTestId('room-climate').locator('li');
-      expect(await rooms.count()).toBeGreaterThanOrEqual(2);
-      expect(await rooms.first().locator('svg.face').count()).toBe(2);
+      await expect(rooms.nth(1)).toBeVisible();
+      await expect(rooms.first().locator('svg.face')).toHaveCount(2);
       expect(await axeViolations(page)).toEqual([]);
     });
 
@@ -215,22 +202,20 @@ test.describe
       await settle(page);
       await page.getByLabel('CO₂').check();
       await settle(page);
-      await expect.poll(() => page.getByTestId('kpi-total').textContent()).toMatch(/g CO₂/);
-      expect(await page.locator('.fun-facts li').count()).toBe(4);
+      await expect(page.getByTestId('kpi-total')).toHaveText(/g CO₂/);
+      await expect(page.locator('.fun-facts li')).toHaveCount(4);
       await page.getByLabel('Consumption', { exact: true }).check();
       await page.getByLabel('Correct for the weather (degree days)').check();
       await settle(page);
-      await expect
-        .poll(() => page.getByTestId('climate-note').textContent())
-        .toMatch(/degree days|weather correction/);
+      await expect(page.getByTestId('climate-note')).toHaveText(/degree days|weather correction/);
 
       // Heat-cost allocator units, on request also as estimated kWh with the method named.
       await page.goto(`${home}consumption/hca`);
       await settle(page);
       await page.getByLabel('Also show an estimate in kWh').check();
       await settle(page);
-      await expect.poll(() => page.getByTestId('kpi-kwh-estimate').textContent()).toMatch(/≈ [\d,]+ kWh/);
-      expect(await page.getByTestId('kwh-method').textContent()).toMatch(/How the estimate is made: \S/);
+      await expect(page.getByTestId('kpi-kwh-estimate')).toHaveText(/≈ [\d,]+ kWh/);
+      await expect(page.getByTestId('kwh-method')).toHaveText(/How the estimate is made: \S/);
     });
 
     test('sends an unknown quantity to login (SPEC §2)', async () => {
@@ -242,17 +227,14 @@ test.describe
 
 test.describe
   .serial('consumption pages on a phone', () => {
-    let browser: Awaited<ReturnType<typeof launchBrowser>>;
     let page: Page;
 
-    test.beforeAll(async () => {
-      browser = await launchBrowser({ width: 390, height: 844 });
-      page = await browser.context.newPage();
-      await logIn(page, baseUrl, 'tenant@demo.test', PASSWORD);
-      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+    test.beforeAll(async ({ browser }) => {
+      page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      await logInToDashboard(page, 'tenant@demo.test');
     });
     test.afterAll(async () => {
-      await browser?.close();
+      await page?.context().close();
     });
 
     test('fits every consumption route into 390 px without sideways scrolling', async () => {

@@ -4,31 +4,26 @@
  * JS come compressed, and the API answers before Astro.
  */
 import { brotliDecompressSync } from 'node:zlib';
-import { expect, test } from '@playwright/test';
-import type { Page } from 'playwright-core';
-import { baseUrlOf, launchBrowser, logIn } from './browser.ts';
-
-const baseUrl = baseUrlOf();
+import { expect, type Page, test } from '@playwright/test';
+import { logInToDashboard } from './helpers.ts';
 
 test.describe
   .serial('HTTP hardening and compression on the built app', () => {
-    let browser: Awaited<ReturnType<typeof launchBrowser>>;
     let page: Page;
     const violations: string[] = [];
 
-    test.beforeAll(async () => {
-      browser = await launchBrowser();
-      page = await browser.context.newPage();
+    test.beforeAll(async ({ browser }) => {
+      page = await browser.newPage();
       page.on('console', (m) => {
         if (/Content.Security.Policy|Refused to/i.test(m.text())) violations.push(m.text());
       });
     });
     test.afterAll(async () => {
-      await browser?.close();
+      await page?.context().close();
     });
 
-    test('pages send a strict CSP header with hashes and the hardening headers', async () => {
-      const res = await fetch(`${baseUrl}/login/email`, { headers: { 'accept-encoding': 'br' } });
+    test('pages send a strict CSP header with hashes and the hardening headers', async ({ baseURL }) => {
+      const res = await fetch(`${baseURL}/login/email`, { headers: { 'accept-encoding': 'br' } });
       expect(res.status).toBe(200);
       const csp = res.headers.get('content-security-policy') ?? '';
       expect(csp).toMatch(/frame-ancestors 'none'/);
@@ -43,28 +38,29 @@ test.describe
     });
 
     test('logs in and draws the dashboard and a chart page with no CSP violation', async () => {
-      await logIn(page, baseUrl, 'tenant@demo.test', 'Demo#Tenant2026');
-      await page.waitForURL(/\/t\/[^/]+\/$/, { timeout: 30_000 });
-      await page.locator('.compact-graph-svg').first().waitFor({ timeout: 30_000 });
+      await logInToDashboard(page, 'tenant@demo.test');
+      await expect(page.locator('.compact-graph-svg').first()).toBeVisible({ timeout: 30_000 });
       // The dashboard's cards draw plain SVG; ApexCharts (inline styles, its own stylesheet) draws a quantity page.
       await page.goto(`${page.url()}consumption/heat-energy`);
-      await page.locator('.apexcharts-svg').first().waitFor({ timeout: 30_000 });
+      await expect(page.locator('.apexcharts-svg').first()).toBeVisible({ timeout: 30_000 });
       expect(violations).toEqual([]);
     });
 
-    test("the page's JS is sent precompressed with brotli, and decodes to the same file", async () => {
-      const html = await (await fetch(`${baseUrl}/login/email`)).text();
+    test("the page's JS is sent precompressed with brotli, and decodes to the same file", async ({
+      baseURL,
+    }) => {
+      const html = await (await fetch(`${baseURL}/login/email`)).text();
       const src =
         /<script[^>]+src="(\/_astro\/[^"]+\.js)"/.exec(html)?.[1] ??
         /"(\/_astro\/[^"]+\.js)"/.exec(html)?.[1];
       expect(src).toBeTruthy();
       const plain = await (
-        await fetch(`${baseUrl}${src}`, { headers: { 'accept-encoding': 'identity' } })
+        await fetch(`${baseURL}${src}`, { headers: { 'accept-encoding': 'identity' } })
       ).text();
       // node:http keeps the body as sent; fetch would decode it.
       const { request } = await import('node:http');
       const encoded = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
-        request(`${baseUrl}${src}`, { headers: { 'accept-encoding': 'br, gzip' } }, (res) => {
+        request(`${baseURL}${src}`, { headers: { 'accept-encoding': 'br, gzip' } }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () =>
@@ -78,8 +74,8 @@ test.describe
       expect(brotliDecompressSync(encoded.body).toString()).toBe(plain);
     });
 
-    test('introspection is off in the production app', async () => {
-      const res = await fetch(`${baseUrl}/api/tenant/graphql`, {
+    test('introspection is off in the production app', async ({ baseURL }) => {
+      const res = await fetch(`${baseURL}/api/tenant/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ query: '{ __schema { queryType { name } } }' }),

@@ -7,21 +7,18 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
-import type { BrowserContext, Page } from 'playwright-core';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { DEMO_PLACEHOLDER_STORE_LINKS } from '../../src/lib/brands.ts';
-import { baseUrlOf, launchBrowser, logIn, seriousA11yViolations } from './browser.ts';
+import { logInToDashboard, PASSWORD, seriousA11yViolations } from './helpers.ts';
 
-const baseUrl = baseUrlOf();
-const PASSWORD = 'Demo#Tenant2026';
 const LANGUAGES = ['en', 'da', 'nb'] as const;
 const STATIC_PAGES = ['/help', '/data-policy', '/cookie-policy'];
 
 /** Logs in over the account backend and returns the user's newest monthly report path. */
 async function demoReportPath(page: Page): Promise<string> {
   const post = async (query: string, token?: string) => {
-    const response = await page.request.post(`${baseUrl}/api/account/graphql`, {
+    const response = await page.request.post('/api/account/graphql', {
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       data: { query },
     });
@@ -47,27 +44,27 @@ async function scriptsOf(context: BrowserContext, url: string): Promise<{ url: s
       scripts.push({ url: response.url(), bytes: (await response.body()).byteLength });
   });
   await page.goto(url, { waitUntil: 'networkidle' });
-  expect(await page.locator('astro-island').count()).toBe(0);
+  await expect(page.locator('astro-island')).toHaveCount(0);
   await page.close();
   return scripts;
 }
 
 test.describe
   .serial('public pages and the consent banner', () => {
-    let browser: Awaited<ReturnType<typeof launchBrowser>>;
+    let context: BrowserContext;
     let reportPath: string;
 
-    test.beforeAll(async () => {
-      browser = await launchBrowser();
-      reportPath = await demoReportPath(await browser.context.newPage());
+    test.beforeAll(async ({ browser }) => {
+      context = await browser.newContext();
+      reportPath = await demoReportPath(await context.newPage());
     });
     test.afterAll(async () => {
-      await browser?.close();
+      await context?.close();
     });
 
     test('ships no framework JS on the static pages and the report: only the consent banner script', async () => {
       for (const path of [...STATIC_PAGES, reportPath, '/report/unknown-code']) {
-        const scripts = await scriptsOf(browser.context, `${baseUrl}${path}`);
+        const scripts = await scriptsOf(context, path);
         // Only the banner with its machine and Base.astro's small language-choice script (and the storage helper
         // it shares): nothing of React or the island renderer.
         expect(scripts.length, path).toBeGreaterThan(0);
@@ -84,29 +81,27 @@ test.describe
     });
 
     test('answers an unknown report code with SPEC §8 and a 404, in every language', async () => {
-      const page = await browser.context.newPage();
-      const response = await page.goto(`${baseUrl}/report/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`);
+      const page = await context.newPage();
+      const response = await page.goto('/report/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
       expect(response?.status()).toBe(404);
-      expect(await page.locator('main').textContent()).toContain(
+      await expect(page.locator('main')).toContainText(
         'This report is no longer available; contact landlord.',
       );
-      await page.goto(`${baseUrl}/report/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA?lang=da`);
-      expect(await page.locator('main').textContent()).toContain(
+      await page.goto('/report/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA?lang=da');
+      await expect(page.locator('main')).toContainText(
         'Denne rapport er ikke længere tilgængelig; kontakt udlejer.',
       );
       await page.close();
     });
 
     test('shows the demo report and prints it to A4', async () => {
-      const page = await browser.context.newPage();
-      const response = await page.goto(`${baseUrl}${reportPath}?lang=en`);
+      const page = await context.newPage();
+      const response = await page.goto(`${reportPath}?lang=en`);
       expect(response?.status()).toBe(200);
       expect(response?.headers()['referrer-policy']).toBe('no-referrer');
-      await expect
-        .poll(() => page.getByRole('heading', { level: 1 }).textContent())
-        .toMatch(/^Your consumption in /);
-      expect(await page.locator('tr[data-quantity="heat-energy"]').count()).toBe(1);
-      expect(await page.locator('figure.month-bars svg[role="img"]').count()).toBeGreaterThan(0);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Your consumption in /);
+      await expect(page.locator('tr[data-quantity="heat-energy"]')).toHaveCount(1);
+      await expect(page.locator('figure.month-bars svg[role="img"]').first()).toBeVisible();
       for (const heading of [
         'Corrected for the weather',
         'Cost so far',
@@ -115,7 +110,7 @@ test.describe
         'Energy advice',
         'Complaints',
       ])
-        expect(await page.getByRole('heading', { name: heading }).count(), heading).toBe(1);
+        await expect(page.getByRole('heading', { name: heading }), heading).toHaveCount(1);
       const pdf = await page.pdf({ format: 'A4', printBackground: true });
       const doc = await getDocumentProxy(new Uint8Array(pdf));
       const first = await doc.getPage(1);
@@ -132,16 +127,19 @@ test.describe
     });
 
     for (const answer of ['accept', 'reject'] as const) {
-      test(`stores "${answer}" in cookieAccepted for a year, SameSite=None; Secure, and pushes cookieConsent`, async () => {
-        const fresh = await launchBrowser({ width: 390, height: 800 });
+      test(`stores "${answer}" in cookieAccepted for a year, SameSite=None; Secure, and pushes cookieConsent`, async ({
+        browser,
+      }) => {
+        const fresh = await browser.newContext({ viewport: { width: 390, height: 800 } });
         try {
-          const page = await fresh.context.newPage();
-          await page.goto(`${baseUrl}/help`);
+          const page = await fresh.newPage();
+          await page.goto('/help');
           const banner = page.getByRole('region', { name: 'Cookie consent' });
-          await banner.waitFor();
-          await expect
-            .poll(() => banner.getByRole('link', { name: 'Read more.' }).getAttribute('href'))
-            .toBe('/cookie-policy');
+          await expect(banner).toBeVisible();
+          await expect(banner.getByRole('link', { name: 'Read more.' })).toHaveAttribute(
+            'href',
+            '/cookie-policy',
+          );
           // On a phone the page scrolls its last content above the banner: nothing stays hidden under it.
           await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
           const last = await page.locator('.public-footer > :last-child').boundingBox();
@@ -149,8 +147,8 @@ test.describe
           expect(last!.y + last!.height).toBeLessThanOrEqual(bannerBox!.y);
           const before = Date.now() / 1000;
           await banner.getByRole('button', { name: answer === 'accept' ? 'Accept' : 'Reject' }).click();
-          await expect.poll(() => banner.isVisible()).toBe(false);
-          const cookie = (await fresh.context.cookies()).find((c) => c.name === 'cookieAccepted');
+          await expect(banner).toBeHidden();
+          const cookie = (await fresh.cookies()).find((c) => c.name === 'cookieAccepted');
           expect(cookie).toMatchObject({
             value: String(answer === 'accept'),
             sameSite: 'None',
@@ -164,11 +162,11 @@ test.describe
           );
           expect(dataLayer).toContainEqual({ event: 'cookieConsent', hasAccepted: answer === 'accept' });
           // No tag manager is configured in this build, so nothing was loaded from it.
-          expect(await page.locator('script[src*="googletagmanager"]').count()).toBe(0);
+          await expect(page.locator('script[src*="googletagmanager"]')).toHaveCount(0);
           // Answered: the next page has no banner and none of its script; only the few-KB language-choice
           // script of every page (Base.astro, with the storage and client-config chunks the bundler splits
           // out of it) remains.
-          const scripts = await scriptsOf(fresh.context, `${baseUrl}/cookie-policy`);
+          const scripts = await scriptsOf(fresh, '/cookie-policy');
           for (const script of scripts)
             expect(script.url).toMatch(/Base\.astro_astro_type_script|languageChoice|storage|\/config\./);
           expect(scripts.reduce((sum, s) => sum + s.bytes, 0)).toBeLessThan(6_000);
@@ -179,14 +177,14 @@ test.describe
     }
 
     test('passes axe on every public page in en, da and nb, at 390 and 1400 px', async () => {
-      const page = await browser.context.newPage();
+      const page = await context.newPage();
       for (const width of [390, 1400]) {
         await page.setViewportSize({ width, height: 900 });
         // Every language at full width; the phone width once, in the language with the longest words.
         for (const lang of width === 390 ? (['da'] as const) : LANGUAGES) {
           for (const path of [...STATIC_PAGES, reportPath, '/report/unknown-code']) {
-            await page.goto(`${baseUrl}${path}?lang=${lang}`);
-            expect(await page.locator('html').getAttribute('lang')).toBe(lang);
+            await page.goto(`${path}?lang=${lang}`);
+            await expect(page.locator('html')).toHaveAttribute('lang', lang);
             expect(await seriousA11yViolations(page), `${path} ${lang} ${width}`).toEqual([]);
             expect(
               await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
@@ -201,27 +199,23 @@ test.describe
 
 test.describe
   .serial('allocation statements', () => {
-    let browser: Awaited<ReturnType<typeof launchBrowser>>;
     let page: Page;
 
-    test.beforeAll(async () => {
-      browser = await launchBrowser();
-      page = await browser.context.newPage();
-      await logIn(page, baseUrl, 'tenant@demo.test', PASSWORD);
-      await page.waitForURL(/\/t\/[^/]+\/$/, { timeout: 30_000 });
+    test.beforeAll(async ({ browser }) => {
+      page = await browser.newPage();
+      await logInToDashboard(page, 'tenant@demo.test');
     });
     test.afterAll(async () => {
-      await browser?.close();
+      await page?.context().close();
     });
 
     test('lists the statements from the menu and downloads one as a PDF', async () => {
       const link = page.getByRole('link', { name: 'Allocation statements' });
       await link.click();
-      await page.waitForURL(/\/statements$/);
+      await expect(page).toHaveURL(/\/statements$/);
       const rows = page.getByTestId('statement-row');
-      await rows.first().waitFor({ timeout: 15_000 });
-      expect(await rows.count()).toBe(2);
-      expect(await rows.first().textContent()).toMatch(/Heating, Meter rental and reading, Administration/);
+      await expect(rows).toHaveCount(2);
+      await expect(rows.first()).toContainText(/Heating, Meter rental and reading, Administration/);
       const [download] = await Promise.all([
         page.waitForEvent('download'),
         rows
@@ -235,24 +229,24 @@ test.describe
       expect(text).toContain('Heating cost statement');
       expect(text).toContain('7. Your right to object');
       // The PDF URL alone, without the bearer token, gives nothing.
-      const href = (await page.request.get(`${baseUrl}/api/statements/1/pdf`)).status();
+      const href = (await page.request.get('/api/statements/1/pdf')).status();
       expect(href).toBe(401);
     });
 
     test('passes axe on the statements and help pages in en, da and nb', async () => {
       for (const lang of LANGUAGES) {
         await page.locator('select').last().selectOption(lang);
-        await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(lang);
+        await expect(page.locator('html')).toHaveAttribute('lang', lang);
         await page.reload();
-        await page.getByTestId('statement-row').first().waitFor({ timeout: 15_000 });
+        await expect(page.getByTestId('statement-row').first()).toBeVisible();
         expect(await seriousA11yViolations(page), `statements ${lang}`).toEqual([]);
       }
       await page.locator('select').last().selectOption('en');
-      await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
+      await expect(page.locator('html')).toHaveAttribute('lang', 'en');
       const help = page.getByRole('link', { name: 'Help' });
       await help.click();
-      await page.waitForURL(/\/help$/);
-      await expect.poll(() => page.getByRole('heading', { name: 'Climate correction' }).count()).toBe(1);
+      await expect(page).toHaveURL(/\/help$/);
+      await expect(page.getByRole('heading', { name: 'Climate correction' })).toHaveCount(1);
       expect(await seriousA11yViolations(page)).toEqual([]);
     });
 
@@ -261,9 +255,7 @@ test.describe
       await page.locator('select').last().selectOption('da');
       const open = page.getByRole('button', { name: 'Åbn menu' });
       await open.click();
-      await expect
-        .poll(() => page.evaluate(() => document.activeElement?.closest('#app-menu') !== null))
-        .toBe(true);
+      await expect(page.locator('#app-menu :focus')).toHaveCount(1);
       const label = page
         .locator('#app-menu .nav-link', { hasText: 'Alarmindstillinger' })
         .locator('span')
@@ -272,9 +264,7 @@ test.describe
       // One line: the word is whole, not broken into "Alarmindstill" + "inger".
       expect(await label.evaluate((el) => el.getClientRects().length)).toBe(1);
       await page.keyboard.press('Escape');
-      await expect
-        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
-        .toBe('Åbn menu');
+      await expect(page.getByRole('button', { name: 'Åbn menu' })).toBeFocused();
       await page.locator('select').last().selectOption('en');
       await page.setViewportSize({ width: 1400, height: 900 });
     });
@@ -291,7 +281,7 @@ test.describe
     const shots = process.env.BRAND_SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'brand-shots-'));
 
     for (const brand of brands) {
-      test(`builds and themes ${brand.id} from PUBLIC_BRAND`, async () => {
+      test(`builds and themes ${brand.id} from PUBLIC_BRAND`, async ({ browser }) => {
         test.setTimeout(240_000);
         // Inside the project (node_modules/.cache), so the built server resolves its packages.
         const out = join(root, 'node_modules/.cache/brand-builds', brand.id);
@@ -329,46 +319,40 @@ test.describe
           },
           stdio: 'ignore',
         });
-        const browser = await launchBrowser({ width: 1400, height: 900 });
+        const page = await browser.newPage();
         try {
-          const page = await browser.context.newPage();
-          for (let i = 0; i < 50; i++) {
-            const ok = await page.goto(`http://127.0.0.1:${port}/help`).then(
-              (r) => r?.ok(),
-              () => false,
-            );
-            if (ok) break;
-            await new Promise((r) => setTimeout(r, 200));
-          }
-          expect(await page.locator('html').getAttribute('data-brand')).toBe(brand.id);
-          expect(await page.locator('.public-header .brand').textContent()).toContain(brand.name);
-          expect(await page.locator('.public-header .brand img').getAttribute('src')).toBe(
+          // The built server needs a moment to listen.
+          await expect(async () => {
+            expect((await page.goto(`http://127.0.0.1:${port}/help`))?.ok()).toBe(true);
+          }).toPass({ timeout: 30_000 });
+          await expect(page.locator('html')).toHaveAttribute('data-brand', brand.id);
+          await expect(page.locator('.public-header .brand')).toContainText(brand.name);
+          await expect(page.locator('.public-header .brand img')).toHaveAttribute(
+            'src',
             `/brand/${brand.id}/logo.svg`,
           );
           const colour = await page.evaluate(
             () => getComputedStyle(document.querySelector('.public-languages a[aria-current]')!).color,
           );
           expect(colour).not.toBe('');
-          expect(
-            await page.evaluate(
-              () =>
-                getComputedStyle(document.querySelector('.cookie-consent .button.primary')!).backgroundColor,
-            ),
-          ).toBe(brand.colour);
+          await expect(page.locator('.cookie-consent .button.primary')).toHaveCSS(
+            'background-color',
+            brand.colour,
+          );
           if (brand.stores) {
             const links = page.locator('.store-links a');
             expect(await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual([
               DEMO_PLACEHOLDER_STORE_LINKS[brand.id].appStore,
               DEMO_PLACEHOLDER_STORE_LINKS[brand.id].playStore,
             ]);
-          } else expect(await page.locator('.store-links').count()).toBe(0);
+          } else await expect(page.locator('.store-links')).toHaveCount(0);
           await page.screenshot({ path: join(shots, `${brand.id}-help.png`) });
           await page.goto(`http://127.0.0.1:${port}/login?lang=da`);
           await page.goto(`http://127.0.0.1:${port}/login`);
           await page.screenshot({ path: join(shots, `${brand.id}-login.png`) });
           expect(await seriousA11yViolations(page)).toEqual([]);
         } finally {
-          await browser.close();
+          await page.context().close();
           server.kill('SIGTERM');
           rmSync(out, { recursive: true, force: true });
           rmSync(data, { recursive: true, force: true });

@@ -5,13 +5,16 @@
  * exactly as PostgreSQL is, so no SQL runs on the thread that serves HTTP.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Options, PostgresType, Sql } from 'postgres';
+import { getMetrics } from '../metrics.ts';
+import { appRoot } from '../paths.ts';
+import { DataDirBusyError, dataDirOwner, lockDataDir } from './dataDirLock.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -21,12 +24,22 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   db: Db;
   engine: 'pglite' | 'postgres';
+  /**
+   * PGlite only: true when this process reached another process's embedded database through that process's socket
+   * (the CLI beside `npm start`); such a connection must not migrate, and closing it leaves the database open.
+   */
+  attached?: boolean;
   close(): Promise<void>;
   /**
    * PGlite only: how long each request's turn waited (ms) for the one session while a background connection
    * held it, since the last call. PostgreSQL serves background connections alongside, so it has none.
    */
   waitsBehindBackground?: () => Promise<number[]>;
+  /**
+   * PGlite only: moves the worker's recorded waits into the `pglite_session_wait_seconds` histogram (a metrics
+   * scrape calls it); waitsBehindBackground still returns them once.
+   */
+  recordWaits?: () => Promise<void>;
 }
 
 export interface OpenOptions {
@@ -42,9 +55,14 @@ export interface OpenOptions {
    * The bulk loader lifts it for its own transactions with SET LOCAL.
    */
   statementTimeoutMs?: number;
+  /**
+   * With `dataDir`: when another process (a running server) holds the folder, work through its PGlite worker's
+   * socket instead of refusing (see dataDirLock.ts). Without it, a held folder throws DataDirBusyError.
+   */
+  attach?: boolean;
 }
 
-export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+export const migrationsFolder = join(appRoot, 'src/server/db/migrations');
 
 type Client = Sql<Record<string, PostgresType>>;
 
@@ -109,11 +127,9 @@ export function unixSocketOf(url: string): { url: string; path: string } | null 
   return { url: parsed.toString(), path: `${dir.replace(/\/$/, '')}/.s.PGSQL.${parsed.port || 5432}` };
 }
 
-/** The worker's file; in the Astro server bundle this module is inlined into a chunk, so look in the sources. */
+/** The worker's file, from the sources (this module may run bundled: Astro's server, the server build). */
 function workerFile(): URL {
-  const here = new URL('./pglite-worker.mjs', import.meta.url);
-  if (existsSync(here)) return here;
-  return pathToFileURL(join(process.cwd(), 'src/server/db/pglite-worker.mjs'));
+  return pathToFileURL(join(appRoot, 'src/server/db/pglite-worker.mjs'));
 }
 
 /** Starts PGlite in a worker thread serving a Unix socket; resolves once it accepts connections. */
@@ -163,6 +179,19 @@ export async function startPgliteWorker(
   };
 }
 
+/**
+ * PostgreSQL session settings of every connection the app opens (API pool, worker, background and migrations),
+ * sent in the startup packet, so the app does not depend on the server's defaults for them:
+ * - `max_parallel_workers_per_gather = 0`: the app's statements are small index lookups and rollup reads; with the
+ *   default (2) the planner gave three of the dashboard's tiny KPI statements parallel plans, and starting their
+ *   workers cost 15-60 ms each: the dashboard ran 2-4 times faster without (issue 20's measurements). Parallelism
+ *   pays for scans of millions of rows, which the app never makes (it reads the coarsest rollup that answers).
+ * - `jit = off`: JIT compilation cost about 1 s per incremental ingestion batch (1,590 readings: 1.4-1.9 s with it,
+ *   0.3 s without), and the API's statements are far below the size where compiling pays back.
+ * PGlite has neither (one single-threaded process without LLVM), so these go to PostgreSQL only.
+ */
+export const APP_SESSION_SETTINGS = { max_parallel_workers_per_gather: '0', jit: 'off' } as const;
+
 /** Opens a database without migrating it. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/postgres-js');
@@ -172,15 +201,39 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const pool = {
       ...base,
       max: options.max ?? 10,
-      ...(timeout > 0 ? { connection: { statement_timeout: timeout } } : {}),
+      connection: { ...APP_SESSION_SETTINGS, ...(timeout > 0 ? { statement_timeout: timeout } : {}) },
     };
     const client = await connect(pool, options.url);
     const db = drizzle(preparing(client), { schema }) as unknown as Db;
     const database: Database = { db, engine: 'postgres', close: () => client.end({ timeout: 5 }) };
-    connectOptions.set(db, { options: { ...base, max: 1 }, url: options.url });
+    connectOptions.set(db, {
+      options: { ...base, max: 1, connection: { ...APP_SESSION_SETTINGS } },
+      url: options.url,
+    });
     return database;
   }
-  const worker = await startPgliteWorker(options.dataDir);
+  if (options.dataDir) {
+    let owner = await dataDirOwner(options.dataDir);
+    // A server that is starting holds the lock before its PGlite worker serves: wait for it (up to a minute).
+    for (let i = 0; options.attach && owner?.pid && !owner.socketPath && i < 120; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      owner = await dataDirOwner(options.dataDir);
+    }
+    if (owner) {
+      if (!options.attach || !owner.socketPath) throw new DataDirBusyError(options.dataDir, owner);
+      return attachTo(owner.socketPath, base);
+    }
+  }
+  // The folder's lock is taken before PGlite opens it and released after PGlite has closed it.
+  let socketPath = '';
+  const lock = options.dataDir
+    ? await lockDataDir(options.dataDir, () => ({ pid: process.pid, socketPath }))
+    : null;
+  const worker = await startPgliteWorker(options.dataDir).catch(async (err: unknown) => {
+    await lock?.release();
+    throw err;
+  });
+  socketPath = worker.socketPath;
   // One backend session behind the socket: connections take turns, so more than one buys no parallelism.
   // One connection is the default: postgres.js then pipelines concurrent requests' statements on it, so they
   // reach the worker in one socket write per event-loop turn and run in one engine call (measured in
@@ -189,17 +242,44 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const local = { ...base, path: worker.socketPath, max_lifetime: 0, idle_timeout: 0 };
   const client = await connect({ ...local, max: options.max ?? 1 });
   const db = drizzle(preparing(client), { schema }) as unknown as Db;
+  // Waits the worker reported, kept for waitsBehindBackground after the histogram has them (at most the newest 10,000).
+  let unreported: number[] = [];
+  const recordWaits = async () => {
+    const waits = await worker.waits();
+    if (waits.length === 0) return;
+    const histogram = getMetrics().pgliteWait;
+    for (const ms of waits) histogram.observe(ms / 1000);
+    unreported = unreported.concat(waits).slice(-10_000);
+  };
   const database: Database = {
     db,
     engine: 'pglite',
-    waitsBehindBackground: () => worker.waits(),
+    recordWaits,
+    async waitsBehindBackground() {
+      await recordWaits();
+      const waits = unreported;
+      unreported = [];
+      return waits;
+    },
     async close() {
       await client.end({ timeout: 5 });
       await worker.stop();
+      await lock?.release();
     },
   };
   connectOptions.set(db, { options: { ...local, max: 1 } });
   return database;
+}
+
+/**
+ * One connection to another process's PGlite worker. Its statements are sent unnamed (not through `preparing`),
+ * so nothing of this process stays behind in the shared session when it disconnects.
+ */
+async function attachTo(socketPath: string, base: Options<Record<string, PostgresType>>): Promise<Database> {
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const client = await connect({ ...base, path: socketPath, max: 1, max_lifetime: 0, idle_timeout: 0 });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return { db, engine: 'pglite', attached: true, close: () => client.end({ timeout: 5 }) };
 }
 
 /**
@@ -232,10 +312,22 @@ export async function openBackgroundConnection(
   };
 }
 
-/** Applies pending migrations on a connection of its own without a statement timeout; safe on every start. */
+/**
+ * The advisory lock every migration run holds on PostgreSQL (`pg_advisory_lock(MIGRATION_LOCK, 0)`), so processes
+ * that start at once against one database migrate one after the other: the first applies, the others find nothing
+ * left to do. (Ingestion's lock is a one-argument key, a different key space.)
+ */
+export const MIGRATION_LOCK = 0x7e4a_7d01;
+
+/**
+ * Applies pending migrations on a connection of its own without a statement timeout, under MIGRATION_LOCK on
+ * PostgreSQL (PGlite's folder is one process's anyway, see dataDirLock.ts); safe on every start.
+ */
 export async function migrateDatabase(database: Database): Promise<void> {
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+  if (database.attached)
+    throw new Error('Migrations run in the process that owns the embedded database, not through its socket.');
   const stored = connectOptions.get(database.db);
   if (!stored) {
     // biome-ignore lint/suspicious/noExplicitAny: the migrator wants its engine's concrete type
@@ -244,8 +336,10 @@ export async function migrateDatabase(database: Database): Promise<void> {
   }
   const client = await connect(stored.options, stored.url);
   try {
+    if (database.engine === 'postgres') await client`SELECT pg_advisory_lock(${MIGRATION_LOCK}, 0)`;
     await migrate(drizzle(client), { migrationsFolder });
   } finally {
+    // Ending the session releases the advisory lock too.
     await client.end({ timeout: 5 });
   }
 }

@@ -115,6 +115,47 @@ export const propertySettings = pgTable(
   (t) => [primaryKey({ columns: [t.propertyId, t.kind] })],
 );
 
+/**
+ * Per-property settings of the monthly report and the statement (one row per property; a property without a row
+ * uses the defaults in src/lib/reportSettings.ts). The model, its validation and defaults live in
+ * src/lib/reportSettings.ts (`PropertyReportSettings`); read and write through src/server/reports/settings.ts.
+ */
+export const propertyReportSettings = pgTable(
+  'property_report_settings',
+  {
+    propertyId: integer('property_id')
+      .primaryKey()
+      .references(() => properties.id, { onDelete: 'cascade' }),
+    /** 'private' (huslejenævn) or 'social' (almen bolig: beboerklagenævn): picks the dispute body. */
+    landlordType: text('landlord_type').notNull().default('private'),
+    /** Share of the heat that goes to hot water, left out of the climate correction (0–0.9). */
+    hotWaterShare: numeric('hot_water_share').notNull().default('0.25'),
+    /** Operator's conversion factor kWh per allocator unit, for allocator-only buildings without a supply meter. */
+    hcaKwhPerUnit: numeric('hca_kwh_per_unit'),
+    /** The heat supply's fuel mix: [{ source, percent }] summing to 100 (sources: FUEL_SOURCES). */
+    fuelMix: jsonb('fuel_mix').notNull().default([]),
+    /** The heat network's figures for `networkYear`: annual CO₂ emissions (tonnes), g CO₂/kWh, primary-energy factor. */
+    networkYear: integer('network_year'),
+    networkCo2Tonnes: numeric('network_co2_tonnes'),
+    networkCo2GramPerKwh: numeric('network_co2_gram_per_kwh'),
+    primaryEnergyFactor: numeric('primary_energy_factor'),
+    /** Taxes, levies and metering/reading/billing fees per apartment and year: [{ kind, amountPerYear }]. */
+    fees: jsonb('fees').notNull().default([]),
+    currency: text('currency').notNull().default('DKK'),
+    /** Overrides of the dispute body and consumer organisation the landlord type and country give (name + https URL). */
+    disputeBodyName: text('dispute_body_name'),
+    disputeBodyUrl: text('dispute_body_url'),
+    consumerOrgName: text('consumer_org_name'),
+    consumerOrgUrl: text('consumer_org_url'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('property_report_settings_landlord_type', sql`${t.landlordType} IN ('private', 'social')`),
+    check('property_report_settings_hot_water_share', sql`${t.hotWaterShare} BETWEEN 0 AND 0.9`),
+    check('property_report_settings_hca_factor', sql`${t.hcaKwhPerUnit} IS NULL OR ${t.hcaKwhPerUnit} > 0`),
+  ],
+);
+
 export const propertyCo2Factors = pgTable(
   'property_co2_factors',
   {
@@ -262,8 +303,27 @@ export const meters = pgTable(
     legacyKind: text('legacy_kind').notNull(),
     installedAt: timestamp('installed_at', { withTimezone: true }).notNull(),
     removedAt: timestamp('removed_at', { withTimezone: true }),
+    /**
+     * The meter's radio (wM-Bus) id, as a reader such as wmbusmeters reports it in a telegram's `id`; set by
+     * the operator (`npm run cli -- meter radio-id`). Unique; null when the meter is not read by radio.
+     */
+    radioId: text('radio_id').unique(),
+    /**
+     * Profile: the register's digits before the decimal point when it rolls over at its maximum (5 digits:
+     * after 99999 comes 0). Null: it never rolls over (a drop is a reset or a misread).
+     */
+    rolloverDigits: integer('rollover_digits'),
+    /**
+     * Profile: the yearly billing date (`MM-DD`) on which the register resets to zero (heat-cost allocators).
+     * A drop across that date is a scheduled reset, not a misread. Null: no scheduled reset.
+     */
+    resetOn: text('reset_on'),
   },
-  (t) => [index('meters_mpoint_idx').on(t.measurementPointId)],
+  (t) => [
+    index('meters_mpoint_idx').on(t.measurementPointId),
+    check('meters_rollover_digits', sql`${t.rolloverDigits} BETWEEN 1 AND 12`),
+    check('meters_reset_on', sql`${t.resetOn} ~ '^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$'`),
+  ],
 );
 
 /** Raw readings as received: register value (running total) or instantaneous sample. */
@@ -347,6 +407,29 @@ export const propertyDailyRollups = pgTable(
     apartments: integer('apartments').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.propertyId, t.quantity, t.day] })],
+);
+
+/**
+ * Per property, quantity and hour: the sum over the property's apartment points, the area of the apartments with
+ * data that hour and how many they were. Read by "compare with property" at HOUR (src/server/ingest/propertyHourly.ts).
+ */
+export const propertyHourlyRollups = pgTable(
+  'property_hourly_rollups',
+  {
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id),
+    quantity: text('quantity').notNull(),
+    hourStart: timestamp('hour_start', { withTimezone: true }).notNull(),
+    sum: numeric('sum').notNull(),
+    /** The area of the apartments with data that hour. */
+    areaM2: numeric('area_m2').notNull(),
+    /** Number of hourly values summed; avg = sum / count (for averaged quantities such as temperature). */
+    count: integer('count').notNull(),
+    /** Number of apartments with data that hour. */
+    apartments: integer('apartments').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.propertyId, t.quantity, t.hourStart] })],
 );
 
 /** Unit price per quantity, valid from a date (inclusive) to a date (exclusive) or open-ended. */
@@ -433,6 +516,8 @@ export const jobs = pgTable(
     /** Failed attempts so far; a "not ready yet" postponement does not count. */
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
+    /** The id of the request that enqueued the job (its access-log and GraphQL log lines carry it too). */
+    requestId: text('request_id'),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
@@ -698,6 +783,137 @@ export const impersonations = pgTable('impersonations', {
   usedAt: timestamp('used_at', { withTimezone: true }),
 });
 
+// ---- ingestion (docs/ingest.md) ----
+
+/**
+ * The data-issue queue: a suspect reading (quarantined: not in register_readings, so not booked; the hours
+ * around it stay unknown) or a finding of the worker (a stuck or silent meter), with its evidence, until an
+ * operator accepts or rejects it (`npm run cli -- data-issues`, later the operator console).
+ */
+export const dataIssues = pgTable(
+  'data_issues',
+  {
+    id: serial('id').primaryKey(),
+    /**
+     * drop: a fall that is no reset or rollover; digit-shift: a value a power of ten off its neighbour;
+     * jump: a rise above the quantity's bound; stuck: no change for days where the quantity moves;
+     * silent: no reading for hours.
+     */
+    kind: text('kind', { enum: ['drop', 'digit-shift', 'jump', 'stuck', 'silent'] }).notNull(),
+    status: text('status', { enum: ['open', 'accepted', 'rejected'] })
+      .notNull()
+      .default('open'),
+    meterId: integer('meter_id')
+      .notNull()
+      .references(() => meters.id),
+    /** The meter's property, for scoping (API keys, the console). */
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id),
+    /** The suspect reading (quarantined kinds), or the time of the finding (stuck, silent). */
+    readingTs: timestamp('reading_ts', { withTimezone: true }).notNull(),
+    readingValue: numeric('reading_value'),
+    /**
+     * Why: the neighbouring accepted readings ({before: {ts, value}, after: {ts, value}}), the bound or rule
+     * that failed, a human-readable `reason`.
+     */
+    evidence: jsonb('evidence').notNull(),
+    /** Where the reading came from: `csv`, `http:key:<id>`, `mqtt`, `worker`. */
+    source: text('source').notNull(),
+    /** How an accepted issue was taken: `correct`, `reset`, `swap` (quarantined kinds) or `noted` (findings). */
+    resolution: text('resolution', { enum: ['correct', 'reset', 'swap', 'noted'] }),
+    resolvedBy: text('resolved_by'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('data_issues_meter_idx').on(t.meterId, t.readingTs),
+    index('data_issues_property_idx').on(t.propertyId, t.status),
+    // One open finding per meter and kind at a time (the worker runs again and again).
+    uniqueIndex('data_issues_open_finding_uq')
+      .on(t.meterId, t.kind)
+      .where(sql`status = 'open' AND kind IN ('stuck', 'silent')`),
+    // One quarantined reading per meter and time.
+    uniqueIndex('data_issues_open_reading_uq')
+      .on(t.meterId, t.readingTs)
+      .where(sql`status = 'open' AND kind IN ('drop', 'digit-shift', 'jump')`),
+  ],
+);
+
+/** Operator API keys of the ingestion API: shown once, stored as SHA-256 of the secret. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    /** The key's first characters (`tk_xxxxxxxx`), shown in lists so an operator can tell keys apart. */
+    prefix: text('prefix').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('api_keys_secret_hash_uq').on(t.secretHash)],
+);
+
+/** The properties an API key may write to (at least one). */
+export const apiKeyProperties = pgTable(
+  'api_key_properties',
+  {
+    apiKeyId: integer('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.propertyId] })],
+);
+
+/**
+ * A batch posted to the ingestion API: its idempotency key and body hash (a replay answers the stored
+ * receipt), and, for a batch above the synchronous limit, its rows until the worker has ingested them.
+ */
+export const ingestBatches = pgTable(
+  'ingest_batches',
+  {
+    id: serial('id').primaryKey(),
+    apiKeyId: integer('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    idempotencyKey: text('idempotency_key'),
+    bodySha256: text('body_sha256').notNull(),
+    atomic: boolean('atomic').notNull().default(false),
+    status: text('status', { enum: ['pending', 'done', 'failed'] })
+      .notNull()
+      .default('pending'),
+    rowCount: integer('row_count').notNull(),
+    /** The parsed rows of a pending batch; cleared once done. */
+    rows: jsonb('rows'),
+    receipt: jsonb('receipt'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('ingest_batches_idem_uq').on(t.apiKeyId, t.idempotencyKey)],
+);
+
+/**
+ * The public-key fingerprint each backend signs tokens with, so that processes sharing one PostgreSQL database
+ * can tell when they do not share keys (auth/keyCheck.ts): a process with keys generated into its own DATA_DIR is
+ * refused when another one already signs with different keys.
+ */
+export const signingKeys = pgTable('signing_keys', {
+  /** account | tenant | admin. */
+  backend: text('backend').primaryKey(),
+  /** sha256 of the Ed25519 public key, hex. */
+  fingerprint: text('fingerprint').notNull(),
+  /** env (ACCOUNT_/TENANT_JWT_PRIVATE_KEY) or generated (DATA_DIR/keys). */
+  source: text('source').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 // ---- operator console ----
 
 /**
@@ -771,7 +987,7 @@ export const operatorRecoveryCodes = pgTable(
 
 /**
  * The audit log: every operator write (who, when, what, before and after), impersonations and views of a
- * tenant's data. Append-only: a trigger (migration 0003) refuses UPDATE and DELETE. No foreign keys, so a
+ * tenant's data. Append-only: a trigger (migration 0007) refuses UPDATE and DELETE. No foreign keys, so a
  * deleted user or property never takes its entries with it.
  */
 export const auditLog = pgTable(

@@ -5,20 +5,9 @@
  * The energy-advice and complaint texts are Markdown: src/content/report-texts/<lang>.md.
  */
 import { z } from 'zod';
-import type { FuelShare } from './model.ts';
+import { FUEL_SOURCES, type FuelShare } from '../../lib/reportSettings.ts';
 
-/** Fuel sources the report can name (each has a label in locales/*\/reports.json). */
-export const FUEL_SOURCES = [
-  'biomass',
-  'waste',
-  'natural-gas',
-  'coal',
-  'oil',
-  'surplus-heat',
-  'heat-pump',
-  'solar',
-  'other',
-] as const;
+export { FUEL_SOURCES };
 
 /** The demo supply: a Danish district-heating mix, for deployments that have not set their own. */
 export const DEMO_FUEL_MIX = 'biomass=54,waste=21,surplus-heat=9,natural-gas=8,coal=4,other=4';

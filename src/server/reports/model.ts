@@ -3,6 +3,7 @@
  * the figures read for one tenancy and month to the snapshot stored with the report and shown on the page.
  */
 
+import type { FuelShare } from '../../lib/reportSettings.ts';
 import { climateCorrected, type DailyMean, DEGREE_DAY_BASE_C, degreeDays } from './degreeDays.ts';
 import { addMonths, monthsBetween } from './months.ts';
 
@@ -18,11 +19,7 @@ export const REPORT_QUANTITIES = [
   'gas-volume',
 ] as const;
 
-/** One fuel's share of the heat supply, in percent. */
-export interface FuelShare {
-  source: string;
-  percent: number;
-}
+export type { FuelShare } from '../../lib/reportSettings.ts';
 
 export interface Price {
   quantity: string;

@@ -44,9 +44,14 @@ export const consumptionReportTask = defineTask({
     }
     const totals = await queryRows<{ quantity: string; value: string }>(
       tx,
-      sql`SELECT mp.quantity, sum(m.sum)::text AS value
-          FROM monthly_rollups m JOIN measurement_points mp ON mp.id = m.measurement_point_id
-          WHERE m.month = ${start.toString()}::date AND mp.id = ANY(${`{${points.map((p) => p.id).join(',')}}`}::int[])
+      // Only the month's days inside the tenancy's dates: a tenant who moved in or out mid-month gets their
+      // own part, never the neighbour's before or after them.
+      sql`SELECT mp.quantity, sum(d.sum)::text AS value
+          FROM daily_rollups d JOIN measurement_points mp ON mp.id = d.measurement_point_id
+          JOIN tenancies t ON t.id = ${tenancyId}
+          WHERE mp.id = ANY(${`{${points.map((p) => p.id).join(',')}}`}::int[])
+            AND d.day >= greatest(${start.toString()}::date, t.start)
+            AND d.day < least(${end.toString()}::date, coalesce(t.end + 1, ${end.toString()}::date))
           GROUP BY mp.quantity ORDER BY mp.quantity`,
     );
     const members = await queryRows<{ user_id: number }>(

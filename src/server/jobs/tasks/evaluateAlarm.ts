@@ -6,7 +6,7 @@ import { alarmEvaluations, alarms, notifications, tenancyMembers } from '../../d
 import { isPeriodStart, periodContaining, previousPeriod, startInstant } from '../alarmPeriods.ts';
 import { type AlarmRule, evaluateAlarm, isWaterQuantity, notificationKindOf } from '../evaluator.ts';
 import { defineTask } from '../task.ts';
-import { alarmPoints, dailyTotals, leakHours } from '../values.ts';
+import { alarmSource, dailyTotals, leakHours, withinTenancy } from '../values.ts';
 import { queueNotificationMail } from './notificationMail.ts';
 
 /** How long after a period's end missing data is waited for before the period is recorded as unknown. */
@@ -48,16 +48,19 @@ export const evaluateAlarmTask = defineTask({
     const alarm = row.alarm;
     const rule = ruleOf(alarm);
     const period = periodContaining(Temporal.PlainDate.from(periodStart), rule.frequency);
-    const points = await alarmPoints(tx, alarm.tenancyId, alarm.quantity);
-    const days = await dailyTotals(tx, points, period);
+    const source = await alarmSource(tx, alarm.tenancyId, alarm.quantity);
+    // A period wholly before move-in or after move-out is someone else's: nothing is evaluated or sent. One
+    // that is partly the tenancy's reads only its days, so it stays unknown rather than judge a neighbour's use.
+    if (!withinTenancy(source, period)) return;
+    const days = await dailyTotals(tx, source, period);
     const before = previousPeriod(period, rule.frequency);
     const previous =
       rule.type === 'comparison'
-        ? { period: before, days: await dailyTotals(tx, points, before) }
+        ? { period: before, days: await dailyTotals(tx, source, before) }
         : undefined;
     const hours =
       rule.type === 'zero_consumption' && rule.leakRule && isWaterQuantity(rule.quantity)
-        ? await leakHours(tx, points, period)
+        ? await leakHours(tx, source, period)
         : undefined;
     const result = evaluateAlarm(rule, { period, days, previous, hours }, now);
     const endMs = startInstant(period.end).getTime();

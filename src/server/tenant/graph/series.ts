@@ -25,8 +25,8 @@ export interface SeriesQuery {
   /** For cost: consumption times the price valid on each local day. */
   price?: { propertyId: number; quantity: string };
   /**
-   * Instead of points: all apartment points of a property's quantity, from property_daily_rollups (hourly_consumption
-   * at HOUR). For summed quantities `perM2` gives the sum per m² of the apartments with data, `total` the plain sum;
+   * Instead of points: all apartment points of a property's quantity, from property_daily_rollups
+   * (property_hourly_rollups at HOUR). For summed quantities `perM2` gives the sum per m² of the apartments with data, `total` the plain sum;
    * averaged quantities are the property-wide average either way.
    */
   property?: { propertyId: number; quantity: string; measure: 'perM2' | 'total' };
@@ -94,20 +94,14 @@ function propertySource(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Tempor
   const { resolution } = q.plan;
   if (resolution === 'HOUR') {
     const day = sql`(g.hour_start AT TIME ZONE ${TIME_ZONE})::date`;
-    // Per apartment first, so an apartment with several points of the quantity counts its area once.
+    const value = perM2 ? sql`g.sum / nullif(g.area_m2, 0)` : sql`g.sum`;
     return sql`SELECT extract(epoch FROM g.hour_start)::bigint::text AS k,
-        ${q.price ? sql`g.x * pr.price` : sql`g.x`} AS x, g.c AS c
-      FROM (SELECT ha.hour_start, ${perM2 ? sql`sum(ha.s) / nullif(sum(a.area_m2), 0)` : sql`sum(ha.s)`} AS x,
-                   sum(ha.c) AS c
-            FROM (SELECT h.hour_start, pt.apartment_id, sum(h.value) AS s, count(*) AS c
-                  FROM hourly_consumption h JOIN measurement_points pt ON pt.id = h.measurement_point_id
-                  WHERE pt.property_id = ${p.propertyId} AND pt.quantity = ${p.quantity} AND pt.apartment_id IS NOT NULL
-                    AND h.hour_start >= ${from.toInstant().toString()}::timestamptz
-                    AND h.hour_start < ${to.toInstant().toString()}::timestamptz
-                  GROUP BY 1, 2) ha
-            JOIN apartments a ON a.id = ha.apartment_id GROUP BY ha.hour_start
-            HAVING count(*) >= ${MIN_PROPERTY_APARTMENTS}) g
-      ${q.price ? priceJoin(q.price, day) : sql``}`;
+        ${q.price ? sql`${value} * pr.price` : value} AS x, g.count AS c
+      FROM property_hourly_rollups g ${q.price ? priceJoin(q.price, day) : sql``}
+      WHERE g.property_id = ${p.propertyId} AND g.quantity = ${p.quantity}
+        AND g.apartments >= ${MIN_PROPERTY_APARTMENTS}
+        AND g.hour_start >= ${from.toInstant().toString()}::timestamptz
+        AND g.hour_start < ${to.toInstant().toString()}::timestamptz`;
   }
   const key = dayKey(resolution);
   const value = perM2 ? sql`d.per_m2` : sql`d.sum`;

@@ -1,6 +1,7 @@
 /**
  * `alarmValues`: a quantity's totals (or averages) over the latest complete periods, from the daily rollups.
  * "Latest complete" is judged by the services' clock, the same injectable clock the worker evaluates with.
+ * Only days inside the tenancy's dates count (values.ts), so a period that is not wholly the tenancy's is null.
  */
 import { z } from 'zod';
 import { requireUserId } from '../../graphql/context.ts';
@@ -8,7 +9,7 @@ import { parseInput } from '../../graphql/errors.ts';
 import { type AlarmFrequency, recentPeriods } from '../../jobs/alarmPeriods.ts';
 import { systemClock } from '../../jobs/clock.ts';
 import { periodValue } from '../../jobs/evaluator.ts';
-import { alarmPoints, dailyTotals } from '../../jobs/values.ts';
+import { alarmSource, dailyTotals } from '../../jobs/values.ts';
 import type { QueryResolvers } from '../types.generated.ts';
 import { requireTenancy } from './alarmShared.ts';
 
@@ -20,12 +21,13 @@ export const alarmValues: NonNullable<QueryResolvers['alarmValues']> = async (_p
   });
   const frequency = args.input.frequency.toLowerCase() as AlarmFrequency;
   const periods = recentPeriods((ctx.services.clock ?? systemClock).now(), frequency, count ?? 1);
-  const points = await alarmPoints(ctx.db, tenancy.id, args.input.quantity);
-  const days = await dailyTotals(ctx.db, points, { start: periods[0]!.start, end: periods.at(-1)!.end });
+  // Only the tenancy's own days: a period partly before move-in or after move-out has no value.
+  const source = await alarmSource(ctx.db, tenancy.id, args.input.quantity);
+  const days = await dailyTotals(ctx.db, source, { start: periods[0]!.start, end: periods.at(-1)!.end });
   const average = args.input.type === 'INDOOR_CLIMATE';
   return periods.map((p) => ({
     periodStart: p.start,
     periodEnd: p.end,
-    value: points.length ? periodValue(p, days, average) : null,
+    value: source.points.length ? periodValue(p, days, average) : null,
   }));
 };

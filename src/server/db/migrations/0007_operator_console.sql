@@ -53,7 +53,8 @@ CREATE INDEX "audit_log_account_at_idx" ON "audit_log" USING btree ("account_id"
 CREATE INDEX "audit_log_property_at_idx" ON "audit_log" USING btree ("property_id","at");--> statement-breakpoint
 CREATE INDEX "operator_properties_property_idx" ON "operator_properties" USING btree ("property_id");--> statement-breakpoint
 CREATE INDEX "operator_recovery_codes_user_idx" ON "operator_recovery_codes" USING btree ("user_id");--> statement-breakpoint
-CREATE INDEX "operator_roles_account_idx" ON "operator_roles" USING btree ("account_id");--> statement-breakpoint
+CREATE INDEX "operator_roles_account_idx" ON "operator_roles" USING btree ("account_id");
+--> statement-breakpoint
 -- The audit log is append-only: nobody edits or deletes an entry, not even the app's own role.
 CREATE FUNCTION "audit_log_append_only"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -1,20 +1,9 @@
-/** The system Chromium through playwright-core, with a fresh empty profile per call. */
+/** The benchmarks' browser: the system Chromium through playwright-core, with a fresh empty profile per call. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
 
 /** Launches Chromium with an empty user-data-dir; close() removes it again. */
 export async function launchBrowser(
@@ -26,8 +15,8 @@ export async function launchBrowser(
 }> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'tenant-e2e-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...ARGS, ...extraArgs],
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', ...CHROMIUM_ARGS, ...extraArgs],
     headless: true,
     viewport,
   });
@@ -40,14 +29,6 @@ export async function launchBrowser(
   };
 }
 
-/** Serious and critical axe violations on the page, as readable lines. */
-export async function seriousA11yViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 /** Logs in through /login/email with the given credentials. */
 export async function logIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
   await page.goto(`${baseUrl}/login/email`);
@@ -56,11 +37,4 @@ export async function logIn(page: Page, baseUrl: string, email: string, password
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
-}
-
-/** The URL of the app under test: set by the global setup, or given as E2E_BASE_URL. */
-export function baseUrlOf(): string {
-  const url = process.env.E2E_BASE_URL;
-  if (!url) throw new Error('E2E_BASE_URL is not set: run the suite with `npx playwright test`');
-  return url;
 }

@@ -1,0 +1,157 @@
+/**
+ * A batch's transaction set-up (locks, settings) and the order of derivation: hours, then rollups.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { pgNumberArray, queryRows } from '../db/sql.ts';
+import { addPrimaryKeys, type WholeHourSpans } from './bulk.ts';
+import {
+  type HourlyOutcome,
+  instantaneousHourlySql,
+  registerHourlySql,
+  wholeHourRegisters,
+  wholeHourSamplesSql,
+} from './hourly.ts';
+import { type JumpRow, jumpProblems } from './jumps.ts';
+import { freshDays, rollUpFromDaily, updateDailyRollups } from './rollups.ts';
+import { IngestError, type MeterSpan, type PhaseTimings, type PointDays, timed } from './types.ts';
+
+/**
+ * Advisory lock keys: the whole of ingestion (a bulk load takes it alone, every batch shares it), and per
+ * property (the first key of the two-key form; the property's id is the second).
+ */
+export const INGEST_LOCK = 7_410_001;
+export const PROPERTY_LOCK = 7_410_002;
+
+/**
+ * The start of every ingestion transaction. Batches of one property wait for one another (its rollups are
+ * recomputed from what earlier batches committed); properties ingest in parallel. The properties are those of
+ * `pointIds`, locked in id order so two batches never wait for each other crosswise.
+ */
+export async function beginBatch(tx: Db, bulk: boolean, pointIds: number[] = []): Promise<void> {
+  if (bulk) await tx.execute(sql`SELECT pg_advisory_xact_lock(${INGEST_LOCK})`);
+  else {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock_shared(${INGEST_LOCK})`);
+    if (pointIds.length > 0) {
+      await tx.execute(sql`SELECT count(pg_advisory_xact_lock(${PROPERTY_LOCK}, s.property_id)) FROM (
+          SELECT DISTINCT property_id FROM measurement_points WHERE id = ANY(${pgNumberArray(pointIds)}::int[])
+          ORDER BY property_id) s`);
+    }
+  }
+  // API connections carry a statement_timeout; ingestion is not an API request.
+  await tx.execute(sql`SET LOCAL statement_timeout = 0`);
+  if (bulk) {
+    // The loader has checked every meter id itself; skipping the per-row foreign-key triggers halves the
+    // cost of an insert. Only a superuser may (PGlite's user is one); otherwise the checks stay on.
+    await tx.execute(sql`SELECT CASE WHEN current_setting('is_superuser') = 'on'
+      THEN set_config('session_replication_role', 'replica', true) END`);
+    // Sorts and hash tables of a large load (the window over every reading, the hourly sums) stay in memory
+    // instead of spilling: with 64MB the demo's two years spilled, and took twice as long in those steps.
+    await tx.execute(sql`SET LOCAL work_mem = '512MB'`);
+    // The primary keys' sorts (about 410 MB each for the two-year demo) stay in memory too.
+    await tx.execute(sql`SET LOCAL maintenance_work_mem = '512MB'`);
+  }
+}
+
+/** Hourly consumption, then daily, monthly and property rollups, for the readings' spans. */
+export async function derive(
+  tx: Db,
+  spans: MeterSpan[],
+  fresh: boolean,
+  timings?: PhaseTimings,
+  wholeHours: WholeHourSpans = { registers: [], samples: [] },
+  deferRollups = false,
+  /** Days whose hours changed otherwise (hours cleared around a quarantined reading). */
+  extraDays: PointDays[] = [],
+): Promise<{ hoursUpdated: number; daysUpdated: number; pendingDays?: PointDays[] }> {
+  let days: PointDays[];
+  let hoursUpdated = 0;
+  if (fresh) {
+    await timed(timings, 'hourly and jumps (whole-hour registers)', () =>
+      wholeHourRegisters(tx, wholeHours.registers),
+    );
+    const whole = new Set([...wholeHours.registers, ...wholeHours.samples].map((s) => s.meterId));
+    const general = spans.filter((s) => !whole.has(s.meterId));
+    if (general.length > 0) {
+      // One window pass over the other registers derives their hours and finds implausible intervals; the
+      // statement returns those, and the transaction's rollback takes the hours back.
+      const jumps = await timed(timings, 'hourly and jumps (registers)', () =>
+        queryRows<JumpRow>(tx, registerHourlySql(general, true)),
+      );
+      if (jumps.length > 0) throw new IngestError(jumpProblems(jumps, []));
+    }
+    await timed(timings, 'hourly (samples)', async () => {
+      if (wholeHours.samples.length > 0) await tx.execute(wholeHourSamplesSql(wholeHours.samples));
+      if (general.length > 0) await tx.execute(instantaneousHourlySql(general, true));
+    });
+    days = await freshDays(tx, spans);
+  } else {
+    const outcomes = [
+      ...(await timed(timings, 'hourly (registers)', () =>
+        queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans)),
+      )),
+      ...(await timed(timings, 'hourly (samples)', () =>
+        queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans)),
+      )),
+    ];
+    hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
+    // A point is either register or instantaneous, so each point has at most one outcome.
+    days = mergeDays([
+      ...outcomes.map((o) => ({ pointId: o.point_id, dayLo: o.day_lo, dayHi: o.day_hi })),
+      ...extraDays,
+    ]);
+    if (deferRollups) return { hoursUpdated, daysUpdated: 0, pendingDays: days };
+  }
+  let daysUpdated = 0;
+  if (days.length > 0) {
+    // On a fresh load the daily rollups read the key-less hourly table in one sequential pass: its rows lie in
+    // no particular order, so walking them by the key (rebuilt below) would read them at random.
+    const daily = await timed(timings, 'daily rollups', () => updateDailyRollups(tx, days, fresh));
+    daysUpdated = daily.days;
+    // Every hour of a fresh load is new, and counted by exactly one new daily rollup.
+    if (fresh) hoursUpdated = daily.hours;
+  }
+  if (fresh) {
+    // The primary keys were dropped for the load (bulkLoadIntoEmpty); a sorted index build is far cheaper
+    // than maintaining them row by row. The rollups below need them.
+    await timed(timings, 'primary keys', () => addPrimaryKeys(tx));
+  }
+  if (days.length > 0) await rollUpFromDaily(tx, days, timings);
+  return { hoursUpdated, daysUpdated };
+}
+
+/**
+ * Brings the daily, monthly and property rollups and degree days of the points' days up to date from their
+ * hourly values, in one transaction (after ingestReadings with `deferRollups`). Recomputes whole days, so
+ * it may run again for the same days. Returns how many daily rollups changed.
+ */
+export async function updateRollups(db: Db, days: PointDays[], timings?: PhaseTimings): Promise<number> {
+  if (days.length === 0) return 0;
+  return db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    await timed(timings, 'begin', () =>
+      beginBatch(
+        tx,
+        false,
+        days.map((d) => d.pointId),
+      ),
+    );
+    const daily = await timed(timings, 'daily rollups', () => updateDailyRollups(tx, days, false));
+    await rollUpFromDaily(tx, days, timings);
+    return daily.days;
+  });
+}
+
+/** One range per point (the rollup statements would count a point's hours twice for two ranges). */
+export function mergeDays(days: PointDays[]): PointDays[] {
+  const byPoint = new Map<number, PointDays>();
+  for (const d of days) {
+    const seen = byPoint.get(d.pointId);
+    if (!seen) byPoint.set(d.pointId, { ...d });
+    else {
+      if (d.dayLo < seen.dayLo) seen.dayLo = d.dayLo;
+      if (d.dayHi > seen.dayHi) seen.dayHi = d.dayHi;
+    }
+  }
+  return [...byPoint.values()];
+}

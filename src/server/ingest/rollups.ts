@@ -1,0 +1,131 @@
+/**
+ * Daily, monthly and property rollups of the points' days, from the hourly values.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { pgNumberArray, queryRows } from '../db/sql.ts';
+import { updateDegreeDays } from '../tenant/degreeDays.ts';
+import { updatePropertyHourlyRollups } from './propertyHourly.ts';
+import { spansCte } from './sqlParts.ts';
+import { type MeterSpan, type PhaseTimings, type PointDays, timed } from './types.ts';
+
+export function rangesParams(days: PointDays[]) {
+  return sql`unnest(${pgNumberArray(days.map((d) => d.pointId))}::int[], ${pgNumberArray(days.map((d) => d.dayLo))}::date[],
+                    ${pgNumberArray(days.map((d) => d.dayHi))}::date[]) AS rg(point_id, d_lo, d_hi)`;
+}
+
+/**
+ * Daily rollups per point over Europe/Copenhagen days (23 or 25 hours on DST days). Returns how many rollups
+ * changed, and how many hourly values those count.
+ */
+export async function updateDailyRollups(
+  tx: Db,
+  days: PointDays[],
+  fresh: boolean,
+): Promise<{ days: number; hours: number }> {
+  const rollups = sql`INSERT INTO daily_rollups AS d (measurement_point_id, day, sum, min, max, count)
+          SELECT h.measurement_point_id, (h.hour_start AT TIME ZONE 'Europe/Copenhagen')::date,
+                 sum(h.value), min(h.value), max(h.value), count(*)::int
+          FROM (
+            -- The days' bounds as instants, converted once per point: in a join condition they would be
+            -- converted again for every hour joined (two time-zone conversions per row of a large load).
+            SELECT rg.point_id, (rg.d_lo::timestamp AT TIME ZONE 'Europe/Copenhagen') AS t_lo,
+                   ((rg.d_hi + 1)::timestamp AT TIME ZONE 'Europe/Copenhagen') AS t_hi
+            FROM ${rangesParams(days)}
+            OFFSET 0
+          ) rt
+          JOIN hourly_consumption h ON h.measurement_point_id = rt.point_id
+            AND h.hour_start >= rt.t_lo AND h.hour_start < rt.t_hi
+          GROUP BY 1, 2`;
+  if (fresh) {
+    // Into the empty table: every rollup is new.
+    await tx.execute(rollups);
+    const [row] = await queryRows<{ n: number; hours: number }>(
+      tx,
+      sql`SELECT count(*)::int AS n, coalesce(sum(count), 0)::int AS hours FROM daily_rollups`,
+    );
+    return { days: Number(row?.n ?? 0), hours: Number(row?.hours ?? 0) };
+  }
+  const [row] = await queryRows<{ n: number; hours: number }>(
+    tx,
+    sql`WITH up AS (
+          ${rollups}
+          ON CONFLICT (measurement_point_id, day) DO UPDATE
+            SET sum = excluded.sum, min = excluded.min, max = excluded.max, count = excluded.count
+            WHERE (d.sum, d.min, d.max, d.count) IS DISTINCT FROM (excluded.sum, excluded.min, excluded.max, excluded.count)
+          RETURNING d.count
+        )
+        SELECT count(*)::int AS n, coalesce(sum(count), 0)::int AS hours FROM up`,
+  );
+  return { days: Number(row?.n ?? 0), hours: Number(row?.hours ?? 0) };
+}
+
+/** Per register or sample point of a fresh load, the Europe/Copenhagen days its readings span. */
+export async function freshDays(tx: Db, spans: MeterSpan[]): Promise<PointDays[]> {
+  const rows = await queryRows<{ point_id: number; day_lo: string; day_hi: string }>(
+    tx,
+    sql`WITH ${spansCte(spans)}
+        SELECT m.measurement_point_id AS point_id,
+               to_char((min(a.lo) AT TIME ZONE 'Europe/Copenhagen')::date, 'YYYY-MM-DD') AS day_lo,
+               to_char((max(a.hi) AT TIME ZONE 'Europe/Copenhagen')::date, 'YYYY-MM-DD') AS day_hi
+        FROM a JOIN meters m ON m.id = a.meter_id
+        GROUP BY m.measurement_point_id`,
+  );
+  return rows.map((r) => ({ pointId: r.point_id, dayLo: r.day_lo, dayHi: r.day_hi }));
+}
+
+/** Monthly rollups per point, from the daily ones of the affected months. */
+export async function updateMonthlyRollups(tx: Db, days: PointDays[]): Promise<void> {
+  await tx.execute(sql`
+    INSERT INTO monthly_rollups AS mr (measurement_point_id, month, sum, min, max, count)
+    SELECT d.measurement_point_id, date_trunc('month', d.day::timestamp)::date,
+           sum(d.sum), min(d.min), max(d.max), sum(d.count)::int
+    FROM ${rangesParams(days)}
+    JOIN daily_rollups d ON d.measurement_point_id = rg.point_id
+      AND d.day >= date_trunc('month', rg.d_lo::timestamp)::date
+      AND d.day < (date_trunc('month', rg.d_hi::timestamp) + interval '1 month')::date
+    GROUP BY 1, 2
+    ON CONFLICT (measurement_point_id, month) DO UPDATE
+      SET sum = excluded.sum, min = excluded.min, max = excluded.max, count = excluded.count`);
+}
+
+/**
+ * Property rollups per quantity and day: the sum over the property's apartment points, the area of the
+ * apartments that had data that day, and the sum per m² of that area.
+ */
+export async function updatePropertyRollups(tx: Db, days: PointDays[]): Promise<void> {
+  await tx.execute(sql`
+    WITH pq AS (
+      SELECT p.property_id, p.quantity, min(rg.d_lo) AS d_lo, max(rg.d_hi) AS d_hi
+      FROM ${rangesParams(days)}
+      JOIN measurement_points p ON p.id = rg.point_id
+      WHERE p.apartment_id IS NOT NULL
+      GROUP BY p.property_id, p.quantity
+    ),
+    per_apartment AS (
+      SELECT pq.property_id, pq.quantity, d.day, p.apartment_id, sum(d.sum) AS s, sum(d.count) AS c
+      FROM pq
+      JOIN measurement_points p ON p.property_id = pq.property_id AND p.quantity = pq.quantity
+        AND p.apartment_id IS NOT NULL
+      JOIN daily_rollups d ON d.measurement_point_id = p.id AND d.day BETWEEN pq.d_lo AND pq.d_hi
+      GROUP BY 1, 2, 3, 4
+    )
+    INSERT INTO property_daily_rollups AS pr (property_id, quantity, day, sum, area_m2, per_m2, count, apartments)
+    SELECT pa.property_id, pa.quantity, pa.day, sum(pa.s), sum(ap.area_m2),
+           coalesce(trim_scale(round(sum(pa.s) / nullif(sum(ap.area_m2), 0), 9)), 0),
+           sum(pa.c)::int, count(*)::int
+    FROM per_apartment pa JOIN apartments ap ON ap.id = pa.apartment_id
+    GROUP BY 1, 2, 3
+    ON CONFLICT (property_id, quantity, day) DO UPDATE
+      SET sum = excluded.sum, area_m2 = excluded.area_m2, per_m2 = excluded.per_m2,
+          count = excluded.count, apartments = excluded.apartments`);
+}
+
+/** Monthly and property rollups, and degree days, of the points' days (after their daily rollups). */
+export async function rollUpFromDaily(tx: Db, days: PointDays[], timings?: PhaseTimings): Promise<void> {
+  await timed(timings, 'monthly rollups', () => updateMonthlyRollups(tx, days));
+  await timed(timings, 'property rollups', () => updatePropertyRollups(tx, days));
+  await timed(timings, 'property hourly rollups', () => updatePropertyHourlyRollups(tx, days));
+  // Heating degree days from the property's outdoor temperature (writes nothing for other points).
+  await timed(timings, 'degree days', () => updateDegreeDays(tx, days));
+}

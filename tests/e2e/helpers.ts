@@ -1,0 +1,49 @@
+/** What the e2e tests share: the demo logins, logging in, axe, and where the local mail and OpenID servers listen. */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+export const PASSWORD = 'Demo#Tenant2026';
+/** A tenancy's dashboard; the first group is the tenancy id. */
+export const DASHBOARD = /\/t\/([^/]+)\/$/;
+
+/**
+ * Where the app sends mail and where Google and Apple point (playwright.config.ts chooses the ports, the tests
+ * that need them listen there); empty against an app given as E2E_BASE_URL.
+ */
+export const smtpUrl = process.env.E2E_BASE_URL ? '' : (process.env.E2E_SMTP_URL ?? '');
+export const oidcUrl = process.env.E2E_BASE_URL ? '' : (process.env.E2E_OIDC_URL ?? '');
+
+/** Serious and critical axe violations on the page, as readable lines. */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Fills and submits /login/email with the given credentials. */
+export async function logIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto('/login/email');
+  // The form works only once its script has run; it marks the form ready then.
+  await expect(page.locator('form[data-ready]')).toBeAttached();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+/** Logs in and waits for the dashboard; returns the tenancy id in its URL. */
+export async function logInToDashboard(page: Page, email: string, password = PASSWORD): Promise<string> {
+  await logIn(page, email, password);
+  await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+  return tenancyInUrl(page);
+}
+
+/** The tenancy id of the dashboard the page is on (waits for a dashboard URL). */
+export async function dashboardTenancy(page: Page): Promise<string> {
+  await expect(page).toHaveURL(DASHBOARD);
+  return tenancyInUrl(page);
+}
+
+function tenancyInUrl(page: Page): string {
+  return decodeURIComponent(DASHBOARD.exec(new URL(page.url()).pathname)?.[1] ?? '');
+}
