@@ -24,8 +24,9 @@ const secrets = new Map<string, string>();
 beforeAll(async () => {
   database = await freshDatabase();
   fx = await seedAdminFixture(database.db);
-  api = await createTestApi(database, { TRUST_PROXY: '1' }, 600_000);
-});
+  api = await createTestApi(database, { TRUST_PROXY: '1' });
+  // Generous: on a loaded machine, migrating and hashing the fixture's passwords can take minutes.
+}, 600_000);
 afterAll(async () => {
   await database?.close();
 });

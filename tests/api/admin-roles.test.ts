@@ -22,7 +22,7 @@ const tokens = {} as Record<Who, string | null>;
 beforeAll(async () => {
   database = await freshDatabase();
   fx = await seedAdminFixture(database.db);
-  api = await createTestApi(database, { TRUST_PROXY: '1' }, 600_000);
+  api = await createTestApi(database, { TRUST_PROXY: '1' });
   const sign = async (u: { id: number; email: string }) =>
     (await issueTokens(database.db, api.services.config, 'admin', api.services.keys.admin, u)).token;
   tokens.orgAdmin = await sign(fx.ops.admin1);
@@ -35,7 +35,8 @@ beforeAll(async () => {
   });
   tokens.tenant = tenant.data!.tokenAuth.token;
   tokens.anonymous = null;
-});
+  // Generous: on a loaded machine, migrating and hashing the fixture's passwords can take minutes.
+}, 600_000);
 afterAll(async () => {
   await database?.close();
 });
