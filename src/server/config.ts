@@ -20,6 +20,8 @@ const schema = z.object({
   /** PEM (PKCS#8) Ed25519 private keys; generated into DATA_DIR/keys when unset. */
   ACCOUNT_JWT_PRIVATE_KEY: z.string().optional(),
   TENANT_JWT_PRIVATE_KEY: z.string().optional(),
+  /** The operator console's backend (/api/admin/graphql). */
+  ADMIN_JWT_PRIVATE_KEY: z.string().optional(),
   /** Access token lifetime in seconds. */
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(10).max(86_400).default(300),
   /** Refresh token lifetime in seconds. */
