@@ -24,6 +24,7 @@ import { catchUpDemo, DEMO_PASSWORD, DEMO_USERS, isDatabaseEmpty, seedDemo } fro
 import { afterDemoSeed } from './demo/statements.ts';
 import { importReadingsCsv } from './ingest/csv.ts';
 import { IngestError } from './ingest/ingest.ts';
+import { MQTT_HELP, runMqttCommand } from './mqtt/cli.ts';
 import { checkNodeVersion } from './nodeVersion.ts';
 import { CliInputError, REPORTS_HELP, runReportsCommand } from './reports/cli.ts';
 import { getServices, setProcessRole } from './runtime.ts';
@@ -50,6 +51,7 @@ Commands:
                       user and time. APP_URL sets the link's origin.
   demo:seed           Load the demo dataset, if the database is empty (DEMO_DAYS, DEMO_APARTMENTS).
   demo:catch-up       Generate demo readings from the last generated hour up to now.
+${MQTT_HELP}
 ${REPORTS_HELP}
 ${STATEMENTS_HELP}
   help                Show this text.
@@ -210,6 +212,15 @@ async function run(args: string[]): Promise<void> {
       console.log(
         `Time:          ${seconds.toFixed(2)} s (${Math.round(result.rows / Math.max(seconds, 1e-3))} rows/s)`,
       );
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+  if (command === 'mqtt') {
+    const { database } = await getServices();
+    try {
+      if (!(await runMqttCommand(database.db, rest))) throw new UsageError(MQTT_HELP.trim());
     } finally {
       await database.close();
     }
