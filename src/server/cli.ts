@@ -25,6 +25,7 @@ import { catchUpDemo, DEMO_PASSWORD, DEMO_USERS, isDatabaseEmpty, seedDemo } fro
 import { afterDemoSeed } from './demo/statements.ts';
 import { INGEST_HELP, IngestCliError, runIngestCommand } from './ingest/cli.ts';
 import { IngestError } from './ingest/ingest.ts';
+import { MQTT_HELP, runMqttCommand } from './mqtt/cli.ts';
 import { checkNodeVersion } from './nodeVersion.ts';
 import { CliInputError, REPORTS_HELP, runReportsCommand } from './reports/cli.ts';
 import { getServices, setProcessRole } from './runtime.ts';
@@ -50,6 +51,7 @@ Commands:
   demo:seed           Load the demo dataset, if the database is empty (DEMO_DAYS, DEMO_APARTMENTS).
   demo:catch-up       Generate demo readings from the last generated hour up to now.
 ${INGEST_HELP}
+${MQTT_HELP}
 ${REPORTS_HELP}
 ${STATEMENTS_HELP}
 ${OPERATOR_HELP}
@@ -194,6 +196,15 @@ async function run(args: string[]): Promise<void> {
     return;
   }
   if (await runAccountCommand(command, rest)) return;
+  if (command === 'mqtt') {
+    const { database } = await getServices();
+    try {
+      if (!(await runMqttCommand(database.db, rest))) throw new UsageError(MQTT_HELP.trim());
+    } finally {
+      await database.close();
+    }
+    return;
+  }
   if (command === 'demo:seed' || command === 'demo:catch-up') {
     if (rest.length > 0) throw new UsageError(`${command} takes no arguments`);
     const days = positiveInt('DEMO_DAYS', 730);

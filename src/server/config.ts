@@ -37,6 +37,22 @@ const schema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   MAIL_FROM: z.string().default('Tenant app <no-reply@tenant-app.invalid>'),
+  /**
+   * mqtt(s)://user:pass@host:port of a broker wmbusmeters publishes to; unset: no MQTT. The process that runs the
+   * jobs (npm start's embedded worker, or npm run worker) subscribes; give it to exactly one process.
+   */
+  MQTT_URL: z
+    .string()
+    .regex(/^mqtts?:\/\//, 'must be an mqtt:// or mqtts:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** The topic filter of wmbusmeters' telegrams (its MQTT shell command publishes to wmbusmeters/<name>). */
+  MQTT_TOPIC: z.string().min(1).default('wmbusmeters/#'),
+  /** The MQTT client id: stable, so the broker keeps the session (and queued telegrams) across restarts. */
+  MQTT_CLIENT_ID: z
+    .string()
+    .regex(/^[\w.:-]{1,64}$/, 'letters, digits and . _ : - only, at most 64')
+    .default('tenant-app-ingest'),
   /** The app's public address, for links in mail; defaults to http://HOST:PORT. */
   APP_URL: z.url().optional(),
   /** Days finished job rows are kept before the daily sweep deletes them (at least 35). */

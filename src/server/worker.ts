@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { mailTransportFor } from './jobs/mail.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import { startMetricsServer } from './metricsHttp.ts';
+import { startMqttIfConfigured } from './mqtt/subscriber.ts';
 import { checkNodeVersion } from './nodeVersion.ts';
 import { getServices, setProcessRole } from './runtime.ts';
 
@@ -23,7 +24,9 @@ async function main(): Promise<void> {
     jobRetentionDays: config.JOB_RETENTION_DAYS,
     readingRetentionYears: config.READING_RETENTION_YEARS,
   });
-  const stop = runner.start();
+  const stopJobs = runner.start();
+  const stopMqtt = startMqttIfConfigured(database.db, logger, config);
+  const stop = () => Promise.all([stopJobs(), stopMqtt()]);
   // The worker's own metrics (its job runs, the queue, the process) on METRICS_PORT when set.
   await startMetricsServer({ config, database, logger });
   logger.info({ worker: `${hostname()}:${process.pid}` }, 'worker started');

@@ -1,4 +1,5 @@
 /** The worker inside the `npm start` process (embedded PGlite, or PostgreSQL when no separate worker runs). */
+import { startMqttIfConfigured } from '../mqtt/subscriber.ts';
 import type { Services } from '../runtime.ts';
 import { mailTransportFor } from './mail.ts';
 import { createJobRunner } from './runner.ts';
@@ -14,7 +15,11 @@ export function startEmbeddedWorker(services: Services): () => Promise<void> {
     jobRetentionDays: services.config.JOB_RETENTION_DAYS,
     readingRetentionYears: services.config.READING_RETENTION_YEARS,
   });
-  const stop = runner.start();
+  const stopJobs = runner.start();
+  const stopMqtt = startMqttIfConfigured(services.database.db, services.logger, services.config);
+  const stop = async () => {
+    await Promise.all([stopJobs(), stopMqtt()]);
+  };
   // A job cut off by the exit rolls back and runs again on the next start; stopping first just saves that work.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.prependOnceListener(signal, () => void stop());
   return stop;

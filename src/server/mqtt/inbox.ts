@@ -1,0 +1,185 @@
+/**
+ * The MQTT door's two steps. `receive` stores a telegram in `mqtt_inbox` before the broker gets its
+ * acknowledgement, so QoS 1 loses nothing across a crash. `drain` ingests stored telegrams in batches through the
+ * one ingestion entry point (ingestBatch, like the CSV and HTTP doors), records the ones that gave no reading in
+ * `mqtt_unmatched`, and deletes what it handled, all in one transaction: a failure leaves them for the next drain.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { mqttInbox } from '../db/schema.ts';
+import { pgTextArray, queryRows } from '../db/sql.ts';
+import { ingestBatch } from '../ingest/ingest.ts';
+import type { ReadingRow } from '../ingest/types.ts';
+import { fieldsFor, parseTelegram, type Telegram, valueFor } from './telegram.ts';
+
+/** Telegrams ingested per transaction. */
+export const DRAIN_BATCH = 1000;
+
+/** Why a telegram gave no reading. */
+export type UnmatchedReason = 'unknown_id' | 'malformed' | 'no_value' | 'refused';
+
+/** What one drain did, by telegram. */
+export interface DrainResult {
+  telegrams: number;
+  accepted: number;
+  duplicate: number;
+  quarantined: number;
+  unmatched: Record<UnmatchedReason, number>;
+}
+
+/** Stores one received telegram; resolves once it is committed (then it may be acknowledged). */
+export async function receive(db: Db, topic: string, payload: string): Promise<void> {
+  await db.insert(mqttInbox).values({ topic, payload });
+}
+
+interface Unmatched {
+  radioId: string;
+  reason: UnmatchedReason;
+  driver: string | null;
+  payload: string;
+  detail: string;
+}
+
+/** Ingests up to `limit` stored telegrams, oldest first; returns what happened (telegrams 0: inbox empty). */
+export async function drain(db: Db, limit = DRAIN_BATCH): Promise<DrainResult> {
+  return db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    // SKIP LOCKED: two drainers (two processes) never take the same telegram.
+    const stored = await queryRows<{ id: number; payload: string }>(
+      tx,
+      sql`SELECT id, payload FROM mqtt_inbox ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
+    );
+    const result: DrainResult = {
+      telegrams: stored.length,
+      accepted: 0,
+      duplicate: 0,
+      quarantined: 0,
+      unmatched: { unknown_id: 0, malformed: 0, no_value: 0, refused: 0 },
+    };
+    if (stored.length === 0) return result;
+
+    const unmatched: Unmatched[] = [];
+    const telegrams: Array<{ telegram: Telegram; payload: string }> = [];
+    for (const { payload } of stored) {
+      const parsed = parseTelegram(payload);
+      if ('reason' in parsed) {
+        unmatched.push({
+          radioId: parsed.radioId ?? '-',
+          reason: 'malformed',
+          driver: null,
+          payload,
+          detail: parsed.detail,
+        });
+      } else telegrams.push({ telegram: parsed, payload });
+    }
+    const radioIds = [...new Set(telegrams.map((t) => t.telegram.radioId))];
+    const meters = new Map(
+      (radioIds.length
+        ? await queryRows<{ radio_id: string; number: string; quantity: string }>(
+            tx,
+            sql`SELECT m.radio_id, m.number, p.quantity
+                  FROM meters m JOIN measurement_points p ON p.id = m.measurement_point_id
+                  WHERE m.radio_id = ANY(${pgTextArray(radioIds)}::text[])`,
+          )
+        : []
+      ).map((m) => [m.radio_id, m]),
+    );
+    const rows: ReadingRow[] = [];
+    const sources: Array<{ telegram: Telegram; payload: string }> = [];
+    for (const item of telegrams) {
+      const { telegram, payload } = item;
+      const meter = meters.get(telegram.radioId);
+      if (!meter) {
+        unmatched.push({
+          radioId: telegram.radioId,
+          reason: 'unknown_id',
+          driver: telegram.driver,
+          payload,
+          detail: 'no meter has this radio id',
+        });
+        continue;
+      }
+      const value = valueFor(telegram, meter.quantity);
+      if (!value) {
+        unmatched.push({
+          radioId: telegram.radioId,
+          reason: 'no_value',
+          driver: telegram.driver,
+          payload,
+          detail: `meter ${meter.number} (${meter.quantity}) is read from ${fieldsFor(meter.quantity).join(', ') || 'no wmbusmeters field'}`,
+        });
+        continue;
+      }
+      rows.push({
+        line: rows.length + 1,
+        meterNumber: meter.number,
+        ts: telegram.timestamp,
+        value: value.value,
+      });
+      sources.push(item);
+    }
+
+    if (rows.length > 0) {
+      // Not atomic: one bad telegram does not hold back the others; its refusal is recorded below.
+      const receipt = await ingestBatch(tx, rows, { source: 'mqtt' });
+      for (const row of receipt.results) {
+        if (row.status === 'refused') {
+          const { telegram, payload } = sources[row.line - 1]!;
+          unmatched.push({
+            radioId: telegram.radioId,
+            reason: 'refused',
+            driver: telegram.driver,
+            payload,
+            detail: row.reason ?? 'refused',
+          });
+        }
+      }
+      result.accepted = receipt.accepted;
+      result.duplicate = receipt.duplicate;
+      result.quarantined = receipt.quarantined;
+    }
+    for (const u of unmatched) result.unmatched[u.reason] += 1;
+    await recordUnmatched(tx, unmatched);
+    await tx.execute(
+      sql`DELETE FROM mqtt_inbox WHERE id = ANY(${`{${stored.map((s) => s.id).join(',')}}`}::int[])`,
+    );
+    return result;
+  });
+}
+
+/** Adds telegrams that gave no reading to their (radio id, reason) counts, keeping the latest example. */
+async function recordUnmatched(tx: Db, unmatched: Unmatched[]): Promise<void> {
+  const groups = new Map<string, { latest: Unmatched; count: number }>();
+  for (const u of unmatched) {
+    const key = `${u.radioId}\u0000${u.reason}`;
+    const group = groups.get(key);
+    groups.set(key, { latest: u, count: (group?.count ?? 0) + 1 });
+  }
+  for (const { latest, count } of groups.values()) {
+    await tx.execute(sql`
+      INSERT INTO mqtt_unmatched (radio_id, reason, telegrams, driver, last_payload, last_detail)
+      VALUES (${latest.radioId}, ${latest.reason}, ${count}, ${latest.driver},
+              ${latest.payload.slice(0, 2000)}, ${latest.detail})
+      ON CONFLICT (radio_id, reason) DO UPDATE SET
+        telegrams = mqtt_unmatched.telegrams + EXCLUDED.telegrams, last_seen = now(),
+        driver = COALESCE(EXCLUDED.driver, mqtt_unmatched.driver),
+        last_payload = EXCLUDED.last_payload, last_detail = EXCLUDED.last_detail`);
+  }
+}
+
+/** The unmatched telegrams, most recent first, for the operator. */
+export async function listUnmatched(db: Db) {
+  return queryRows<{
+    radio_id: string;
+    reason: UnmatchedReason;
+    telegrams: number;
+    first_seen: string;
+    last_seen: string;
+    driver: string | null;
+    last_detail: string | null;
+  }>(
+    db,
+    sql`SELECT radio_id, reason, telegrams, first_seen::text, last_seen::text, driver, last_detail
+          FROM mqtt_unmatched ORDER BY last_seen DESC, radio_id`,
+  );
+}

@@ -1,0 +1,173 @@
+/**
+ * The MQTT door (MQTT_URL): subscribes to wmbusmeters' telegrams with QoS 1 on a persistent session (a stable
+ * client id and clean: false), so the broker keeps what arrives while we are away. Each telegram is acknowledged
+ * only after it is committed to the inbox (inbox.ts); a drain loop ingests the inbox in batches.
+ */
+import mqtt, { type MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
+import { Counter } from 'prom-client';
+import type { Db } from '../db/client.ts';
+import { getMetrics } from '../metrics.ts';
+import { DRAIN_BATCH, type DrainResult, drain, receive } from './inbox.ts';
+
+export interface MqttSettings {
+  url: string;
+  topic: string;
+  clientId: string;
+}
+
+export interface MqttSubscriber {
+  /** Resolves once the broker has accepted the subscription. */
+  ready: Promise<void>;
+  /** Drains what is stored now (for tests and shutdown); resolves with the last drain's result. */
+  flush(): Promise<void>;
+  /** Disconnects (unacknowledged telegrams stay with the broker) and stops the drain loop. */
+  stop(): Promise<void>;
+}
+
+let telegramCounter: Counter<'result'> | undefined;
+/** `mqtt_telegrams_total{result}`: received, accepted, duplicate, quarantined, unknown_id, malformed, no_value, refused. */
+function telegrams(): Counter<'result'> {
+  telegramCounter ??= new Counter({
+    name: 'mqtt_telegrams_total',
+    help: 'MQTT telegrams by outcome: received (stored), then accepted, duplicate, quarantined, unknown_id, malformed, no_value or refused',
+    labelNames: ['result'] as const,
+    registers: [getMetrics().registry],
+  });
+  return telegramCounter;
+}
+
+function count(result: DrainResult): void {
+  const counter = telegrams();
+  counter.inc({ result: 'accepted' }, result.accepted);
+  counter.inc({ result: 'duplicate' }, result.duplicate);
+  counter.inc({ result: 'quarantined' }, result.quarantined);
+  for (const [reason, n] of Object.entries(result.unmatched)) counter.inc({ result: reason }, n);
+}
+
+/** Connects and subscribes; telegrams flow into the database until stop(). */
+export function startMqttSubscriber(db: Db, logger: Logger, settings: MqttSettings): MqttSubscriber {
+  const log = logger.child({ component: 'mqtt' });
+  let draining: Promise<void> = Promise.resolve();
+  let wanted = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  /** One drain loop at a time: drains until the inbox is empty, then waits for the next telegram. */
+  const drainAll = async () => {
+    for (;;) {
+      const result = await drain(db, DRAIN_BATCH);
+      if (result.telegrams === 0) return;
+      count(result);
+      const unmatched = Object.values(result.unmatched).reduce((a, b) => a + b, 0);
+      log.info({ ...result, unmatched }, 'mqtt telegrams ingested');
+      if (result.telegrams < DRAIN_BATCH) return;
+    }
+  };
+  const scheduleDrain = (delayMs: number) => {
+    wanted = true;
+    if (timer || stopped) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      wanted = false;
+      draining = draining
+        .then(drainAll)
+        .catch((err: unknown) => {
+          // Left in the inbox: the next drain takes them again.
+          log.error({ err }, 'mqtt drain failed; retrying in 5 s');
+          scheduleDrain(5_000);
+        })
+        .finally(() => {
+          if (wanted) scheduleDrain(50);
+        });
+    }, delayMs);
+  };
+
+  const client: MqttClient = mqtt.connect(settings.url, {
+    clientId: settings.clientId,
+    clean: false,
+    reconnectPeriod: 2_000,
+    connectTimeout: 10_000,
+  });
+
+  // Acknowledge a telegram only once it is stored: mqtt.js sends the PUBACK after handleMessage calls back (in
+  // MQTT 3.1.1 and 5 alike), so until then the broker keeps it for a redelivery.
+  client.handleMessage = (packet, callback) => {
+    if (packet.cmd !== 'publish') {
+      callback();
+      return;
+    }
+    const payload = typeof packet.payload === 'string' ? packet.payload : packet.payload.toString('utf8');
+    receive(db, packet.topic, payload).then(
+      () => {
+        telegrams().inc({ result: 'received' });
+        scheduleDrain(50);
+        callback();
+      },
+      (err: unknown) => {
+        log.error({ err }, 'mqtt telegram could not be stored; not acknowledged, reconnecting');
+        // No acknowledgement: the broker redelivers it on the next connection.
+        client.end(true, {}, () => {
+          if (!stopped) setTimeout(() => client.reconnect(), 2_000);
+        });
+      },
+    );
+  };
+
+  const ready = new Promise<void>((resolve, reject) => {
+    client.on('connect', (connack) => {
+      log.info({ url: redact(settings.url), sessionPresent: connack.sessionPresent }, 'mqtt connected');
+      client.subscribe(settings.topic, { qos: 1 }, (err) => {
+        if (err) {
+          log.error({ err, topic: settings.topic }, 'mqtt subscribe failed');
+          reject(err);
+        } else resolve();
+      });
+    });
+  });
+  ready.catch(() => {});
+  client.on('error', (err) => log.error({ err }, 'mqtt error'));
+  client.on('offline', () => log.warn('mqtt offline; reconnecting'));
+  // Whatever an earlier run stored and did not ingest yet.
+  scheduleDrain(0);
+
+  return {
+    ready,
+    async flush() {
+      draining = draining.then(drainAll);
+      await draining;
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await new Promise<void>((resolve) => client.end(false, {}, () => resolve()));
+      await draining.catch(() => {});
+    },
+  };
+}
+
+/** The URL without its password, for logs. */
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'mqtt://?';
+  }
+}
+
+/** Starts the subscriber when MQTT_URL is set (the process that runs jobs calls this); returns stop(). */
+export function startMqttIfConfigured(
+  db: Db,
+  logger: Logger,
+  config: { MQTT_URL?: string; MQTT_TOPIC: string; MQTT_CLIENT_ID: string },
+): () => Promise<void> {
+  if (!config.MQTT_URL) return async () => {};
+  const subscriber = startMqttSubscriber(db, logger, {
+    url: config.MQTT_URL,
+    topic: config.MQTT_TOPIC,
+    clientId: config.MQTT_CLIENT_ID,
+  });
+  return () => subscriber.stop();
+}

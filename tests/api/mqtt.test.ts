@@ -1,0 +1,213 @@
+/**
+ * The MQTT door against a real broker (mosquitto): wmbusmeters telegrams become readings through the one
+ * ingestion path; telegrams that give no reading are counted by radio id and reason; nothing is lost when the app
+ * stops while telegrams flow, nor when the broker restarts.
+ */
+import { eq, sql } from 'drizzle-orm';
+import mqtt from 'mqtt';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database, Db } from '../../src/server/db/client.ts';
+import { measurementPoints, meters } from '../../src/server/db/schema.ts';
+import { queryRows } from '../../src/server/db/sql.ts';
+import { drain, listUnmatched, receive } from '../../src/server/mqtt/inbox.ts';
+import { type MqttSubscriber, startMqttSubscriber } from '../../src/server/mqtt/subscriber.ts';
+import { freshDatabase } from './helpers/db.ts';
+import { type Broker, hasMosquitto, startBroker } from './helpers/mosquitto.ts';
+import { testProperty } from './helpers/property.ts';
+
+const logger = pino({ level: 'silent' });
+let database: Database;
+let db: Db;
+let broker: Broker;
+let place: { propertyId: number; apartmentId: number };
+
+/** A fresh database with one property and one apartment. */
+async function setUp(): Promise<void> {
+  database = await freshDatabase();
+  db = database.db;
+  const { propertyId, apartmentIds } = await testProperty(db, [{ uniqueId: 'A1', areaM2: '60' }]);
+  place = { propertyId, apartmentId: apartmentIds[0]! };
+}
+
+/** A heat meter with a radio id; returns its meter id. */
+async function radioMeter(number: string, radioId: string, quantity = 'heat-energy'): Promise<number> {
+  const [p] = await db
+    .insert(measurementPoints)
+    .values({
+      propertyId: place.propertyId,
+      apartmentId: place.apartmentId,
+      quantity,
+      unit: 'kilo-watt-hour',
+      name: quantity,
+      readingKind: 'register',
+    })
+    .returning();
+  const [m] = await db
+    .insert(meters)
+    .values({
+      measurementPointId: p!.id,
+      number,
+      legacyKind: 'energy',
+      installedAt: new Date('2024-01-01T00:00:00Z'),
+      radioId,
+    })
+    .returning();
+  return m!.id;
+}
+
+/** wmbusmeters' JSON for a heat meter (multical603) at hour `i` of 2025-03-01, the register rising 0.5 kWh/h. */
+function heatTelegram(radioId: string, i: number): string {
+  const ts = new Date(Date.UTC(2025, 2, 1, i)).toISOString().replace('.000Z', 'Z');
+  return JSON.stringify({
+    _: 'telegram',
+    media: 'heat',
+    meter: 'multical603',
+    name: 'flat',
+    id: radioId,
+    total_energy_consumption_kwh: 1000 + i * 0.5,
+    total_volume_m3: 12.5,
+    flow_temperature_c: 60,
+    return_temperature_c: 30,
+    timestamp: ts,
+  });
+}
+
+async function readingCount(meterId: number): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM register_readings WHERE meter_id = ${meterId}`,
+  );
+  return row!.n;
+}
+
+/** A publisher as wmbusmeters' MQTT client would be (QoS 1); resolves when the broker has every message. */
+async function publish(url: string, topic: string, payloads: string[]): Promise<void> {
+  const client = await mqtt.connectAsync(url, {
+    clientId: `publisher-${Math.random().toString(36).slice(2)}`,
+  });
+  for (const payload of payloads) await client.publishAsync(topic, payload, { qos: 1 });
+  await client.endAsync();
+}
+
+/** Waits until `check` holds (the subscriber works in the background), or fails after a long while. */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  const until = Date.now() + 150_000;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('telegrams in the inbox (no broker)', () => {
+  beforeAll(setUp);
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('ingests known ids, and counts unknown ids, malformed telegrams, missing values and refusals', async () => {
+    const meterId = await radioMeter('H-100', '11110001');
+    await radioMeter('W-100', '11110002', 'cold-water-volume');
+    await receive(db, 'wmbusmeters/flat', heatTelegram('11110001', 0));
+    await receive(db, 'wmbusmeters/flat', heatTelegram('11110001', 1));
+    await receive(db, 'wmbusmeters/flat', heatTelegram('11110001', 1)); // the same telegram twice
+    await receive(db, 'wmbusmeters/other', heatTelegram('99999999', 0));
+    await receive(db, 'wmbusmeters/other', '{not json');
+    await receive(
+      db,
+      'wmbusmeters/other',
+      JSON.stringify({ id: '11110001', total_energy_consumption_kwh: 1 }),
+    );
+    // A water meter's telegram carries no total_m3 here.
+    await receive(db, 'wmbusmeters/flat', heatTelegram('11110002', 0));
+    // Negative register: refused by the ingestion's validation.
+    await receive(
+      db,
+      'wmbusmeters/flat',
+      JSON.stringify({ id: '11110001', total_energy_consumption_kwh: -5, timestamp: '2025-03-01T05:00:00Z' }),
+    );
+    const result = await drain(db);
+    expect(result).toMatchObject({
+      telegrams: 8,
+      accepted: 2,
+      duplicate: 1,
+      unmatched: { unknown_id: 1, malformed: 2, no_value: 1, refused: 1 },
+    });
+    expect(await readingCount(meterId)).toBe(2);
+    const [hour] = await queryRows<{ value: string }>(
+      db,
+      sql`SELECT h.value::text FROM hourly_consumption h JOIN meters m ON m.measurement_point_id = h.measurement_point_id
+            WHERE m.id = ${meterId} AND h.hour_start = '2025-03-01T00:00:00Z'`,
+    );
+    expect(Number(hour?.value)).toBeCloseTo(0.5, 6);
+    const unmatched = await listUnmatched(db);
+    expect(unmatched.map((u) => [u.radio_id, u.reason, u.telegrams]).sort()).toEqual(
+      [
+        ['-', 'malformed', 1],
+        ['11110001', 'malformed', 1],
+        ['11110001', 'refused', 1],
+        ['11110002', 'no_value', 1],
+        ['99999999', 'unknown_id', 1],
+      ].sort(),
+    );
+    expect(unmatched.find((u) => u.reason === 'unknown_id')?.driver).toBe('multical603');
+    // Handled telegrams leave the inbox; a second drain finds nothing.
+    expect((await drain(db)).telegrams).toBe(0);
+    // The same unknown id again is counted on the same line.
+    await receive(db, 'wmbusmeters/other', heatTelegram('99999999', 1));
+    await drain(db);
+    expect((await listUnmatched(db)).find((u) => u.radio_id === '99999999')?.telegrams).toBe(2);
+  });
+});
+
+describe.skipIf(!hasMosquitto)('through a real broker (mosquitto)', () => {
+  let subscriber: MqttSubscriber | undefined;
+  const settings = () => ({ url: broker.url, topic: 'wmbusmeters/#', clientId: 'tenant-app-test' });
+
+  beforeAll(async () => {
+    await setUp();
+    broker = await startBroker();
+  });
+  afterAll(async () => {
+    await subscriber?.stop();
+    await broker?.close();
+    await database?.close();
+  });
+
+  it('takes telegrams as they are published', async () => {
+    const meterId = await radioMeter('H-200', '22220001');
+    subscriber = startMqttSubscriber(db, logger, settings());
+    await subscriber.ready;
+    await publish(
+      broker.url,
+      'wmbusmeters/flat',
+      Array.from({ length: 24 }, (_, i) => heatTelegram('22220001', i)),
+    );
+    await eventually(async () => (await readingCount(meterId)) === 24, '24 readings');
+  }, 180_000);
+
+  it('loses nothing when the app stops while telegrams flow, and when the broker restarts', async () => {
+    const meterId = await radioMeter('H-300', '33330001');
+    const telegrams = Array.from({ length: 60 }, (_, i) => heatTelegram('33330001', i));
+    // The app stops after the first 20 (its session stays with the broker), the rest arrive meanwhile.
+    await publish(broker.url, 'wmbusmeters/flat', telegrams.slice(0, 20));
+    await subscriber!.stop();
+    subscriber = undefined;
+    await publish(broker.url, 'wmbusmeters/flat', telegrams.slice(20, 40));
+    // The broker restarts while the app is away: it keeps the queued telegrams on disk.
+    await broker.restart();
+    await publish(broker.url, 'wmbusmeters/flat', telegrams.slice(40, 50));
+    subscriber = startMqttSubscriber(db, logger, settings());
+    await subscriber.ready;
+    await eventually(async () => (await readingCount(meterId)) === 50, '50 readings after the restarts');
+    // A broker restart under a running app: it reconnects by itself and takes the rest.
+    await broker.restart();
+    await publish(broker.url, 'wmbusmeters/flat', telegrams.slice(50));
+    await eventually(async () => (await readingCount(meterId)) === 60, 'all 60 readings');
+    const stored = await db.select().from(meters).where(eq(meters.id, meterId));
+    expect(stored[0]?.radioId).toBe('33330001');
+    await subscriber.flush();
+    const [after] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM mqtt_inbox`);
+    expect(after!.n).toBe(0);
+  }, 300_000);
+});
