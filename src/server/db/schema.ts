@@ -303,8 +303,27 @@ export const meters = pgTable(
     legacyKind: text('legacy_kind').notNull(),
     installedAt: timestamp('installed_at', { withTimezone: true }).notNull(),
     removedAt: timestamp('removed_at', { withTimezone: true }),
+    /**
+     * The meter's radio (wM-Bus) id, as a reader such as wmbusmeters reports it in a telegram's `id`; set by
+     * the operator (`npm run cli -- meter radio-id`). Unique; null when the meter is not read by radio.
+     */
+    radioId: text('radio_id').unique(),
+    /**
+     * Profile: the register's digits before the decimal point when it rolls over at its maximum (5 digits:
+     * after 99999 comes 0). Null: it never rolls over (a drop is a reset or a misread).
+     */
+    rolloverDigits: integer('rollover_digits'),
+    /**
+     * Profile: the yearly billing date (`MM-DD`) on which the register resets to zero (heat-cost allocators).
+     * A drop across that date is a scheduled reset, not a misread. Null: no scheduled reset.
+     */
+    resetOn: text('reset_on'),
   },
-  (t) => [index('meters_mpoint_idx').on(t.measurementPointId)],
+  (t) => [
+    index('meters_mpoint_idx').on(t.measurementPointId),
+    check('meters_rollover_digits', sql`${t.rolloverDigits} BETWEEN 1 AND 12`),
+    check('meters_reset_on', sql`${t.resetOn} ~ '^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$'`),
+  ],
 );
 
 /** Raw readings as received: register value (running total) or instantaneous sample. */
@@ -435,8 +454,8 @@ export const refreshTokens = pgTable(
   'refresh_tokens',
   {
     id: serial('id').primaryKey(),
-    /** Which backend issued it: account or tenant. */
-    backend: text('backend', { enum: ['account', 'tenant'] }).notNull(),
+    /** Which backend issued it: account, tenant or admin (the operator console). */
+    backend: text('backend', { enum: ['account', 'tenant', 'admin'] }).notNull(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -729,7 +748,7 @@ export const oneTimeTokens = pgTable(
   {
     id: serial('id').primaryKey(),
     purpose: text('purpose', {
-      enum: ['password_reset', 'email_change', 'impersonation', 'slt'],
+      enum: ['password_reset', 'email_change', 'impersonation', 'slt', 'operator_mfa'],
     }).notNull(),
     userId: integer('user_id')
       .notNull()
@@ -764,13 +783,129 @@ export const impersonations = pgTable('impersonations', {
   usedAt: timestamp('used_at', { withTimezone: true }),
 });
 
+// ---- ingestion (docs/ingest.md) ----
+
+/**
+ * The data-issue queue: a suspect reading (quarantined: not in register_readings, so not booked; the hours
+ * around it stay unknown) or a finding of the worker (a stuck or silent meter), with its evidence, until an
+ * operator accepts or rejects it (`npm run cli -- data-issues`, later the operator console).
+ */
+export const dataIssues = pgTable(
+  'data_issues',
+  {
+    id: serial('id').primaryKey(),
+    /**
+     * drop: a fall that is no reset or rollover; digit-shift: a value a power of ten off its neighbour;
+     * jump: a rise above the quantity's bound; stuck: no change for days where the quantity moves;
+     * silent: no reading for hours.
+     */
+    kind: text('kind', { enum: ['drop', 'digit-shift', 'jump', 'stuck', 'silent'] }).notNull(),
+    status: text('status', { enum: ['open', 'accepted', 'rejected'] })
+      .notNull()
+      .default('open'),
+    meterId: integer('meter_id')
+      .notNull()
+      .references(() => meters.id),
+    /** The meter's property, for scoping (API keys, the console). */
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id),
+    /** The suspect reading (quarantined kinds), or the time of the finding (stuck, silent). */
+    readingTs: timestamp('reading_ts', { withTimezone: true }).notNull(),
+    readingValue: numeric('reading_value'),
+    /**
+     * Why: the neighbouring accepted readings ({before: {ts, value}, after: {ts, value}}), the bound or rule
+     * that failed, a human-readable `reason`.
+     */
+    evidence: jsonb('evidence').notNull(),
+    /** Where the reading came from: `csv`, `http:key:<id>`, `mqtt`, `worker`. */
+    source: text('source').notNull(),
+    /** How an accepted issue was taken: `correct`, `reset`, `swap` (quarantined kinds) or `noted` (findings). */
+    resolution: text('resolution', { enum: ['correct', 'reset', 'swap', 'noted'] }),
+    resolvedBy: text('resolved_by'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('data_issues_meter_idx').on(t.meterId, t.readingTs),
+    index('data_issues_property_idx').on(t.propertyId, t.status),
+    // One open finding per meter and kind at a time (the worker runs again and again).
+    uniqueIndex('data_issues_open_finding_uq')
+      .on(t.meterId, t.kind)
+      .where(sql`status = 'open' AND kind IN ('stuck', 'silent')`),
+    // One quarantined reading per meter and time.
+    uniqueIndex('data_issues_open_reading_uq')
+      .on(t.meterId, t.readingTs)
+      .where(sql`status = 'open' AND kind IN ('drop', 'digit-shift', 'jump')`),
+  ],
+);
+
+/** Operator API keys of the ingestion API: shown once, stored as SHA-256 of the secret. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    /** The key's first characters (`tk_xxxxxxxx`), shown in lists so an operator can tell keys apart. */
+    prefix: text('prefix').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('api_keys_secret_hash_uq').on(t.secretHash)],
+);
+
+/** The properties an API key may write to (at least one). */
+export const apiKeyProperties = pgTable(
+  'api_key_properties',
+  {
+    apiKeyId: integer('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.propertyId] })],
+);
+
+/**
+ * A batch posted to the ingestion API: its idempotency key and body hash (a replay answers the stored
+ * receipt), and, for a batch above the synchronous limit, its rows until the worker has ingested them.
+ */
+export const ingestBatches = pgTable(
+  'ingest_batches',
+  {
+    id: serial('id').primaryKey(),
+    apiKeyId: integer('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    idempotencyKey: text('idempotency_key'),
+    bodySha256: text('body_sha256').notNull(),
+    atomic: boolean('atomic').notNull().default(false),
+    status: text('status', { enum: ['pending', 'done', 'failed'] })
+      .notNull()
+      .default('pending'),
+    rowCount: integer('row_count').notNull(),
+    /** The parsed rows of a pending batch; cleared once done. */
+    rows: jsonb('rows'),
+    receipt: jsonb('receipt'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('ingest_batches_idem_uq').on(t.apiKeyId, t.idempotencyKey)],
+);
+
 /**
  * The public-key fingerprint each backend signs tokens with, so that processes sharing one PostgreSQL database
  * can tell when they do not share keys (auth/keyCheck.ts): a process with keys generated into its own DATA_DIR is
  * refused when another one already signs with different keys.
  */
 export const signingKeys = pgTable('signing_keys', {
-  /** account | tenant. */
+  /** account | tenant | admin. */
   backend: text('backend').primaryKey(),
   /** sha256 of the Ed25519 public key, hex. */
   fingerprint: text('fingerprint').notNull(),
@@ -778,3 +913,142 @@ export const signingKeys = pgTable('signing_keys', {
   source: text('source').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * MQTT telegrams received and acknowledged, not yet ingested: the subscriber writes each one here before it
+ * acknowledges it (QoS 1), and the drainer ingests them in batches and deletes them in the same transaction, so a
+ * telegram survives a crash between the two (src/server/mqtt/).
+ */
+export const mqttInbox = pgTable('mqtt_inbox', {
+  id: serial('id').primaryKey(),
+  topic: text('topic').notNull(),
+  payload: text('payload').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * MQTT telegrams that gave no reading, counted per radio id (or `-` when the telegram had none) and reason:
+ * `unknown_id` (no meter has that radio id), `malformed` (not a wmbusmeters JSON telegram), `no_value` (no field
+ * for the meter's quantity), `refused` (the reading failed validation). Listed by `npm run cli -- mqtt unknown`.
+ */
+export const mqttUnmatched = pgTable(
+  'mqtt_unmatched',
+  {
+    radioId: text('radio_id').notNull(),
+    reason: text('reason').notNull(),
+    telegrams: integer('telegrams').notNull().default(0),
+    firstSeen: timestamp('first_seen', { withTimezone: true }).notNull().defaultNow(),
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
+    /** The driver (wmbusmeters' `meter`) of the latest such telegram, when it named one. */
+    driver: text('driver'),
+    /** The latest such telegram, cut to 2,000 characters, and why it gave nothing. */
+    lastPayload: text('last_payload').notNull(),
+    lastDetail: text('last_detail'),
+  },
+  (t) => [primaryKey({ columns: [t.radioId, t.reason] })],
+);
+
+// ---- operator console ----
+
+/**
+ * An operator (a `users` row with `is_admin`: the admin portal's own identities, whose email can never sign
+ * up in the tenant app, and the reverse) and their role in one organisation (an `accounts` row):
+ * `org_admin` sees every property of the organisation and manages operators; `property_manager` sees only
+ * the properties in `operator_properties`.
+ */
+export const operatorRoles = pgTable(
+  'operator_roles',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    role: text('role', { enum: ['org_admin', 'property_manager'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('operator_roles_account_idx').on(t.accountId)],
+);
+
+/** The properties a property manager is given. */
+export const operatorProperties = pgTable(
+  'operator_properties',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.propertyId] }),
+    index('operator_properties_property_idx').on(t.propertyId),
+  ],
+);
+
+/**
+ * An operator's TOTP second factor (RFC 6238, SHA-1, 6 digits, 30 s). `confirmedAt` null: set up but not yet
+ * confirmed with a code, so login still asks for the setup. `lastStep` is the last accepted time step: a code
+ * is accepted once.
+ */
+export const operatorTotp = pgTable('operator_totp', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Base32 secret. */
+  secret: text('secret').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastStep: integer('last_step'),
+  createdAt: createdAt(),
+});
+
+/** One-time recovery codes of an operator's second factor, stored as SHA-256 hashes. */
+export const operatorRecoveryCodes = pgTable(
+  'operator_recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('operator_recovery_codes_user_idx').on(t.userId)],
+);
+
+/**
+ * The audit log: every operator write (who, when, what, before and after), impersonations and views of a
+ * tenant's data. Append-only: a trigger (migration 0007) refuses UPDATE and DELETE. No foreign keys, so a
+ * deleted user or property never takes its entries with it.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** The operator's user id; null for the CLI. */
+    operatorId: integer('operator_id'),
+    /** The operator's email when it happened, or `cli:<os user>`. */
+    actor: text('actor').notNull(),
+    /** What was done, e.g. `operator.create`, `tenancy.move_out`, `tenant.impersonate`, `tenant.view`. */
+    action: text('action').notNull(),
+    /** What it was done to: `operator`, `property`, `tenancy`, `user`, … and its id. */
+    subjectType: text('subject_type').notNull(),
+    subjectId: text('subject_id').notNull(),
+    /** The property it concerns, so a property manager sees their properties' entries; null for none. */
+    propertyId: integer('property_id'),
+    /** The organisation it concerns. */
+    accountId: integer('account_id'),
+    reason: text('reason'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at),
+    index('audit_log_account_at_idx').on(t.accountId, t.at),
+    index('audit_log_property_at_idx').on(t.propertyId, t.at),
+  ],
+);
