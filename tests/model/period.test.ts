@@ -233,6 +233,24 @@ describe('period details', () => {
     expect(actor.getSnapshot().can({ type: 'period.next' })).toBe(false);
   });
 
+  it('steps to the next period only when it starts no later than today: on the day it starts, not the day before', () => {
+    const march = JSON.stringify({ startDate: '2025-03-01', endDate: '2025-03-31' });
+    // April starts today: the step is allowed and lands on April.
+    const onTheDay = sut({ today: '2025-04-01', stored: { period: march } }).actor;
+    expect(onTheDay.getSnapshot().context.period).toEqual({ startDate: '2025-03-01', endDate: '2025-03-31' });
+    expect(onTheDay.getSnapshot().can({ type: 'period.next' })).toBe(true);
+    onTheDay.send({ type: 'period.next' });
+    expect(onTheDay.getSnapshot().context.period).toEqual({ startDate: '2025-04-01', endDate: '2025-04-30' });
+    // April starts tomorrow: refused, and the period stays.
+    const dayBefore = sut({ today: '2025-03-31', stored: { period: march } }).actor;
+    expect(dayBefore.getSnapshot().can({ type: 'period.next' })).toBe(false);
+    dayBefore.send({ type: 'period.next' });
+    expect(dayBefore.getSnapshot().context.period).toEqual({
+      startDate: '2025-03-01',
+      endDate: '2025-03-31',
+    });
+  });
+
   it('explains a bad custom range and keeps the period', () => {
     const { actor } = sut();
     actor.send({ type: 'period.customOpen' });

@@ -9,7 +9,7 @@ import { consumeOneTimeToken, issueOneTimeToken, peekOneTimeToken } from '../../
 import { authenticate, type IssuedTokens, issueTokens } from '../../auth/login.ts';
 import { revokeRefreshToken, unixSeconds } from '../../auth/refresh.ts';
 import { refreshSession, refreshTokenInput } from '../../auth/refresh-session.ts';
-import { assertNotThrottled, clearThrottle, countFailure, type ThrottleName } from '../../auth/throttle.ts';
+import { clearThrottle, consumeAttempt, refundAttempt, type ThrottleName } from '../../auth/throttle.ts';
 import { operatorRoles, users } from '../../db/schema.ts';
 import type { GraphQLContext } from '../../graphql/context.ts';
 import { invalidCredentials, parseInput } from '../../graphql/errors.ts';
@@ -53,7 +53,8 @@ export const operatorLogin: NonNullable<MutationResolvers['operatorLogin']> = as
   const operator = await operatorUser(ctx, user.id);
   if (!operator) {
     // A tenant app user's right password is still no console login; it answers like a wrong one.
-    await countFailure(ctx.db, [['loginIp', ctx.clientAddress]]);
+    // authenticate handed its point back on the right password; this failure takes one again.
+    await consumeAttempt(ctx.db, [['loginIp', ctx.clientAddress]]);
     ctx.logger.warn({ userId: user.id, clientAddress: ctx.clientAddress }, 'console login by a non-operator');
     throw invalidCredentials();
   }
@@ -78,7 +79,8 @@ export const operatorSecondFactor: NonNullable<MutationResolvers['operatorSecond
     ['loginAccount', operator.email],
     ['loginIp', ctx.clientAddress],
   ];
-  await assertNotThrottled(ctx.db, checks);
+  // The point is taken before the code is checked (issue 24) and handed back when the code is right.
+  await consumeAttempt(ctx.db, checks);
   const code = args.code.trim();
   let outcome = await acceptTotp(ctx.db, operator, code);
   let usedRecovery = false;
@@ -87,10 +89,10 @@ export const operatorSecondFactor: NonNullable<MutationResolvers['operatorSecond
     if (usedRecovery) outcome = 'confirmed';
   }
   if (!outcome) {
-    await countFailure(ctx.db, checks);
     ctx.logger.warn({ userId: operator.id, clientAddress: ctx.clientAddress }, 'wrong second factor');
     throw secondFactorInvalid();
   }
+  await refundAttempt(ctx.db, checks);
   // Only one of two concurrent uses of the challenge gets tokens.
   if (!(await consumeOneTimeToken(ctx.db, 'operator_mfa', args.challenge))) throw challengeExpired();
   await clearThrottle(ctx.db, 'loginAccount', operator.email);
