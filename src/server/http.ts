@@ -247,63 +247,54 @@ const KNOWN_ROUTES = new Set([
   METRICS_PATH,
 ]);
 
-/** The request handler: headers, API first, static files, then Astro. */
-export function createAppHandler(options: AppServerOptions): Handler {
-  const { services } = options;
+/**
+ * The `route` label: the API's own paths, other `/api/` paths, `static` (the build's hashed assets, or any path
+ * whose last segment has an extension), or `page` (Astro). A bounded set, whatever paths clients ask for.
+ */
+function routeOf(path: string): string {
+  if (KNOWN_ROUTES.has(path)) return path;
+  if (path.startsWith('/api/')) return '/api/other';
+  return path.startsWith('/_astro/') || /\.[\w]+$/.test(path) ? 'static' : 'page';
+}
+
+/** The path of a request URL, without its query. */
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/** The handler with brotli or gzip compression of its answer on the fly, as the client accepts. */
+function withCompression(handler: Handler): Handler {
+  // Brotli at quality 4 (the middleware's default) costs about as much CPU as gzip level 6 and is smaller.
+  const compress = compression({ threshold: 1024 }) as unknown as Middleware;
+  return (req, res) =>
+    compress(req, res, (err) => {
+      if (err) {
+        res.statusCode = 500;
+        res.end();
+      } else handler(req, res);
+    });
+}
+
+/**
+ * The routes this server answers before Astro: the two GraphQL backends (with the body limit), the health checks
+ * and a provider's form_post to the social callback; anything else goes to `next`. `npm start` runs it in front
+ * of Astro (createAppHandler); `npm run dev` mounts the same handler in Vite's dev server (astro.config.mjs), so
+ * each backend has exactly one mount.
+ */
+export function createApiHandler(services: ApiServices): Middleware {
   const { config } = services;
   // Yoga's own fetch classes: these requests never reach Astro (see graphql/yoga.ts FetchClasses).
   const account = createAccountYoga(services, 'yoga');
   const tenant = createTenantYoga(services, 'yoga');
   const databaseHealth = new DatabaseHealth(() => services.database.db.execute(sql`SELECT 1`));
-  const serveStatic = options.clientDir ? staticFiles(options.clientDir) : undefined;
   const probes = createHealthProbes(services);
-  // Brotli at quality 4 (the middleware's default) costs about as much CPU as gzip level 6 and is smaller.
-  const compress = compression({ threshold: 1024 }) as unknown as Middleware;
-  const withCompression =
-    (handler: Handler): Handler =>
-    (req, res) =>
-      compress(req, res, (err) => {
-        if (err) {
-          res.statusCode = 500;
-          res.end();
-        } else handler(req, res);
-      });
   const accountListener = withCompression(account.requestListener as Handler);
   const tenantListener = withCompression(tenant.requestListener as Handler);
-  const astro = options.astroHandler ? withCompression(options.astroHandler) : undefined;
-  const logRequest = accessLog(services.logger, config);
-  /**
-   * The `route` label: the API's own paths, other `/api/` paths, `static` (the build's hashed assets, or any path
-   * whose last segment has an extension), or `page` (Astro). A bounded set, whatever paths clients ask for.
-   */
-  const routeOf = (path: string) => {
-    if (KNOWN_ROUTES.has(path)) return path;
-    if (path.startsWith('/api/')) return '/api/other';
-    return path.startsWith('/_astro/') || /\.[\w]+$/.test(path) ? 'static' : 'page';
-  };
 
-  return (req, res) => {
-    setSecurityHeaders(req, res, config);
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
-    logRequest(req, res);
-    trackHttpRequest(req, res, routeOf(path));
-
-    if (path === METRICS_PATH) {
-      const access = metricsAccess(req, config);
-      if (access === 'allowed' && (req.method === 'GET' || req.method === 'HEAD')) {
-        void sendMetrics(services, res);
-        return;
-      }
-      if (access === 'denied') {
-        sendJson(res, 401, {
-          errors: [{ message: 'Unauthorized', extensions: { code: 'UNAUTHENTICATED' } }],
-        });
-        return;
-      }
-    }
-
+  return (req, res, next) => {
+    const path = pathOf(req);
     if (path.startsWith('/api/')) {
       res.setHeader('Vary', 'Origin');
       if (path === ACCOUNT_GRAPHQL_ENDPOINT || path === TENANT_GRAPHQL_ENDPOINT) {
@@ -353,12 +344,47 @@ export function createAppHandler(options: AppServerOptions): Handler {
       void handleSocialFormPost(req, res);
       return;
     }
-    const rest = () => {
-      if (astro) astro(req, res);
-      else sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
-    };
-    if (serveStatic && (req.method === 'GET' || req.method === 'HEAD')) serveStatic(req, res, rest);
-    else rest();
+    next();
+  };
+}
+
+/** The request handler: headers, access log and metrics, the API first, static files, then Astro. */
+export function createAppHandler(options: AppServerOptions): Handler {
+  const { services } = options;
+  const { config } = services;
+  const api = createApiHandler(services);
+  const serveStatic = options.clientDir ? staticFiles(options.clientDir) : undefined;
+  const astro = options.astroHandler ? withCompression(options.astroHandler) : undefined;
+  const logRequest = accessLog(services.logger, config);
+
+  return (req, res) => {
+    setSecurityHeaders(req, res, config);
+    const path = pathOf(req);
+    logRequest(req, res);
+    trackHttpRequest(req, res, routeOf(path));
+
+    if (path === METRICS_PATH) {
+      const access = metricsAccess(req, config);
+      if (access === 'allowed' && (req.method === 'GET' || req.method === 'HEAD')) {
+        void sendMetrics(services, res);
+        return;
+      }
+      if (access === 'denied') {
+        sendJson(res, 401, {
+          errors: [{ message: 'Unauthorized', extensions: { code: 'UNAUTHENTICATED' } }],
+        });
+        return;
+      }
+    }
+
+    api(req, res, () => {
+      const rest = () => {
+        if (astro) astro(req, res);
+        else sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
+      };
+      if (serveStatic && (req.method === 'GET' || req.method === 'HEAD')) serveStatic(req, res, rest);
+      else rest();
+    });
   };
 }
 

@@ -7,7 +7,6 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import type { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { type Database, openBackgroundConnection } from './db/client.ts';
 import { advertiseOrigin } from './db/dataDirLock.ts';
@@ -27,11 +26,17 @@ import { afterDemoSeed } from './demo/statements.ts';
 import { createAppServer } from './http.ts';
 import { startEmbeddedWorker } from './jobs/embedded.ts';
 import { checkNodeVersion } from './nodeVersion.ts';
+import { appRoot } from './paths.ts';
 import { getServices } from './runtime.ts';
 import { getApiServices } from './services.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = appRoot;
 const entry = join(root, 'dist/server/entry.mjs');
+/**
+ * Running from the ahead-of-time server build (`npm run build`, then `node dist/server-node/start.mjs`): production
+ * builds nothing at start and needs no dev tools; from the sources (`npm start`) it builds when sources are newer.
+ */
+const compiled = import.meta.url.includes('/dist/server-node/');
 
 const demoEnv = z
   .object({
@@ -62,6 +67,10 @@ function newestMtime(paths: string[]): number {
 
 /** Builds the web app when its sources are newer than the build; resolves when done (or not needed). */
 async function buildIfStale(): Promise<void> {
+  if (compiled) {
+    if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` before starting.`);
+    return;
+  }
   const sources = [
     'src/pages',
     'src/layouts',

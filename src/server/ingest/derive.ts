@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { queryRows } from '../db/sql.ts';
+import { pgNumberArray, queryRows } from '../db/sql.ts';
 import { addPrimaryKeys, type WholeHourSpans } from './bulk.ts';
 import {
   type HourlyOutcome,
@@ -16,13 +16,28 @@ import { type JumpRow, jumpProblems } from './jumps.ts';
 import { freshDays, rollUpFromDaily, updateDailyRollups } from './rollups.ts';
 import { IngestError, type MeterSpan, type PhaseTimings, type PointDays, timed } from './types.ts';
 
-/** Advisory lock key that serialises ingestion batches. */
+/**
+ * Advisory lock keys: the whole of ingestion (a bulk load takes it alone, every batch shares it), and per
+ * property (the first key of the two-key form; the property's id is the second).
+ */
 export const INGEST_LOCK = 7_410_001;
+export const PROPERTY_LOCK = 7_410_002;
 
-/** The start of every ingestion transaction. */
-export async function beginBatch(tx: Db, bulk: boolean): Promise<void> {
-  // One batch at a time (worker, CLI, demo): rollups are recomputed from what earlier batches committed.
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${INGEST_LOCK})`);
+/**
+ * The start of every ingestion transaction. Batches of one property wait for one another (its rollups are
+ * recomputed from what earlier batches committed); properties ingest in parallel. The properties are those of
+ * `pointIds`, locked in id order so two batches never wait for each other crosswise.
+ */
+export async function beginBatch(tx: Db, bulk: boolean, pointIds: number[] = []): Promise<void> {
+  if (bulk) await tx.execute(sql`SELECT pg_advisory_xact_lock(${INGEST_LOCK})`);
+  else {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock_shared(${INGEST_LOCK})`);
+    if (pointIds.length > 0) {
+      await tx.execute(sql`SELECT count(pg_advisory_xact_lock(${PROPERTY_LOCK}, s.property_id)) FROM (
+          SELECT DISTINCT property_id FROM measurement_points WHERE id = ANY(${pgNumberArray(pointIds)}::int[])
+          ORDER BY property_id) s`);
+    }
+  }
   // API connections carry a statement_timeout; ingestion is not an API request.
   await tx.execute(sql`SET LOCAL statement_timeout = 0`);
   if (bulk) {
@@ -46,6 +61,8 @@ export async function derive(
   timings?: PhaseTimings,
   wholeHours: WholeHourSpans = { registers: [], samples: [] },
   deferRollups = false,
+  /** Days whose hours changed otherwise (hours cleared around a quarantined reading). */
+  extraDays: PointDays[] = [],
 ): Promise<{ hoursUpdated: number; daysUpdated: number; pendingDays?: PointDays[] }> {
   let days: PointDays[];
   let hoursUpdated = 0;
@@ -79,7 +96,10 @@ export async function derive(
     ];
     hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
     // A point is either register or instantaneous, so each point has at most one outcome.
-    days = outcomes.map((o) => ({ pointId: o.point_id, dayLo: o.day_lo, dayHi: o.day_hi }));
+    days = mergeDays([
+      ...outcomes.map((o) => ({ pointId: o.point_id, dayLo: o.day_lo, dayHi: o.day_hi })),
+      ...extraDays,
+    ]);
     if (deferRollups) return { hoursUpdated, daysUpdated: 0, pendingDays: days };
   }
   let daysUpdated = 0;
@@ -109,9 +129,29 @@ export async function updateRollups(db: Db, days: PointDays[], timings?: PhaseTi
   if (days.length === 0) return 0;
   return db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
-    await timed(timings, 'begin', () => beginBatch(tx, false));
+    await timed(timings, 'begin', () =>
+      beginBatch(
+        tx,
+        false,
+        days.map((d) => d.pointId),
+      ),
+    );
     const daily = await timed(timings, 'daily rollups', () => updateDailyRollups(tx, days, false));
     await rollUpFromDaily(tx, days, timings);
     return daily.days;
   });
+}
+
+/** One range per point (the rollup statements would count a point's hours twice for two ranges). */
+export function mergeDays(days: PointDays[]): PointDays[] {
+  const byPoint = new Map<number, PointDays>();
+  for (const d of days) {
+    const seen = byPoint.get(d.pointId);
+    if (!seen) byPoint.set(d.pointId, { ...d });
+    else {
+      if (d.dayLo < seen.dayLo) seen.dayLo = d.dayLo;
+      if (d.dayHi > seen.dayHi) seen.dayHi = d.dayHi;
+    }
+  }
+  return [...byPoint.values()];
 }

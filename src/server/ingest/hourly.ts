@@ -4,7 +4,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { implausibleJumps, implausibleSelect } from './jumps.ts';
-import { DELTA, HOURS, limCte, neighbourSpan, spansCte, sqlStateOf } from './sqlParts.ts';
+import { DELTA, DELTA_WRAPPED, HOURS, limCte, neighbourSpan, spansCte, sqlStateOf } from './sqlParts.ts';
 import { IngestError, type MeterSpan } from './types.ts';
 
 export interface HourlyOutcome {
@@ -61,7 +61,7 @@ export function registerHourlySql(spans: MeterSpan[], fresh = false) {
       FROM aff GROUP BY point_id
     ),
     pm AS (
-      SELECT rg.point_id, rg.h_lo, rg.h_hi, m.id AS meter_id${fresh ? sql`, lim.per_hour` : sql``}
+      SELECT rg.point_id, rg.h_lo, rg.h_hi, m.id AS meter_id${fresh ? sql`, lim.per_hour` : sql`, m.rollover_digits AS digits`}
       FROM rg JOIN meters m ON m.measurement_point_id = rg.point_id
       ${
         fresh
@@ -72,33 +72,40 @@ export function registerHourlySql(spans: MeterSpan[], fresh = false) {
       }
     ),
     rd AS (
-      SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, r.ts, r.value${fresh ? sql`, pm.per_hour` : sql``}
+      SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, r.ts, r.value${fresh ? sql`, pm.per_hour` : sql`, pm.digits`}
       FROM pm JOIN register_readings r ON r.meter_id = pm.meter_id AND r.ts >= pm.h_lo AND r.ts <= pm.h_hi
       ${
         fresh
           ? sql``
           : sql`UNION ALL
-      SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, b.ts, b.value FROM pm CROSS JOIN LATERAL (
+      SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, b.ts, b.value, pm.digits FROM pm CROSS JOIN LATERAL (
         SELECT r.ts, r.value FROM register_readings r
         WHERE r.meter_id = pm.meter_id AND r.ts < pm.h_lo ORDER BY r.ts DESC LIMIT 1) b
       UNION ALL
-      SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, n.ts, n.value FROM pm CROSS JOIN LATERAL (
+      SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, n.ts, n.value, pm.digits FROM pm CROSS JOIN LATERAL (
         SELECT r.ts, r.value FROM register_readings r
         WHERE r.meter_id = pm.meter_id AND r.ts > pm.h_hi ORDER BY r.ts LIMIT 1) n`
       }
     ),
     iv AS (
       SELECT point_id, meter_id, h_lo, h_hi, lag(ts) OVER w AS t0, ts AS t1, lag(value) OVER w AS v0, value AS v1
-             ${fresh ? sql`, per_hour` : sql``}
+             ${fresh ? sql`, per_hour` : sql`, digits`}
       FROM rd WINDOW w AS (PARTITION BY meter_id ORDER BY ts)
     ),
     dl AS (
       -- aligned: one reading per whole hour (UTC epoch seconds divisible by 3600, an hour apart).
-      SELECT point_id, meter_id, h_lo, h_hi, t0, t1, ${DELTA} AS delta,${fresh ? sql` v0, v1, per_hour,` : sql``}
+      SELECT point_id, meter_id, h_lo, h_hi, t0, t1, ${fresh ? DELTA : DELTA_WRAPPED} AS delta,${fresh ? sql` v0, v1, per_hour,` : sql``}
              t1 - t0 = interval '1 hour'
                AND date_part('epoch', t0) = floor(date_part('epoch', t0) / 3600) * 3600 AS aligned
       FROM iv
-      WHERE t0 IS NOT NULL AND t1 > h_lo AND t0 < h_hi
+      WHERE t0 IS NOT NULL AND t1 > h_lo AND t0 < h_hi${
+        fresh
+          ? sql``
+          : // An interval that held a quarantined reading is unknown until an operator decides (misread.ts).
+            sql`
+        AND NOT EXISTS (SELECT 1 FROM data_issues q WHERE q.meter_id = iv.meter_id AND q.status = 'open'
+                          AND q.reading_value IS NOT NULL AND q.reading_ts > iv.t0 AND q.reading_ts < iv.t1)`
+      }
     ),
     sh AS (
       -- The common case, one reading per whole hour, needs no spreading.

@@ -12,7 +12,7 @@
  */
 import type { Db } from '../db/client.ts';
 import { beginBatch, derive } from './derive.ts';
-import { implausibleJumps } from './jumps.ts';
+import { quarantineSuspects } from './misread.ts';
 import { checkAgainstStored, insertReadings } from './readings.ts';
 import { retentionProblems } from './retention.ts';
 import {
@@ -39,41 +39,144 @@ export {
   timed,
 } from './types.ts';
 
+/** What happened to one row of a batch. */
+export type RowStatus = 'accepted' | 'duplicate' | 'refused' | 'quarantined';
+
+export interface RowReceipt {
+  /** The row's line (CSV: the file's line, the header is 1; JSON: the array index + 1). */
+  line: number;
+  status: RowStatus;
+  /** Why a row was refused. */
+  reason?: string;
+  /** The data issue of a quarantined row. */
+  issueId?: number;
+}
+
+/** A batch's receipt: one entry per row, in line order, and the totals. */
+export interface IngestReceipt extends IngestResult {
+  accepted: number;
+  duplicate: number;
+  refused: number;
+  quarantined: number;
+  results: RowReceipt[];
+}
+
+export interface IngestBatchOptions extends IngestOptions {
+  /** All or nothing: any refused row rejects the batch (IngestError) and nothing is written. */
+  atomic?: boolean;
+  /** Where the rows came from, recorded on data issues: `csv`, `http:key:<id>`, `mqtt`. */
+  source?: string;
+  /** An API key's scope: meters outside these properties are unknown to the batch. */
+  propertyIds?: number[];
+}
+
 /**
- * Validates and stores a batch of readings, then brings hourly consumption and rollups up to date,
- * all in one transaction. Throws IngestError (and writes nothing) if any row is bad.
+ * The one entry point of every door (CSV, HTTP, MQTT): validates the rows, stores the good ones, quarantines
+ * suspect ones (misread.ts), and brings hourly consumption and rollups up to date, in one transaction.
+ * Returns a receipt per row. Not atomic: good rows are taken even when others are refused. Atomic: any refused
+ * row throws IngestError and nothing is written (quarantined rows are no refusal).
  */
-export async function ingestReadings(
+export async function ingestBatch(
   db: Db,
   rows: ReadingRow[],
-  options: IngestOptions = {},
-): Promise<IngestResult> {
+  options: IngestBatchOptions = {},
+): Promise<IngestReceipt> {
   const problems: IngestProblem[] = [];
   const numbers = [
     ...new Set(rows.filter((r) => !r.meterNumber.includes('\0')).map((r) => r.meterNumber.trim())),
   ];
-  const meters = numbers.length > 0 ? await loadMeters(db, numbers) : new Map<string, MeterInfo>();
-  const valid = validateRows(rows, meters, problems, (options.now ?? new Date()).getTime());
+  const meters =
+    numbers.length > 0 ? await loadMeters(db, numbers, options.propertyIds) : new Map<string, MeterInfo>();
+  const repeats: number[] = [];
+  const valid = validateRows(rows, meters, problems, (options.now ?? new Date()).getTime(), repeats);
+  const refuse = () => {
+    problems.sort((a, b) => a.line - b.line);
+    throw new IngestError(problems);
+  };
+  if (options.atomic && problems.length > 0) refuse();
+  const metersById = new Map([...meters.values()].map((m) => [m.id, m]));
 
   return db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
     const timings = options.timings;
-    // One batch at a time (worker, CLI, demo): rollups are recomputed from what earlier batches committed.
-    await timed(timings, 'begin', () => beginBatch(tx, options.bulk === true));
+    const pointIds = [...new Set(valid.map((r) => metersById.get(r.meterId)!.pointId))];
+    await timed(timings, 'begin', () => beginBatch(tx, options.bulk === true, pointIds));
     const checked = await timed(timings, 'check against stored', () => checkAgainstStored(tx, valid));
-    problems.push(...checked.problems, ...(await retentionProblems(tx, valid)));
-    if (problems.length > 0) {
-      problems.sort((a, b) => a.line - b.line);
-      throw new IngestError(problems);
-    }
-    const { inserted, spans } = await timed(timings, 'insert readings', () =>
-      insertReadings(tx, checked.appends, checked.others),
+    // Readings older than the retention's cutoff (retention.ts), among those not settled otherwise.
+    const settledLines = new Set([
+      ...checked.problems.map((p) => p.line),
+      ...checked.duplicates,
+      ...checked.quarantined.map((q) => q.line),
+    ]);
+    const tooOld = await retentionProblems(
+      tx,
+      valid.filter((r) => !settledLines.has(r.line)),
     );
-    if (spans.length === 0) return { rows: rows.length, newReadings: 0, hoursUpdated: 0, daysUpdated: 0 };
-    const jumps = await timed(timings, 'jumps and resets check', () => implausibleJumps(tx, spans, valid));
-    if (jumps.length > 0) throw new IngestError(jumps.sort((a, b) => a.line - b.line));
-
-    const derived = await derive(tx, spans, false, timings, undefined, options.deferRollups === true);
-    return { rows: rows.length, newReadings: inserted, ...derived };
+    problems.push(...checked.problems, ...tooOld);
+    if (options.atomic && problems.length > 0) refuse();
+    const refusedLines = new Set([...checked.problems, ...tooOld].map((p) => p.line));
+    const appends = refusedLines.size
+      ? checked.appends.filter((r) => !refusedLines.has(r.line))
+      : checked.appends;
+    const others = refusedLines.size
+      ? checked.others.filter((r) => !refusedLines.has(r.line))
+      : checked.others;
+    const fresh = [...appends, ...others];
+    const { inserted, spans } = await timed(timings, 'insert readings', () =>
+      insertReadings(tx, appends, others),
+    );
+    const quarantine = spans.length
+      ? await timed(timings, 'misread check', () =>
+          quarantineSuspects(tx, spans, fresh, metersById, options.source ?? 'csv'),
+        )
+      : { issues: [], clearedDays: [] };
+    const derived =
+      spans.length > 0
+        ? await derive(
+            tx,
+            spans,
+            false,
+            timings,
+            undefined,
+            options.deferRollups === true,
+            quarantine.clearedDays,
+          )
+        : { hoursUpdated: 0, daysUpdated: 0 };
+    const results: RowReceipt[] = [
+      ...problems.map((p) => ({ line: p.line, status: 'refused' as const, reason: p.reason })),
+      ...[...repeats, ...checked.duplicates].map((line) => ({ line, status: 'duplicate' as const })),
+      ...[...checked.quarantined, ...quarantine.issues].map((q) => ({
+        line: q.line,
+        status: 'quarantined' as const,
+        issueId: q.issueId,
+      })),
+    ];
+    const settled = new Set(results.map((r) => r.line));
+    for (const r of fresh) if (!settled.has(r.line)) results.push({ line: r.line, status: 'accepted' });
+    results.sort((a, b) => a.line - b.line);
+    const tally = (status: RowStatus) => results.filter((r) => r.status === status).length;
+    return {
+      rows: rows.length,
+      newReadings: inserted - quarantine.issues.length,
+      ...derived,
+      accepted: tally('accepted'),
+      duplicate: tally('duplicate'),
+      refused: tally('refused'),
+      quarantined: tally('quarantined'),
+      results,
+    };
   });
+}
+
+/**
+ * Validates and stores a batch of readings, then brings hourly consumption and rollups up to date,
+ * all in one transaction. Throws IngestError (and writes nothing) if any row is refused; suspect readings
+ * are quarantined (the receipt says which).
+ */
+export async function ingestReadings(
+  db: Db,
+  rows: ReadingRow[],
+  options: IngestBatchOptions = {},
+): Promise<IngestReceipt> {
+  return ingestBatch(db, rows, { ...options, atomic: true });
 }

@@ -6,31 +6,59 @@ import type { Db } from '../db/client.ts';
 import { pgNumberArray, queryRows } from '../db/sql.ts';
 import { INSERT_CHUNK, type IngestProblem, type MeterSpan, type ValidRow, widen } from './types.ts';
 
+/** What checkAgainstStored found. */
+export interface StoredCheck {
+  /** Rows whose meter+timestamp is stored with another value, or quarantined with another value. */
+  problems: IngestProblem[];
+  /** Lines of rows stored already with the same value (or rejected earlier with it). */
+  duplicates: number[];
+  /** Lines of rows that repeat a reading in quarantine, with its issue. */
+  quarantined: { line: number; issueId: number }[];
+  /** Rows after or before all of the meter's stored readings: certainly new. */
+  appends: ValidRow[];
+  /** The other rows still to insert (new unless the database says otherwise). */
+  others: ValidRow[];
+}
+
+function rowsParam(rows: ValidRow[]): SQL {
+  return sql`unnest(${pgNumberArray(rows.map((r) => r.line))}::int[], ${pgNumberArray(rows.map((r) => r.meterId))}::int[],
+                    ${pgNumberArray(rows.map((r) => r.ms))}::int8[], ${pgNumberArray(rows.map((r) => r.value))}::numeric[])
+             AS i(line, meter_id, ms, value)`;
+}
+
 /**
- * Splits rows into appends (outside the span of the meter's stored readings, so certainly new) and the rest,
- * and reports rows of the rest whose meter+timestamp is already stored with another value.
+ * Splits rows into appends (outside the span of the meter's stored readings, so certainly new) and the rest;
+ * finds rows stored already (duplicates when the value is the same, problems when not) and rows that repeat a
+ * suspect reading in the data-issue queue.
  */
-export async function checkAgainstStored(
-  tx: Db,
-  rows: ValidRow[],
-): Promise<{ problems: IngestProblem[]; appends: ValidRow[]; others: ValidRow[] }> {
-  if (rows.length === 0) return { problems: [], appends: [], others: [] };
+export async function checkAgainstStored(tx: Db, rows: ValidRow[]): Promise<StoredCheck> {
+  const result: StoredCheck = { problems: [], duplicates: [], quarantined: [], appends: [], others: [] };
+  if (rows.length === 0) return result;
   const meterIds = [...new Set(rows.map((r) => r.meterId))];
-  // Rows before a meter's first or after its last stored reading cannot conflict; only check the rest.
-  const bounds = await queryRows<{ meter_id: number; first_ms: number | null; last_ms: number | null }>(
+  // Rows before a meter's first or after its last stored reading cannot be stored; only check the rest. The
+  // same statement says which meters have suspect readings in the queue (open or rejected).
+  const bounds = await queryRows<{
+    meter_id: number;
+    first_ms: number | null;
+    last_ms: number | null;
+    issues: boolean;
+  }>(
     tx,
     sql`SELECT m.id AS meter_id,
           (SELECT (extract(epoch FROM r.ts) * 1000)::float8 FROM register_readings r
             WHERE r.meter_id = m.id ORDER BY r.ts LIMIT 1) AS first_ms,
           (SELECT (extract(epoch FROM r.ts) * 1000)::float8 FROM register_readings r
-            WHERE r.meter_id = m.id ORDER BY r.ts DESC LIMIT 1) AS last_ms
+            WHERE r.meter_id = m.id ORDER BY r.ts DESC LIMIT 1) AS last_ms,
+          EXISTS (SELECT 1 FROM data_issues q WHERE q.meter_id = m.id AND q.reading_value IS NOT NULL
+                    AND q.status <> 'accepted') AS issues
         FROM unnest(${pgNumberArray(meterIds)}::int[]) AS m(id)`,
   );
   const stored = new Map(bounds.map((b) => [b.meter_id, b]));
-  const appends: ValidRow[] = [];
   const suspects: ValidRow[] = [];
+  const withIssues: ValidRow[] = [];
   for (const r of rows) {
     const b = stored.get(r.meterId);
+    if (b?.issues) withIssues.push(r);
     if (
       !b ||
       b.first_ms === null ||
@@ -38,30 +66,53 @@ export async function checkAgainstStored(
       r.ms < Number(b.first_ms) ||
       r.ms > Number(b.last_ms)
     ) {
-      appends.push(r);
+      result.appends.push(r);
     } else suspects.push(r);
   }
-  const problems: IngestProblem[] = [];
-  for (let i = 0; i < suspects.length; i += INSERT_CHUNK) {
-    const chunk = suspects.slice(i, i + INSERT_CHUNK);
-    const found = await queryRows<{ line: number; stored: string; meter_number: string }>(
+  const settled = new Set<number>();
+  for (let i = 0; i < withIssues.length; i += INSERT_CHUNK) {
+    const found = await queryRows<{ line: number; id: number; status: string; same: boolean }>(
       tx,
-      sql`SELECT i.line, r.value::text AS stored, m.number AS meter_number
-          FROM unnest(${pgNumberArray(chunk.map((r) => r.line))}::int[], ${pgNumberArray(chunk.map((r) => r.meterId))}::int[],
-                      ${pgNumberArray(chunk.map((r) => r.ms))}::int8[], ${pgNumberArray(chunk.map((r) => r.value))}::numeric[])
-               AS i(line, meter_id, ms, value)
-          JOIN register_readings r ON r.meter_id = i.meter_id AND r.ts = to_timestamp(i.ms::float8 / 1000)
-          JOIN meters m ON m.id = i.meter_id
-          WHERE r.value <> i.value`,
+      sql`SELECT DISTINCT ON (i.line) i.line, q.id, q.status, q.reading_value = i.value AS same
+          FROM ${rowsParam(withIssues.slice(i, i + INSERT_CHUNK))}
+          JOIN data_issues q ON q.meter_id = i.meter_id AND q.reading_ts = to_timestamp(i.ms::float8 / 1000)
+            AND q.reading_value IS NOT NULL AND q.status <> 'accepted'
+          ORDER BY i.line, q.status = 'open' DESC, q.id DESC`,
     );
     for (const f of found) {
-      problems.push({
-        line: f.line,
-        reason: `meter ${f.meter_number} already has another value (${f.stored}) stored for this timestamp`,
-      });
+      if (f.status === 'open' && f.same) result.quarantined.push({ line: f.line, issueId: f.id });
+      else if (f.status === 'open') {
+        result.problems.push({
+          line: f.line,
+          reason: `this meter has another reading for this timestamp in quarantine (data issue #${f.id}); an operator decides it first`,
+        });
+      } else if (f.same) result.duplicates.push(f.line);
+      else continue;
+      settled.add(f.line);
     }
   }
-  return { problems, appends, others: suspects };
+  for (let i = 0; i < suspects.length; i += INSERT_CHUNK) {
+    const found = await queryRows<{ line: number; stored: string; meter_number: string; same: boolean }>(
+      tx,
+      sql`SELECT i.line, r.value::text AS stored, m.number AS meter_number, r.value = i.value AS same
+          FROM ${rowsParam(suspects.slice(i, i + INSERT_CHUNK))}
+          JOIN register_readings r ON r.meter_id = i.meter_id AND r.ts = to_timestamp(i.ms::float8 / 1000)
+          JOIN meters m ON m.id = i.meter_id`,
+    );
+    for (const f of found) {
+      settled.add(f.line);
+      if (f.same) result.duplicates.push(f.line);
+      else {
+        result.problems.push({
+          line: f.line,
+          reason: `meter ${f.meter_number} already has another value (${f.stored}) stored for this timestamp`,
+        });
+      }
+    }
+  }
+  if (settled.size > 0) result.appends = result.appends.filter((r) => !settled.has(r.line));
+  result.others = suspects.filter((r) => !settled.has(r.line));
+  return result;
 }
 
 /**

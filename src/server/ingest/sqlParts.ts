@@ -29,6 +29,13 @@ export function neighbourSpan(fresh: boolean): SQL {
 
 /** Rise or reset: the consumption an interval from (t0, v0) to (t1, v1) of one meter stands for. */
 export const DELTA = sql`CASE WHEN v1 >= v0 THEN v1 - v0 ELSE v1 END`;
+/**
+ * DELTA for a meter whose profile may roll over (`digits`, null: never): a drop from the register's top tenth
+ * (ROLLOVER_FROM in misread.ts) is a rollover, whose consumption is what remained to the top plus the new value.
+ */
+export const DELTA_WRAPPED = sql`CASE WHEN v1 >= v0 THEN v1 - v0
+    WHEN digits IS NOT NULL AND v0 >= power(10::numeric, digits) * 0.9 THEN power(10::numeric, digits) - v0 + v1
+    ELSE v1 END`;
 
 /** The hours an interval counts for in the plausibility bound: its length, at least one. */
 export const HOURS = sql`greatest(1, extract(epoch FROM t1 - t0) / 3600)`;

@@ -47,6 +47,11 @@ export interface MeterInfo {
   id: number;
   number: string;
   pointId: number;
+  propertyId: number;
+  /** Profile: the register rolls over after this many integer digits (null: never). */
+  rolloverDigits: number | null;
+  /** Profile: the yearly billing date `MM-DD` of a scheduled reset (null: none). */
+  resetOn: string | null;
   installedMs: number;
   removedMs: number | null;
   quantity: string;

@@ -3,16 +3,27 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { pgTextArray, queryRows } from '../db/sql.ts';
+import { pgNumberArray, pgTextArray, queryRows } from '../db/sql.ts';
 import { EARLIEST_READING_MS, FUTURE_TOLERANCE_MS, precisionProblem, SAMPLE_RANGE } from './bounds.ts';
 import { parseDecimal, parseTimestamp } from './parse.ts';
 import type { IngestProblem, MeterInfo, ReadingRow, ValidRow } from './types.ts';
 
-export async function loadMeters(db: Db, numbers: string[]): Promise<Map<string, MeterInfo>> {
+/**
+ * The meters of these numbers; with `propertyIds` (an API key's scope) only those of the properties, so a
+ * meter elsewhere is as unknown as one that does not exist.
+ */
+export async function loadMeters(
+  db: Db,
+  numbers: string[],
+  propertyIds?: number[],
+): Promise<Map<string, MeterInfo>> {
   const rows = await queryRows<{
     id: number;
     number: string;
     point_id: number;
+    property_id: number;
+    rollover_digits: number | null;
+    reset_on: string | null;
     installed_ms: number;
     removed_ms: number | null;
     quantity: string;
@@ -22,9 +33,10 @@ export async function loadMeters(db: Db, numbers: string[]): Promise<Map<string,
     sql`SELECT m.id, m.number, m.measurement_point_id AS point_id,
           (extract(epoch FROM m.installed_at) * 1000)::float8 AS installed_ms,
           (extract(epoch FROM m.removed_at) * 1000)::float8 AS removed_ms,
-          p.quantity, p.reading_kind
+          p.quantity, p.reading_kind, p.property_id, m.rollover_digits, m.reset_on
         FROM meters m JOIN measurement_points p ON p.id = m.measurement_point_id
-        WHERE m.number = ANY(${pgTextArray(numbers)}::text[])`,
+        WHERE m.number = ANY(${pgTextArray(numbers)}::text[])
+          ${propertyIds ? sql`AND p.property_id = ANY(${pgNumberArray(propertyIds)}::int[])` : sql``}`,
   );
   return new Map(
     rows.map((r) => [
@@ -33,6 +45,9 @@ export async function loadMeters(db: Db, numbers: string[]): Promise<Map<string,
         id: r.id,
         number: r.number,
         pointId: r.point_id,
+        propertyId: r.property_id,
+        rolloverDigits: r.rollover_digits,
+        resetOn: r.reset_on,
         installedMs: Number(r.installed_ms),
         removedMs: r.removed_ms === null ? null : Number(r.removed_ms),
         quantity: r.quantity,
@@ -58,6 +73,8 @@ export function validateRows(
   meters: Map<string, MeterInfo>,
   problems: IngestProblem[],
   nowMs: number,
+  /** Gets the lines of rows that repeat an earlier row of the batch exactly (dropped). */
+  repeats: number[] = [],
 ): ValidRow[] {
   // The rows of each meter, in the order they came.
   const byMeter = new Map<number, ValidRow[]>();
@@ -133,7 +150,8 @@ export function validateRows(
       if (kept?.ms !== r.ms) {
         kept = r;
         valid.push(r);
-      } else if (kept.value !== r.value) {
+      } else if (kept.value === r.value) repeats.push(r.line);
+      else if (kept.value !== r.value) {
         problems.push({
           line: r.line,
           reason: `meter ${numberOf.get(meterId)} at ${r.ts} has value ${r.value} here but ${kept.value} on line ${kept.line}`,
