@@ -20,6 +20,8 @@ const schema = z.object({
   /** PEM (PKCS#8) Ed25519 private keys; generated into DATA_DIR/keys when unset. */
   ACCOUNT_JWT_PRIVATE_KEY: z.string().optional(),
   TENANT_JWT_PRIVATE_KEY: z.string().optional(),
+  /** The operator console's backend (/api/admin/graphql). */
+  ADMIN_JWT_PRIVATE_KEY: z.string().optional(),
   /** Access token lifetime in seconds. */
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(10).max(86_400).default(300),
   /** Refresh token lifetime in seconds. */
@@ -91,6 +93,16 @@ const schema = z.object({
   GRAPH_MAX_POINTS: z.coerce.number().int().min(1).default(5_000),
   /** Largest request body the API reads, in bytes; a larger one is refused with 413 before it is parsed. */
   API_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(100_000),
+  /** Ingestion API (docs/ingest.md): largest body as sent (compressed or not), in bytes; larger: 413. */
+  INGEST_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(10_000_000),
+  /** Ingestion API: largest body after gzip decompression, in bytes; larger (a gzip bomb): 413. */
+  INGEST_MAX_DECOMPRESSED_BYTES: z.coerce.number().int().min(1024).default(50_000_000),
+  /** Ingestion API: rows answered synchronously; a larger batch gets 202 and is ingested by the worker. */
+  INGEST_SYNC_MAX_ROWS: z.coerce.number().int().min(1).default(5_000),
+  /** Ingestion API: most rows in one batch; more: 413. */
+  INGEST_MAX_ROWS: z.coerce.number().int().min(1).default(200_000),
+  /** Ingestion API: requests per minute per API key; more: 429 with Retry-After. */
+  INGEST_KEY_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   /** Comma-separated origins allowed to call the API from another origin (CORS); empty means same origin only. */
   CORS_ORIGINS: z
     .string()

@@ -15,11 +15,13 @@ import compression from 'compression';
 import { sql } from 'drizzle-orm';
 import sirv from 'sirv';
 import { ACCOUNT_GRAPHQL_ENDPOINT, createAccountYoga } from './account/yoga.ts';
+import { ADMIN_GRAPHQL_ENDPOINT, createAdminYoga } from './admin/yoga.ts';
 import { SOCIAL_CALLBACK_PATH } from './auth/social.ts';
 import { handleSocialFormPost } from './auth/socialCallback.ts';
 import type { ServerConfig } from './config.ts';
 import { QUERY_TOO_COMPLEX } from './graphql/limits.ts';
 import { createHealthProbes } from './healthProbes.ts';
+import { handleIngestRequest, INGEST_PREFIX } from './ingest/httpDoor.ts';
 import {
   accessLog,
   METRICS_PATH,
@@ -288,16 +290,22 @@ export function createApiHandler(services: ApiServices): Middleware {
   // Yoga's own fetch classes: these requests never reach Astro (see graphql/yoga.ts FetchClasses).
   const account = createAccountYoga(services, 'yoga');
   const tenant = createTenantYoga(services, 'yoga');
+  const admin = createAdminYoga(services, 'yoga');
   const databaseHealth = new DatabaseHealth(() => services.database.db.execute(sql`SELECT 1`));
   const probes = createHealthProbes(services);
   const accountListener = withCompression(account.requestListener as Handler);
   const tenantListener = withCompression(tenant.requestListener as Handler);
+  const adminListener = withCompression(admin.requestListener as Handler);
 
   return (req, res, next) => {
     const path = pathOf(req);
     if (path.startsWith('/api/')) {
       res.setHeader('Vary', 'Origin');
-      if (path === ACCOUNT_GRAPHQL_ENDPOINT || path === TENANT_GRAPHQL_ENDPOINT) {
+      if (
+        path === ACCOUNT_GRAPHQL_ENDPOINT ||
+        path === TENANT_GRAPHQL_ENDPOINT ||
+        path === ADMIN_GRAPHQL_ENDPOINT
+      ) {
         const length = Number(req.headers['content-length'] ?? 0);
         if (length > config.API_MAX_BODY_BYTES) {
           // Refused unread; the connection closes so the rest of the body is not read either.
@@ -325,13 +333,22 @@ export function createApiHandler(services: ApiServices): Middleware {
           );
           return;
         }
-        const listener = path === TENANT_GRAPHQL_ENDPOINT ? tenantListener : accountListener;
+        const listener =
+          path === TENANT_GRAPHQL_ENDPOINT
+            ? tenantListener
+            : path === ADMIN_GRAPHQL_ENDPOINT
+              ? adminListener
+              : accountListener;
         if (req.method === 'POST') withBody(req, res, listener);
         else listener(req, res);
         return;
       }
       // /api/health/live and /api/health/ready (healthProbes.ts).
       if (probes(path, req, res)) return;
+      if (path.startsWith(INGEST_PREFIX)) {
+        handleIngestRequest(services.database.db, config, req, res);
+        return;
+      }
       if (path === '/api/health' && (req.method === 'GET' || req.method === 'HEAD')) {
         void health(services, databaseHealth, res);
         return;

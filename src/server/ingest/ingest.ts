@@ -68,6 +68,8 @@ export interface IngestBatchOptions extends IngestOptions {
   source?: string;
   /** An API key's scope: meters outside these properties are unknown to the batch. */
   propertyIds?: number[];
+  /** An operator's decision (issues.ts): the rows are stored without the misread check. */
+  trusted?: boolean;
 }
 
 /**
@@ -125,11 +127,12 @@ export async function ingestBatch(
     const { inserted, spans } = await timed(timings, 'insert readings', () =>
       insertReadings(tx, appends, others),
     );
-    const quarantine = spans.length
-      ? await timed(timings, 'misread check', () =>
-          quarantineSuspects(tx, spans, fresh, metersById, options.source ?? 'csv'),
-        )
-      : { issues: [], clearedDays: [] };
+    const quarantine =
+      spans.length && !options.trusted
+        ? await timed(timings, 'misread check', () =>
+            quarantineSuspects(tx, spans, fresh, metersById, options.source ?? 'csv'),
+          )
+        : { issues: [], clearedDays: [] };
     const derived =
       spans.length > 0
         ? await derive(
