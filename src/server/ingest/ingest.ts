@@ -104,11 +104,19 @@ export async function ingestBatch(
     const pointIds = [...new Set(valid.map((r) => metersById.get(r.meterId)!.pointId))];
     await timed(timings, 'begin', () => beginBatch(tx, options.bulk === true, pointIds));
     const checked = await timed(timings, 'check against stored', () => checkAgainstStored(tx, valid));
-    // Readings older than the retention (READING_RETENTION_YEARS) are refused like any other bad row.
-    const expired = await retentionProblems(tx, valid);
-    problems.push(...checked.problems, ...expired);
+    // Readings older than the retention's cutoff (retention.ts), among those not settled otherwise.
+    const settledLines = new Set([
+      ...checked.problems.map((p) => p.line),
+      ...checked.duplicates,
+      ...checked.quarantined.map((q) => q.line),
+    ]);
+    const tooOld = await retentionProblems(
+      tx,
+      valid.filter((r) => !settledLines.has(r.line)),
+    );
+    problems.push(...checked.problems, ...tooOld);
     if (options.atomic && problems.length > 0) refuse();
-    const refusedLines = new Set([...checked.problems, ...expired].map((p) => p.line));
+    const refusedLines = new Set([...checked.problems, ...tooOld].map((p) => p.line));
     const appends = refusedLines.size
       ? checked.appends.filter((r) => !refusedLines.has(r.line))
       : checked.appends;
