@@ -2,12 +2,14 @@
  * `npm start`: build if stale, migrate, seed demo data into an empty database, catch it up to the
  * current hour, then serve the web app and both backends from one process.
  */
+
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import type { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { DEMO_OPERATORS } from './admin/demo.ts';
 import { type Database, openBackgroundConnection } from './db/client.ts';
 import { advertiseOrigin } from './db/dataDirLock.ts';
 import { addDemoAlarms } from './demo/alarms.ts';
@@ -216,6 +218,7 @@ async function main(): Promise<void> {
   if (demo.load) {
     console.log(`  Demo logins (password ${DEMO_PASSWORD}):`);
     for (const user of DEMO_USERS) console.log(`    ${user.email.padEnd(18)} ${user.description}`);
+    for (const op of DEMO_OPERATORS) console.log(`    ${op.email.padEnd(18)} ${op.description}`);
     if (await demoCodeUnused(database.db)) console.log(`  Unused activation code: ${DEMO_ACTIVATION_CODE}`);
   }
 
