@@ -65,8 +65,12 @@ const schema = z.object({
     .literal('')
     .transform(() => undefined)
     .or(z.coerce.number().int().min(1).max(100).optional()),
-  /** Trust the first X-Forwarded-For address as the client's (only behind a proxy that sets it). */
-  TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  /**
+   * How many proxies in front of the app to trust (0: none). Each appends the address it was connected from to
+   * X-Forwarded-For, so the client's address is the entry the outermost trusted proxy wrote: the N-th from the
+   * right. Entries left of it are the client's own writing and are never used.
+   */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** Social login: each provider is off until its client id is set. */
   GOOGLE_CLIENT_ID: z.string().optional(),
   APPLE_CLIENT_ID: z.string().optional(),

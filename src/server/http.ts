@@ -69,7 +69,7 @@ const HSTS = 'max-age=63072000; includeSubDomains';
 /** Whether the browser reached us over TLS: our own TLS socket, or a trusted proxy's X-Forwarded-Proto. */
 export function isSecureRequest(req: IncomingMessage, config: Pick<ServerConfig, 'TRUST_PROXY'>): boolean {
   if ((req.socket as TLSSocket).encrypted) return true;
-  if (config.TRUST_PROXY !== '1') return false;
+  if (config.TRUST_PROXY < 1) return false;
   const proto = req.headers['x-forwarded-proto'];
   const first = (Array.isArray(proto) ? proto[0] : proto)?.split(',')[0]?.trim().toLowerCase();
   return first === 'https';

@@ -142,7 +142,7 @@ describe('security headers', () => {
   });
 
   it('HSTS only when a trusted proxy says the browser came over TLS', async () => {
-    const trusting = await start({ TRUST_PROXY: '1' });
+    const trusting = await start({ TRUST_PROXY: 1 });
     const proxied = await raw(`${trusting}/api/health`, { headers: { 'x-forwarded-proto': 'https' } });
     expect(proxied.headers['strict-transport-security']).toMatch(/^max-age=\d{8,}; includeSubDomains$/);
     const plain = await raw(`${trusting}/api/health`, { headers: { 'x-forwarded-proto': 'http' } });

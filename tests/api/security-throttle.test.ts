@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/client.ts';
+import { clientAddressFrom } from '../../src/server/graphql/context.ts';
 import type { BackendYoga } from '../../src/server/graphql/yoga.ts';
 import { lookUpReport } from '../../src/server/reports/lookup.ts';
 import { createTestApi, type GqlResult, type TestApi } from './helpers/api.ts';
@@ -133,5 +134,30 @@ describe('300 parallel attempts', () => {
       ),
     );
     expect(answers.filter((a) => a.status !== 'throttled').length).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('forwarded addresses (TRUST_PROXY)', () => {
+  it('the client address is the hop the trusted proxies appended, whatever the client wrote before it', () => {
+    // One proxy: it appended the last entry.
+    expect(clientAddressFrom(1, '6.6.6.6, 203.0.113.9', '10.0.0.2')).toBe('203.0.113.9');
+    expect(clientAddressFrom(1, '203.0.113.9', '10.0.0.2')).toBe('203.0.113.9');
+    // Two proxies (a CDN, then nginx): the CDN appended the client, nginx appended the CDN.
+    expect(clientAddressFrom(2, '6.6.6.6, 203.0.113.9, 198.51.100.7', '10.0.0.2')).toBe('203.0.113.9');
+    // No proxy trusted, or a chain shorter than the proxies: the socket's address.
+    expect(clientAddressFrom(0, '203.0.113.9', '10.0.0.2')).toBe('10.0.0.2');
+    expect(clientAddressFrom(2, '203.0.113.9', '10.0.0.2')).toBe('10.0.0.2');
+  });
+
+  it('signups with a rotated first X-Forwarded-For entry still count against the one real address', async () => {
+    const { checked } = await burst(15, (i) =>
+      post(
+        api.account,
+        'mutation ($e: String!) { createEmailPasswordUser(email: $e, password: "Signup#Pass2026") { token } }',
+        { e: `rotated-${i}@test.test` },
+        `192.0.2.${i + 1}, 10.8.0.1`,
+      ),
+    );
+    expect(checked).toBe(10);
   });
 });

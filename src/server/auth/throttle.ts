@@ -86,6 +86,16 @@ export async function consumeAttempt(db: Db, checks: Array<[ThrottleName, Key]>)
   }
 }
 
+/**
+ * Counts a failure against each key without throwing for being over the limit: for an attempt that passed the
+ * check and failed after it (a tenant's right password at the operator console).
+ */
+export async function countFailure(db: Db, checks: Array<[ThrottleName, Key]>): Promise<void> {
+  await consumeAttempt(db, checks).catch((err: unknown) => {
+    if ((err as { extensions?: { code?: string } }).extensions?.code !== 'TOO_MANY_ATTEMPTS') throw err;
+  });
+}
+
 /** Gives back the point an attempt took (it succeeded, and only failures count). */
 export async function refundAttempt(db: Db, checks: Array<[ThrottleName, Key]>): Promise<void> {
   const all = limiters(db);

@@ -45,12 +45,30 @@ export function rememberClientAddress(request: Request, address: string | undefi
   if (address) clientAddresses.set(request, address);
 }
 
-function clientAddressOf(services: ApiServices, request: Request): string | null {
-  if (services.config.TRUST_PROXY === '1') {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded.slice(0, 64);
+/**
+ * The client's address behind `trustedProxies` proxies: the X-Forwarded-For entry the outermost trusted proxy
+ * appended (the N-th from the right), never one the client wrote itself (issue 24: rotating the first entry
+ * dodged every per-address throttle). With no trusted proxy, or a header shorter than the chain, the socket's.
+ */
+export function clientAddressFrom(
+  trustedProxies: number,
+  forwardedFor: string | null | undefined,
+  socketAddress: string | null | undefined,
+): string | null {
+  if (trustedProxies > 0 && forwardedFor) {
+    const hops = forwardedFor.split(',').map((h) => h.trim());
+    const hop = hops.length >= trustedProxies ? hops[hops.length - trustedProxies] : undefined;
+    if (hop) return hop.slice(0, 64);
   }
-  return clientAddresses.get(request) ?? null;
+  return socketAddress || null;
+}
+
+function clientAddressOf(services: ApiServices, request: Request): string | null {
+  return clientAddressFrom(
+    services.config.TRUST_PROXY,
+    request.headers.get('x-forwarded-for'),
+    clientAddresses.get(request),
+  );
 }
 
 /**

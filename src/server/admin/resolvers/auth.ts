@@ -9,7 +9,13 @@ import { consumeOneTimeToken, issueOneTimeToken, peekOneTimeToken } from '../../
 import { authenticate, type IssuedTokens, issueTokens } from '../../auth/login.ts';
 import { revokeRefreshToken, unixSeconds } from '../../auth/refresh.ts';
 import { refreshSession, refreshTokenInput } from '../../auth/refresh-session.ts';
-import { clearThrottle, consumeAttempt, refundAttempt, type ThrottleName } from '../../auth/throttle.ts';
+import {
+  clearThrottle,
+  consumeAttempt,
+  countFailure,
+  refundAttempt,
+  type ThrottleName,
+} from '../../auth/throttle.ts';
 import { operatorRoles, users } from '../../db/schema.ts';
 import type { GraphQLContext } from '../../graphql/context.ts';
 import { invalidCredentials, parseInput } from '../../graphql/errors.ts';
@@ -53,8 +59,7 @@ export const operatorLogin: NonNullable<MutationResolvers['operatorLogin']> = as
   const operator = await operatorUser(ctx, user.id);
   if (!operator) {
     // A tenant app user's right password is still no console login; it answers like a wrong one.
-    // authenticate handed its point back on the right password; this failure takes one again.
-    await consumeAttempt(ctx.db, [['loginIp', ctx.clientAddress]]);
+    await countFailure(ctx.db, [['loginIp', ctx.clientAddress]]);
     ctx.logger.warn({ userId: user.id, clientAddress: ctx.clientAddress }, 'console login by a non-operator');
     throw invalidCredentials();
   }
@@ -79,7 +84,7 @@ export const operatorSecondFactor: NonNullable<MutationResolvers['operatorSecond
     ['loginAccount', operator.email],
     ['loginIp', ctx.clientAddress],
   ];
-  // The point is taken before the code is checked (issue 24) and handed back when the code is right.
+  // The point is taken before the code is checked (parallel guesses cannot race past the limit).
   await consumeAttempt(ctx.db, checks);
   const code = args.code.trim();
   let outcome = await acceptTotp(ctx.db, operator, code);
@@ -92,10 +97,10 @@ export const operatorSecondFactor: NonNullable<MutationResolvers['operatorSecond
     ctx.logger.warn({ userId: operator.id, clientAddress: ctx.clientAddress }, 'wrong second factor');
     throw secondFactorInvalid();
   }
-  await refundAttempt(ctx.db, checks);
   // Only one of two concurrent uses of the challenge gets tokens.
   if (!(await consumeOneTimeToken(ctx.db, 'operator_mfa', args.challenge))) throw challengeExpired();
   await clearThrottle(ctx.db, 'loginAccount', operator.email);
+  await refundAttempt(ctx.db, [['loginIp', ctx.clientAddress]]);
   const who = { operatorId: operator.id, actor: operator.email, accountId: operator.accountId };
   let recoveryCodes: string[] | null = null;
   if (outcome === 'setup') {
