@@ -8,6 +8,7 @@
  *   impersonate <email> [reason]      a one-time support link
  *   demo:seed                         load the demo dataset into an empty database
  *   demo:catch-up                     generate demo readings up to the current hour
+ *   backup <file> / restore <file>    a consistent backup through the engine / load one (backup/)
  *   help                              this text
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { importProperty, PropertyImportError } from './account/importProperty.ts
 import { importPropertyCsv } from './account/importPropertyCsv.ts';
 import { deactivateUser, inviteAsOperator, issueActivationCode, OperatorError } from './account/operator.ts';
 import { OPERATOR_HELP, runOperatorCommand } from './admin/cli.ts';
+import { BACKUP_HELP, BackupError, runBackupCommand } from './backup/cli.ts';
 import { DataDirBusyError, dataDirOwner } from './db/dataDirLock.ts';
 import { SchemaBehindError } from './db/schemaVersion.ts';
 import { progressPrinter } from './demo/progress.ts';
@@ -55,6 +57,7 @@ ${MQTT_HELP}
 ${REPORTS_HELP}
 ${STATEMENTS_HELP}
 ${OPERATOR_HELP}
+${BACKUP_HELP}
   help                Show this text.
 
 The database is PGlite under DATA_DIR (default ./data), or PostgreSQL when DATABASE_URL is set.`;
@@ -256,6 +259,7 @@ async function run(args: string[]): Promise<void> {
     if (await runReportsCommand(command, rest, open)) return;
     if (await runStatementsCommand(command, rest, open)) return;
     if (await runOperatorCommand(command, rest, open)) return;
+    if (await runBackupCommand(command, rest, open)) return;
   } finally {
     await services.open?.database.close();
   }
@@ -273,6 +277,7 @@ run(process.argv.slice(2)).then(
       err instanceof OperatorError ||
       err instanceof PropertyImportError ||
       err instanceof DataDirBusyError ||
+      err instanceof BackupError ||
       err instanceof SchemaBehindError
     )
       console.error(err.message);

@@ -134,6 +134,11 @@ describe.skipIf(testEngine === 'postgres')('the CLI beside a running server (PGl
     expect(link.status).toBe(0);
     expect(link.stdout).toContain(`${base}/impersonate/`);
 
+    // A backup beside the running server goes through its database too (never its files).
+    const backup = await run('cli.ts', 'backup', join(dataDir, 'beside.gz'));
+    expect(backup.stderr).toBe('');
+    expect(backup.stdout).toMatch(/Backed up \d+ rows of \d+ tables/);
+
     // Stopped cleanly, then every code the CLI printed is there, unused.
     const exited = new Promise((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');
