@@ -76,6 +76,31 @@ function precompress() {
   };
 }
 
+/**
+ * `npm run dev`: the GraphQL backends, the health check and the social form_post are answered by the same handler
+ * as in `npm start` (src/server/http.ts createApiHandler), mounted in front of Astro in Vite's dev server, so no
+ * backend is mounted twice. It loads through Vite, so it shares the pages' services (one PGlite per process).
+ * @returns {import('astro').AstroIntegration}
+ */
+function apiInDev() {
+  return {
+    name: 'api-in-dev',
+    hooks: {
+      'astro:server:setup': ({ server }) => {
+        /** @type {Promise<(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, next: () => void) => void> | undefined} */
+        let handler;
+        server.middlewares.use((req, res, next) => {
+          handler ??= Promise.all([
+            server.ssrLoadModule('/src/server/http.ts'),
+            server.ssrLoadModule('/src/server/services.ts'),
+          ]).then(async ([http, services]) => http.createApiHandler(await services.getApiServices()));
+          handler.then((api) => api(req, res, next), next);
+        });
+      },
+    },
+  };
+}
+
 const temporalShim = fileURLToPath(new URL('./src/client/temporal.ts', import.meta.url));
 
 /**
@@ -133,6 +158,7 @@ export default defineConfig({
         ]
       : []),
     precompress(),
+    apiInDev(),
   ],
   server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 4321) },
   vite: {

@@ -17,6 +17,7 @@ import { issueImpersonationLink } from './account/impersonation.ts';
 import { importProperty, PropertyImportError } from './account/importProperty.ts';
 import { importPropertyCsv } from './account/importPropertyCsv.ts';
 import { deactivateUser, inviteAsOperator, issueActivationCode, OperatorError } from './account/operator.ts';
+import { OPERATOR_HELP, runOperatorCommand } from './admin/cli.ts';
 import { DataDirBusyError, dataDirOwner } from './db/dataDirLock.ts';
 import { SchemaBehindError } from './db/schemaVersion.ts';
 import { progressPrinter } from './demo/progress.ts';
@@ -51,6 +52,7 @@ Commands:
 ${INGEST_HELP}
 ${REPORTS_HELP}
 ${STATEMENTS_HELP}
+${OPERATOR_HELP}
   help                Show this text.
 
 The database is PGlite under DATA_DIR (default ./data), or PostgreSQL when DATABASE_URL is set.`;
@@ -242,6 +244,7 @@ async function run(args: string[]): Promise<void> {
     if (await runIngestCommand(command, rest, open)) return;
     if (await runReportsCommand(command, rest, open)) return;
     if (await runStatementsCommand(command, rest, open)) return;
+    if (await runOperatorCommand(command, rest, open)) return;
   } finally {
     await services.open?.database.close();
   }

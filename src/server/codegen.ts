@@ -1,7 +1,7 @@
 /**
  * `npm run codegen`: writes TypeScript types for each backend's schema.graphql (schema types and
  * resolver signatures), so resolvers are checked against the contract, and the browser's typed documents:
- * every `src/client/operations/{account,tenant}/*.graphql` operation becomes a TypedDocumentString with its
+ * every `src/client/operations/{account,tenant,admin}/*.graphql` operation becomes a TypedDocumentString with its
  * result and variables types in `src/client/gql/{account,tenant}.ts`. The output is committed.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import * as typescriptOperations from '@graphql-codegen/typescript-operations';
 import * as typescriptResolvers from '@graphql-codegen/typescript-resolvers';
 import { buildSchema, parse, printSchema } from 'graphql';
 
-const backends = ['account', 'tenant'] as const;
+const backends = ['account', 'tenant', 'admin'] as const;
 
 for (const backend of backends) {
   const outUrl = new URL(`./${backend}/types.generated.ts`, import.meta.url);

@@ -20,6 +20,8 @@ const schema = z.object({
   /** PEM (PKCS#8) Ed25519 private keys; generated into DATA_DIR/keys when unset. */
   ACCOUNT_JWT_PRIVATE_KEY: z.string().optional(),
   TENANT_JWT_PRIVATE_KEY: z.string().optional(),
+  /** The operator console's backend (/api/admin/graphql). */
+  ADMIN_JWT_PRIVATE_KEY: z.string().optional(),
   /** Access token lifetime in seconds. */
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(10).max(86_400).default(300),
   /** Refresh token lifetime in seconds. */
@@ -39,6 +41,14 @@ const schema = z.object({
   APP_URL: z.url().optional(),
   /** Days finished job rows are kept before the daily sweep deletes them (at least 35). */
   JOB_RETENTION_DAYS: z.coerce.number().int().min(35).default(90),
+  /**
+   * Years raw register readings are kept; the daily sweep removes older ones (hourly values and rollups stay), and
+   * ingestion then refuses readings older than that. Unset: every reading is kept.
+   */
+  READING_RETENTION_YEARS: z
+    .literal('')
+    .transform(() => undefined)
+    .or(z.coerce.number().int().min(1).max(100).optional()),
   /** Trust the first X-Forwarded-For address as the client's (only behind a proxy that sets it). */
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
   /** Social login: each provider is off until its client id is set. */
@@ -56,6 +66,24 @@ const schema = z.object({
   GOOGLE_AUTHORIZE_URL: z.url().optional(),
   APPLE_AUTHORIZE_URL: z.url().optional(),
   FACEBOOK_AUTHORIZE_URL: z.url().optional(),
+  /**
+   * GET /metrics (Prometheus): on the app's port only with `Authorization: Bearer <METRICS_TOKEN>`; unset, the app's
+   * port answers 404 there. At least 24 characters.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .min(24, 'must be at least 24 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** A private port that serves GET /metrics without a token (on METRICS_HOST); unset: no such listener. */
+  METRICS_PORT: z
+    .literal('')
+    .transform(() => undefined)
+    .or(z.coerce.number().int().min(0).max(65_535).optional()),
+  /** The address the metrics port listens on; keep it private (loopback or an internal network). */
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /** 1: one access-log line per HTTP request (pino-http, with its request id); 0: none. */
+  ACCESS_LOG: z.enum(['0', '1']).default('1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `development` (astro dev) turns GraphQL introspection and field suggestions on; anything else is production. */
   NODE_ENV: z.string().default('production'),

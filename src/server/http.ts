@@ -6,6 +6,8 @@
  * 3. files of the client build through sirv: precompressed (`.br`, `.gz` written at build time) when the browser
  *    takes it, ETag and 304, byte ranges;
  * 4. everything else to Astro's handler, with brotli or gzip compression on the fly.
+ * Every request gets a request id and an access-log line, and is counted in the metrics; GET /metrics is served
+ * here only with its token (metricsHttp.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
@@ -13,12 +15,21 @@ import compression from 'compression';
 import { sql } from 'drizzle-orm';
 import sirv from 'sirv';
 import { ACCOUNT_GRAPHQL_ENDPOINT, createAccountYoga } from './account/yoga.ts';
+import { ADMIN_GRAPHQL_ENDPOINT, createAdminYoga } from './admin/yoga.ts';
 import { SOCIAL_CALLBACK_PATH } from './auth/social.ts';
 import { handleSocialFormPost } from './auth/socialCallback.ts';
 import type { ServerConfig } from './config.ts';
 import { QUERY_TOO_COMPLEX } from './graphql/limits.ts';
 import { createHealthProbes } from './healthProbes.ts';
 import { handleIngestRequest, INGEST_PREFIX } from './ingest/httpDoor.ts';
+import {
+  accessLog,
+  METRICS_PATH,
+  metricsAccess,
+  sendMetrics,
+  startMetricsServer,
+  trackHttpRequest,
+} from './metricsHttp.ts';
 import type { ApiServices } from './services.ts';
 import { createTenantYoga, TENANT_GRAPHQL_ENDPOINT } from './tenant/yoga.ts';
 
@@ -228,40 +239,73 @@ function parsedJsonObject(req: IncomingMessage, bytes: Buffer): object | undefin
 
 // ---- the server ----
 
-/** The request handler: headers, API first, static files, then Astro. */
-export function createAppHandler(options: AppServerOptions): Handler {
-  const { services } = options;
+/** Paths that are their own `route` label in the request metrics. */
+const KNOWN_ROUTES = new Set([
+  ACCOUNT_GRAPHQL_ENDPOINT,
+  TENANT_GRAPHQL_ENDPOINT,
+  '/api/health',
+  '/api/health/live',
+  '/api/health/ready',
+  METRICS_PATH,
+]);
+
+/**
+ * The `route` label: the API's own paths, other `/api/` paths, `static` (the build's hashed assets, or any path
+ * whose last segment has an extension), or `page` (Astro). A bounded set, whatever paths clients ask for.
+ */
+function routeOf(path: string): string {
+  if (KNOWN_ROUTES.has(path)) return path;
+  if (path.startsWith('/api/')) return '/api/other';
+  return path.startsWith('/_astro/') || /\.[\w]+$/.test(path) ? 'static' : 'page';
+}
+
+/** The path of a request URL, without its query. */
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/** The handler with brotli or gzip compression of its answer on the fly, as the client accepts. */
+function withCompression(handler: Handler): Handler {
+  // Brotli at quality 4 (the middleware's default) costs about as much CPU as gzip level 6 and is smaller.
+  const compress = compression({ threshold: 1024 }) as unknown as Middleware;
+  return (req, res) =>
+    compress(req, res, (err) => {
+      if (err) {
+        res.statusCode = 500;
+        res.end();
+      } else handler(req, res);
+    });
+}
+
+/**
+ * The routes this server answers before Astro: the two GraphQL backends (with the body limit), the health checks
+ * and a provider's form_post to the social callback; anything else goes to `next`. `npm start` runs it in front
+ * of Astro (createAppHandler); `npm run dev` mounts the same handler in Vite's dev server (astro.config.mjs), so
+ * each backend has exactly one mount.
+ */
+export function createApiHandler(services: ApiServices): Middleware {
   const { config } = services;
   // Yoga's own fetch classes: these requests never reach Astro (see graphql/yoga.ts FetchClasses).
   const account = createAccountYoga(services, 'yoga');
   const tenant = createTenantYoga(services, 'yoga');
+  const admin = createAdminYoga(services, 'yoga');
   const databaseHealth = new DatabaseHealth(() => services.database.db.execute(sql`SELECT 1`));
-  const serveStatic = options.clientDir ? staticFiles(options.clientDir) : undefined;
   const probes = createHealthProbes(services);
-  // Brotli at quality 4 (the middleware's default) costs about as much CPU as gzip level 6 and is smaller.
-  const compress = compression({ threshold: 1024 }) as unknown as Middleware;
-  const withCompression =
-    (handler: Handler): Handler =>
-    (req, res) =>
-      compress(req, res, (err) => {
-        if (err) {
-          res.statusCode = 500;
-          res.end();
-        } else handler(req, res);
-      });
   const accountListener = withCompression(account.requestListener as Handler);
   const tenantListener = withCompression(tenant.requestListener as Handler);
-  const astro = options.astroHandler ? withCompression(options.astroHandler) : undefined;
+  const adminListener = withCompression(admin.requestListener as Handler);
 
-  return (req, res) => {
-    setSecurityHeaders(req, res, config);
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
-
+  return (req, res, next) => {
+    const path = pathOf(req);
     if (path.startsWith('/api/')) {
       res.setHeader('Vary', 'Origin');
-      if (path === ACCOUNT_GRAPHQL_ENDPOINT || path === TENANT_GRAPHQL_ENDPOINT) {
+      if (
+        path === ACCOUNT_GRAPHQL_ENDPOINT ||
+        path === TENANT_GRAPHQL_ENDPOINT ||
+        path === ADMIN_GRAPHQL_ENDPOINT
+      ) {
         const length = Number(req.headers['content-length'] ?? 0);
         if (length > config.API_MAX_BODY_BYTES) {
           // Refused unread; the connection closes so the rest of the body is not read either.
@@ -289,7 +333,12 @@ export function createAppHandler(options: AppServerOptions): Handler {
           );
           return;
         }
-        const listener = path === TENANT_GRAPHQL_ENDPOINT ? tenantListener : accountListener;
+        const listener =
+          path === TENANT_GRAPHQL_ENDPOINT
+            ? tenantListener
+            : path === ADMIN_GRAPHQL_ENDPOINT
+              ? adminListener
+              : accountListener;
         if (req.method === 'POST') withBody(req, res, listener);
         else listener(req, res);
         return;
@@ -312,16 +361,60 @@ export function createAppHandler(options: AppServerOptions): Handler {
       void handleSocialFormPost(req, res);
       return;
     }
-    const rest = () => {
-      if (astro) astro(req, res);
-      else sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
-    };
-    if (serveStatic && (req.method === 'GET' || req.method === 'HEAD')) serveStatic(req, res, rest);
-    else rest();
+    next();
   };
 }
 
-/** The HTTP server; call `listen` on it. */
+/** The request handler: headers, access log and metrics, the API first, static files, then Astro. */
+export function createAppHandler(options: AppServerOptions): Handler {
+  const { services } = options;
+  const { config } = services;
+  const api = createApiHandler(services);
+  const serveStatic = options.clientDir ? staticFiles(options.clientDir) : undefined;
+  const astro = options.astroHandler ? withCompression(options.astroHandler) : undefined;
+  const logRequest = accessLog(services.logger, config);
+
+  return (req, res) => {
+    setSecurityHeaders(req, res, config);
+    const path = pathOf(req);
+    logRequest(req, res);
+    trackHttpRequest(req, res, routeOf(path));
+
+    if (path === METRICS_PATH) {
+      const access = metricsAccess(req, config);
+      if (access === 'allowed' && (req.method === 'GET' || req.method === 'HEAD')) {
+        void sendMetrics(services, res);
+        return;
+      }
+      if (access === 'denied') {
+        sendJson(res, 401, {
+          errors: [{ message: 'Unauthorized', extensions: { code: 'UNAUTHENTICATED' } }],
+        });
+        return;
+      }
+    }
+
+    api(req, res, () => {
+      const rest = () => {
+        if (astro) astro(req, res);
+        else sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
+      };
+      if (serveStatic && (req.method === 'GET' || req.method === 'HEAD')) serveStatic(req, res, rest);
+      else rest();
+    });
+  };
+}
+
+/** The HTTP server; call `listen` on it. The private metrics listener (METRICS_PORT) opens and closes with it. */
 export function createAppServer(options: AppServerOptions): Server {
-  return createServer(createAppHandler(options));
+  const server = createServer(createAppHandler(options));
+  const { services } = options;
+  server.once('listening', () => {
+    const metrics = startMetricsServer(services).catch((err: unknown) => {
+      services.logger.error({ err }, 'the metrics port could not be opened');
+      return null;
+    });
+    server.once('close', () => void metrics.then((m) => m?.close()));
+  });
+  return server;
 }

@@ -2,13 +2,14 @@
  * `npm start`: build if stale, migrate, seed demo data into an empty database, catch it up to the
  * current hour, then serve the web app and both backends from one process.
  */
+
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import type { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DEMO_OPERATORS } from './admin/demo.ts';
 import { type Database, openBackgroundConnection } from './db/client.ts';
 import { advertiseOrigin } from './db/dataDirLock.ts';
 import { addDemoAlarms } from './demo/alarms.ts';
@@ -27,11 +28,17 @@ import { afterDemoSeed } from './demo/statements.ts';
 import { createAppServer } from './http.ts';
 import { startEmbeddedWorker } from './jobs/embedded.ts';
 import { checkNodeVersion } from './nodeVersion.ts';
+import { appRoot } from './paths.ts';
 import { getServices } from './runtime.ts';
 import { getApiServices } from './services.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = appRoot;
 const entry = join(root, 'dist/server/entry.mjs');
+/**
+ * Running from the ahead-of-time server build (`npm run build`, then `node dist/server-node/start.mjs`): production
+ * builds nothing at start and needs no dev tools; from the sources (`npm start`) it builds when sources are newer.
+ */
+const compiled = import.meta.url.includes('/dist/server-node/');
 
 const demoEnv = z
   .object({
@@ -62,6 +69,10 @@ function newestMtime(paths: string[]): number {
 
 /** Builds the web app when its sources are newer than the build; resolves when done (or not needed). */
 async function buildIfStale(): Promise<void> {
+  if (compiled) {
+    if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` before starting.`);
+    return;
+  }
   const sources = [
     'src/pages',
     'src/layouts',
@@ -207,6 +218,7 @@ async function main(): Promise<void> {
   if (demo.load) {
     console.log(`  Demo logins (password ${DEMO_PASSWORD}):`);
     for (const user of DEMO_USERS) console.log(`    ${user.email.padEnd(18)} ${user.description}`);
+    for (const op of DEMO_OPERATORS) console.log(`    ${op.email.padEnd(18)} ${op.description}`);
     if (await demoCodeUnused(database.db)) console.log(`  Unused activation code: ${DEMO_ACTIVATION_CODE}`);
   }
 

@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import { mailTransportFor } from './jobs/mail.ts';
 import { createJobRunner } from './jobs/runner.ts';
+import { startMetricsServer } from './metricsHttp.ts';
 import { checkNodeVersion } from './nodeVersion.ts';
 import { getServices, setProcessRole } from './runtime.ts';
 
@@ -20,8 +21,11 @@ async function main(): Promise<void> {
     mail: mailTransportFor(config),
     pollMs: 2_000,
     jobRetentionDays: config.JOB_RETENTION_DAYS,
+    readingRetentionYears: config.READING_RETENTION_YEARS,
   });
   const stop = runner.start();
+  // The worker's own metrics (its job runs, the queue, the process) on METRICS_PORT when set.
+  await startMetricsServer({ config, database, logger });
   logger.info({ worker: `${hostname()}:${process.pid}` }, 'worker started');
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'worker stopping after the job in flight');

@@ -4,6 +4,7 @@
  * degree days equal the normal year's March, heat-cost allocators, fixed charges, register readings for
  * A's heat meter, and a second property with a tenant of its own (Dave). Rollups as ingestion defines them.
  */
+
 import { sql } from 'drizzle-orm';
 import type { Temporal } from 'temporal-polyfill';
 import { hashPassword } from '../../src/server/auth/password.ts';
@@ -20,6 +21,7 @@ import {
   tenancyMembers,
   users,
 } from '../../src/server/db/schema.ts';
+import { rebuildPropertyHourlyRollups } from '../../src/server/ingest/propertyHourly.ts';
 import { refreshAllDegreeDays } from '../../src/server/tenant/degreeDays.ts';
 import { DATA_RANGES, type Fixture, hoursOf, PASSWORD, seedFixture } from './helpers/fixtures.ts';
 
@@ -222,6 +224,7 @@ export async function seedConsumptionFixture(db: Db): Promise<ConsumptionFixture
     SELECT pa.property_id, pa.quantity, pa.day, sum(pa.s), sum(ap.area_m2),
            coalesce(trim_scale(round(sum(pa.s) / nullif(sum(ap.area_m2), 0), 9)), 0), sum(pa.c)::int, count(*)::int
     FROM per_apartment pa JOIN apartments ap ON ap.id = pa.apartment_id GROUP BY 1, 2, 3`);
+  await rebuildPropertyHourlyRollups(db);
   await refreshAllDegreeDays(db);
 
   return {

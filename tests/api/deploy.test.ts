@@ -107,7 +107,11 @@ describe('shared signing keys', () => {
     await expect(checkSharedKeys(database, generated, second)).rejects.toThrow(KeyMismatchError);
     await expect(checkSharedKeys(database, generated, second)).rejects.toThrow(/ACCOUNT_JWT_PRIVATE_KEY/);
     // Keys from the environment are the operator's choice: recorded, and then generated ones differ from them.
-    const configured = { ACCOUNT_JWT_PRIVATE_KEY: 'set', TENANT_JWT_PRIVATE_KEY: 'set' };
+    const configured = {
+      ACCOUNT_JWT_PRIVATE_KEY: 'set',
+      TENANT_JWT_PRIVATE_KEY: 'set',
+      ADMIN_JWT_PRIVATE_KEY: 'set',
+    };
     await checkSharedKeys(database, configured, second);
     await expect(checkSharedKeys(database, generated, first)).rejects.toThrow(/from ACCOUNT_JWT_PRIVATE_KEY/);
     await checkSharedKeys(database, configured, second);
@@ -116,6 +120,7 @@ describe('shared signing keys', () => {
     )) as unknown as Array<{ backend: string; source: string }>;
     expect(rows).toEqual([
       { backend: 'account', source: 'env' },
+      { backend: 'admin', source: 'env' },
       { backend: 'tenant', source: 'env' },
     ]);
   }, 300_000);
@@ -140,6 +145,7 @@ describe.skipIf(testEngine !== 'postgres')('the migration race on PostgreSQL', (
       DATA_DIR: '/nonexistent-deploy-test',
       ACCOUNT_JWT_PRIVATE_KEY: await exportPKCS8((await generateSigningKey()).privateKey),
       TENANT_JWT_PRIVATE_KEY: await exportPKCS8((await generateSigningKey()).privateKey),
+      ADMIN_JWT_PRIVATE_KEY: await exportPKCS8((await generateSigningKey()).privateKey),
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'info',

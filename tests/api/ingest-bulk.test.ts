@@ -51,7 +51,7 @@ beforeAll(async () => {
 
 const emptyReadings = () =>
   db.execute(
-    sql`TRUNCATE register_readings, hourly_consumption, daily_rollups, monthly_rollups, property_daily_rollups`,
+    sql`TRUNCATE register_readings, hourly_consumption, daily_rollups, monthly_rollups, property_daily_rollups, property_hourly_rollups`,
   );
 
 afterEach(emptyReadings);

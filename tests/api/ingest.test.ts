@@ -383,6 +383,24 @@ describe('rollups', () => {
     // On the 11th only the small apartment has data: its area alone counts.
     expect(property[1]).toMatchObject({ day: '2025-08-11', area_m2: '50', apartments: 1 });
     expect(Number(property[1]!.per_m2)).toBeCloseTo(Number(property[1]!.sum) / 50, 9);
+
+    // The hourly rollups: every hour of the two apartments' values, summed per hour with the area of those with data.
+    const hourly = await queryRows<{ hours: number; mismatches: number; both: number; one: number }>(
+      db,
+      sql`WITH direct AS (
+            SELECT h.hour_start, sum(h.value) AS s, sum(a.area_m2) AS area, count(*)::int AS n
+            FROM hourly_consumption h JOIN measurement_points p ON p.id = h.measurement_point_id
+            JOIN apartments a ON a.id = p.apartment_id
+            WHERE p.property_id = ${propertyId} AND p.quantity = 'hot-water-volume' GROUP BY 1)
+          SELECT count(*)::int AS hours,
+                 count(*) FILTER (WHERE r.sum IS DISTINCT FROM d.s OR r.area_m2 IS DISTINCT FROM d.area
+                                   OR r.apartments IS DISTINCT FROM d.n OR r.count IS DISTINCT FROM d.n)::int AS mismatches,
+                 count(*) FILTER (WHERE d.n = 2 AND r.area_m2 = 150)::int AS both,
+                 count(*) FILTER (WHERE d.n = 1 AND r.area_m2 = 50)::int AS one
+          FROM direct d LEFT JOIN property_hourly_rollups r
+            ON r.property_id = ${propertyId} AND r.quantity = 'hot-water-volume' AND r.hour_start = d.hour_start`,
+    );
+    expect(hourly[0]).toMatchObject({ hours: 30, mismatches: 0, both: 6, one: 24 });
   });
 });
 

@@ -13,6 +13,8 @@ export const TOKEN_TTL: Record<TokenPurpose, number> = {
   email_change: 24 * 60 * 60,
   impersonation: 10 * 60,
   slt: 60,
+  /** Between an operator's password and their second factor. */
+  operator_mfa: 5 * 60,
 };
 
 const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
@@ -53,6 +55,15 @@ export async function issueOneTimeToken(
   return { id: row!.id, token, expiresAt };
 }
 
+/** The row of an unused, unexpired token of the purpose. */
+const live = (purpose: TokenPurpose, token: string, now: Date) =>
+  and(
+    eq(oneTimeTokens.tokenHash, hash(token)),
+    eq(oneTimeTokens.purpose, purpose),
+    isNull(oneTimeTokens.usedAt),
+    gt(oneTimeTokens.expiresAt, now),
+  );
+
 /** Spends a token: the row when it was unused and unexpired (only one of two concurrent uses wins), else null. */
 export async function consumeOneTimeToken(
   db: Pick<Db, 'update'>,
@@ -64,14 +75,22 @@ export async function consumeOneTimeToken(
   const [row] = await db
     .update(oneTimeTokens)
     .set({ usedAt: now })
-    .where(
-      and(
-        eq(oneTimeTokens.tokenHash, hash(token)),
-        eq(oneTimeTokens.purpose, purpose),
-        isNull(oneTimeTokens.usedAt),
-        gt(oneTimeTokens.expiresAt, now),
-      ),
-    )
+    .where(live(purpose, token, now))
     .returning();
+  return row ?? null;
+}
+
+/** A token's row when it is unused and unexpired, without spending it (a step that may still fail). */
+export async function peekOneTimeToken(
+  db: Pick<Db, 'select'>,
+  purpose: TokenPurpose,
+  token: string,
+  now: Date = new Date(),
+): Promise<typeof oneTimeTokens.$inferSelect | null> {
+  if (token.length < 16 || token.length > 128) return null;
+  const [row] = await db
+    .select()
+    .from(oneTimeTokens)
+    .where(live(purpose, token, now));
   return row ?? null;
 }

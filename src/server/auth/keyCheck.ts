@@ -3,7 +3,7 @@
  * refused by the next (a user is logged out at random behind a load balancer). Keys generated into each
  * process's DATA_DIR differ per process, so each process records its public keys' fingerprints in the
  * `signing_keys` table and checks them there at start:
- * - keys from ACCOUNT_JWT_PRIVATE_KEY / TENANT_JWT_PRIVATE_KEY are the operator's choice: recorded (a rotation
+ * - keys from ACCOUNT_/TENANT_/ADMIN_JWT_PRIVATE_KEY are the operator's choice: recorded (a rotation
  *   changes them in every process);
  * - generated keys are refused when the database already records different ones.
  * The embedded database is one process's (db/dataDirLock.ts), so it needs no check.
@@ -30,15 +30,21 @@ export async function fingerprint(publicKey: CryptoKey): Promise<string> {
 /** Records or checks the ring's fingerprints (PostgreSQL only); throws KeyMismatchError on a refusal. */
 export async function checkSharedKeys(
   database: Database,
-  config: Pick<ServerConfig, 'ACCOUNT_JWT_PRIVATE_KEY' | 'TENANT_JWT_PRIVATE_KEY'>,
+  config: Pick<ServerConfig, 'ACCOUNT_JWT_PRIVATE_KEY' | 'TENANT_JWT_PRIVATE_KEY' | 'ADMIN_JWT_PRIVATE_KEY'>,
   ring: KeyRing,
 ): Promise<void> {
   if (database.engine !== 'postgres') return;
   const configured: Record<Backend, boolean> = {
     account: Boolean(config.ACCOUNT_JWT_PRIVATE_KEY),
     tenant: Boolean(config.TENANT_JWT_PRIVATE_KEY),
+    admin: Boolean(config.ADMIN_JWT_PRIVATE_KEY),
   };
-  for (const backend of ['account', 'tenant'] as const) {
+  const variables: Record<Backend, string> = {
+    account: 'ACCOUNT_JWT_PRIVATE_KEY',
+    tenant: 'TENANT_JWT_PRIVATE_KEY',
+    admin: 'ADMIN_JWT_PRIVATE_KEY',
+  };
+  for (const backend of ['account', 'tenant', 'admin'] as const) {
     const ours = await fingerprint(ring[backend].publicKey);
     const source = configured[backend] ? 'env' : 'generated';
     const insert = database.db.insert(signingKeys).values({ backend, fingerprint: ours, source });
@@ -57,12 +63,12 @@ export async function checkSharedKeys(
           })
           .returning();
     if (row && row.fingerprint !== ours) {
-      const variable = backend === 'account' ? 'ACCOUNT_JWT_PRIVATE_KEY' : 'TENANT_JWT_PRIVATE_KEY';
+      const variable = variables[backend];
       throw new KeyMismatchError(
         `Refusing to start: another process on this PostgreSQL database signs ${backend} tokens with a different ` +
           `key (${row.source === 'env' ? `from ${variable}` : 'generated in its own DATA_DIR'}), and this one ` +
           `generated its own in DATA_DIR/keys. Tokens from one would be refused by the other. Give every process ` +
-          `the same keys: set ACCOUNT_JWT_PRIVATE_KEY and TENANT_JWT_PRIVATE_KEY (docs/deploy.md, "Keys").`,
+          `the same keys: set ACCOUNT_, TENANT_ and ADMIN_JWT_PRIVATE_KEY (docs/deploy.md, "Keys").`,
       );
     }
   }

@@ -1,5 +1,5 @@
 /**
- * Ed25519 signing keys, one per backend: from ACCOUNT_JWT_PRIVATE_KEY / TENANT_JWT_PRIVATE_KEY (PKCS#8 PEM),
+ * Ed25519 signing keys, one per backend: from ACCOUNT_/TENANT_/ADMIN_JWT_PRIVATE_KEY (PKCS#8 PEM),
  * else generated once and kept in DATA_DIR/keys/<backend>.pem (mode 0600) so tokens survive restarts.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8 } from 'jose';
 import type { ServerConfig } from '../config.ts';
 
-/** The two token-issuing backends. */
-export type Backend = 'account' | 'tenant';
+/** The token-issuing backends: the tenant app's two, and the operator console's. */
+export type Backend = 'account' | 'tenant' | 'admin';
 
 /** A backend's key pair; the private key signs, the public key verifies. */
 export interface SigningKey {
@@ -16,7 +16,7 @@ export interface SigningKey {
   publicKey: CryptoKey;
 }
 
-/** Both backends' keys. */
+/** Every backend's keys. */
 export type KeyRing = Record<Backend, SigningKey>;
 
 const ALG = 'EdDSA';
@@ -37,7 +37,11 @@ export async function generateSigningKey(): Promise<SigningKey> {
 
 /** Generates both backends' keys in memory, for tests. */
 export async function generateKeyRing(): Promise<KeyRing> {
-  return { account: await generateSigningKey(), tenant: await generateSigningKey() };
+  return {
+    account: await generateSigningKey(),
+    tenant: await generateSigningKey(),
+    admin: await generateSigningKey(),
+  };
 }
 
 async function loadOrCreatePem(path: string): Promise<string> {
@@ -69,5 +73,6 @@ export async function loadKeyRing(config: ServerConfig): Promise<KeyRing> {
   return {
     account: await keyFromPem(await pemFor('account', config.ACCOUNT_JWT_PRIVATE_KEY)),
     tenant: await keyFromPem(await pemFor('tenant', config.TENANT_JWT_PRIVATE_KEY)),
+    admin: await keyFromPem(await pemFor('admin', config.ADMIN_JWT_PRIVATE_KEY)),
   };
 }

@@ -9,9 +9,17 @@ const ALG = 'EdDSA';
 const TYP = 'at+jwt';
 
 /** Issuer claim per backend. */
-export const ISSUER: Record<Backend, string> = { account: 'tenant-app/account', tenant: 'tenant-app/tenant' };
+export const ISSUER: Record<Backend, string> = {
+  account: 'tenant-app/account',
+  tenant: 'tenant-app/tenant',
+  admin: 'tenant-app/admin',
+};
 /** Audience claim per backend. */
-export const AUDIENCE: Record<Backend, string> = { account: 'account-api', tenant: 'tenant-api' };
+export const AUDIENCE: Record<Backend, string> = {
+  account: 'account-api',
+  tenant: 'tenant-api',
+  admin: 'admin-api',
+};
 
 /** The claims of a verified access token. */
 export interface AccessClaims extends JWTPayload {

@@ -5,14 +5,17 @@
  * exactly as PostgreSQL is, so no SQL runs on the thread that serves HTTP.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Options, PostgresType, Sql } from 'postgres';
+import { getMetrics } from '../metrics.ts';
+import { appRoot } from '../paths.ts';
 import { DataDirBusyError, dataDirOwner, lockDataDir } from './dataDirLock.ts';
+import { framedSocket } from './framing.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -33,6 +36,11 @@ export interface Database {
    * held it, since the last call. PostgreSQL serves background connections alongside, so it has none.
    */
   waitsBehindBackground?: () => Promise<number[]>;
+  /**
+   * PGlite only: moves the worker's recorded waits into the `pglite_session_wait_seconds` histogram (a metrics
+   * scrape calls it); waitsBehindBackground still returns them once.
+   */
+  recordWaits?: () => Promise<void>;
 }
 
 export interface OpenOptions {
@@ -55,7 +63,7 @@ export interface OpenOptions {
   attach?: boolean;
 }
 
-export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+export const migrationsFolder = join(appRoot, 'src/server/db/migrations');
 
 type Client = Sql<Record<string, PostgresType>>;
 
@@ -120,11 +128,9 @@ export function unixSocketOf(url: string): { url: string; path: string } | null 
   return { url: parsed.toString(), path: `${dir.replace(/\/$/, '')}/.s.PGSQL.${parsed.port || 5432}` };
 }
 
-/** The worker's file; in the Astro server bundle this module is inlined into a chunk, so look in the sources. */
+/** The worker's file, from the sources (this module may run bundled: Astro's server, the server build). */
 function workerFile(): URL {
-  const here = new URL('./pglite-worker.mjs', import.meta.url);
-  if (existsSync(here)) return here;
-  return pathToFileURL(join(process.cwd(), 'src/server/db/pglite-worker.mjs'));
+  return pathToFileURL(join(appRoot, 'src/server/db/pglite-worker.mjs'));
 }
 
 /** Starts PGlite in a worker thread serving a Unix socket; resolves once it accepts connections. */
@@ -174,6 +180,35 @@ export async function startPgliteWorker(
   };
 }
 
+/**
+ * PostgreSQL session settings of every connection the app opens (API pool, worker, background and migrations),
+ * sent in the startup packet, so the app does not depend on the server's defaults for them:
+ * - `max_parallel_workers_per_gather = 0`: the app's statements are small index lookups and rollup reads; with the
+ *   default (2) the planner gave three of the dashboard's tiny KPI statements parallel plans, and starting their
+ *   workers cost 15-60 ms each: the dashboard ran 2-4 times faster without (issue 20's measurements). Parallelism
+ *   pays for scans of millions of rows, which the app never makes (it reads the coarsest rollup that answers).
+ * - `jit = off`: JIT compilation cost about 1 s per incremental ingestion batch (1,590 readings: 1.4-1.9 s with it,
+ *   0.3 s without), and the API's statements are far below the size where compiling pays back.
+ * PGlite has neither (one single-threaded process without LLVM), so these go to PostgreSQL only.
+ */
+export const APP_SESSION_SETTINGS = { max_parallel_workers_per_gather: '0', jit: 'off' } as const;
+
+/**
+ * The postgres.js options of a connection to the PGlite worker's socket: never recycled, and guarded
+ * (framing.ts), so a garbled stream replaces the connection instead of hanging it. Exported for the test that
+ * garbles one.
+ */
+export function embeddedOptions(
+  base: Options<Record<string, PostgresType>>,
+  socketPath: string,
+): Options<Record<string, PostgresType>> {
+  // postgres.js's `socket` option (a function that returns a connected or connecting socket) is not in its types.
+  const socket = () => framedSocket(socketPath);
+  return { ...base, path: socketPath, socket, max_lifetime: 0, idle_timeout: 0 } as Options<
+    Record<string, PostgresType>
+  >;
+}
+
 /** Opens a database without migrating it. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/postgres-js');
@@ -183,12 +218,15 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const pool = {
       ...base,
       max: options.max ?? 10,
-      ...(timeout > 0 ? { connection: { statement_timeout: timeout } } : {}),
+      connection: { ...APP_SESSION_SETTINGS, ...(timeout > 0 ? { statement_timeout: timeout } : {}) },
     };
     const client = await connect(pool, options.url);
     const db = drizzle(preparing(client), { schema }) as unknown as Db;
     const database: Database = { db, engine: 'postgres', close: () => client.end({ timeout: 5 }) };
-    connectOptions.set(db, { options: { ...base, max: 1 }, url: options.url });
+    connectOptions.set(db, {
+      options: { ...base, max: 1, connection: { ...APP_SESSION_SETTINGS } },
+      url: options.url,
+    });
     return database;
   }
   if (options.dataDir) {
@@ -218,13 +256,28 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   // reach the worker in one socket write per event-loop turn and run in one engine call (measured in
   // docs/notes/perf-api.md: fewer syscalls on both threads than with 4 connections taking turns). It is never
   // recycled (a recycled connection would leave its prepared statements behind in the shared session).
-  const local = { ...base, path: worker.socketPath, max_lifetime: 0, idle_timeout: 0 };
+  const local = embeddedOptions(base, worker.socketPath);
   const client = await connect({ ...local, max: options.max ?? 1 });
   const db = drizzle(preparing(client), { schema }) as unknown as Db;
+  // Waits the worker reported, kept for waitsBehindBackground after the histogram has them (at most the newest 10,000).
+  let unreported: number[] = [];
+  const recordWaits = async () => {
+    const waits = await worker.waits();
+    if (waits.length === 0) return;
+    const histogram = getMetrics().pgliteWait;
+    for (const ms of waits) histogram.observe(ms / 1000);
+    unreported = unreported.concat(waits).slice(-10_000);
+  };
   const database: Database = {
     db,
     engine: 'pglite',
-    waitsBehindBackground: () => worker.waits(),
+    recordWaits,
+    async waitsBehindBackground() {
+      await recordWaits();
+      const waits = unreported;
+      unreported = [];
+      return waits;
+    },
     async close() {
       await client.end({ timeout: 5 });
       await worker.stop();
@@ -241,7 +294,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
  */
 async function attachTo(socketPath: string, base: Options<Record<string, PostgresType>>): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const client = await connect({ ...base, path: socketPath, max: 1, max_lifetime: 0, idle_timeout: 0 });
+  const client = await connect({ ...embeddedOptions(base, socketPath), max: 1 });
   const db = drizzle(client, { schema }) as unknown as Db;
   return { db, engine: 'pglite', attached: true, close: () => client.end({ timeout: 5 }) };
 }

@@ -409,6 +409,29 @@ export const propertyDailyRollups = pgTable(
   (t) => [primaryKey({ columns: [t.propertyId, t.quantity, t.day] })],
 );
 
+/**
+ * Per property, quantity and hour: the sum over the property's apartment points, the area of the apartments with
+ * data that hour and how many they were. Read by "compare with property" at HOUR (src/server/ingest/propertyHourly.ts).
+ */
+export const propertyHourlyRollups = pgTable(
+  'property_hourly_rollups',
+  {
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id),
+    quantity: text('quantity').notNull(),
+    hourStart: timestamp('hour_start', { withTimezone: true }).notNull(),
+    sum: numeric('sum').notNull(),
+    /** The area of the apartments with data that hour. */
+    areaM2: numeric('area_m2').notNull(),
+    /** Number of hourly values summed; avg = sum / count (for averaged quantities such as temperature). */
+    count: integer('count').notNull(),
+    /** Number of apartments with data that hour. */
+    apartments: integer('apartments').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.propertyId, t.quantity, t.hourStart] })],
+);
+
 /** Unit price per quantity, valid from a date (inclusive) to a date (exclusive) or open-ended. */
 export const prices = pgTable(
   'prices',
@@ -431,8 +454,8 @@ export const refreshTokens = pgTable(
   'refresh_tokens',
   {
     id: serial('id').primaryKey(),
-    /** Which backend issued it: account or tenant. */
-    backend: text('backend', { enum: ['account', 'tenant'] }).notNull(),
+    /** Which backend issued it: account, tenant or admin (the operator console). */
+    backend: text('backend', { enum: ['account', 'tenant', 'admin'] }).notNull(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -493,6 +516,8 @@ export const jobs = pgTable(
     /** Failed attempts so far; a "not ready yet" postponement does not count. */
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
+    /** The id of the request that enqueued the job (its access-log and GraphQL log lines carry it too). */
+    requestId: text('request_id'),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
@@ -723,7 +748,7 @@ export const oneTimeTokens = pgTable(
   {
     id: serial('id').primaryKey(),
     purpose: text('purpose', {
-      enum: ['password_reset', 'email_change', 'impersonation', 'slt'],
+      enum: ['password_reset', 'email_change', 'impersonation', 'slt', 'operator_mfa'],
     }).notNull(),
     userId: integer('user_id')
       .notNull()
@@ -880,7 +905,7 @@ export const ingestBatches = pgTable(
  * refused when another one already signs with different keys.
  */
 export const signingKeys = pgTable('signing_keys', {
-  /** account | tenant. */
+  /** account | tenant | admin. */
   backend: text('backend').primaryKey(),
   /** sha256 of the Ed25519 public key, hex. */
   fingerprint: text('fingerprint').notNull(),
@@ -888,3 +913,142 @@ export const signingKeys = pgTable('signing_keys', {
   source: text('source').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * MQTT telegrams received and acknowledged, not yet ingested: the subscriber writes each one here before it
+ * acknowledges it (QoS 1), and the drainer ingests them in batches and deletes them in the same transaction, so a
+ * telegram survives a crash between the two (src/server/mqtt/).
+ */
+export const mqttInbox = pgTable('mqtt_inbox', {
+  id: serial('id').primaryKey(),
+  topic: text('topic').notNull(),
+  payload: text('payload').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * MQTT telegrams that gave no reading, counted per radio id (or `-` when the telegram had none) and reason:
+ * `unknown_id` (no meter has that radio id), `malformed` (not a wmbusmeters JSON telegram), `no_value` (no field
+ * for the meter's quantity), `refused` (the reading failed validation). Listed by `npm run cli -- mqtt unknown`.
+ */
+export const mqttUnmatched = pgTable(
+  'mqtt_unmatched',
+  {
+    radioId: text('radio_id').notNull(),
+    reason: text('reason').notNull(),
+    telegrams: integer('telegrams').notNull().default(0),
+    firstSeen: timestamp('first_seen', { withTimezone: true }).notNull().defaultNow(),
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
+    /** The driver (wmbusmeters' `meter`) of the latest such telegram, when it named one. */
+    driver: text('driver'),
+    /** The latest such telegram, cut to 2,000 characters, and why it gave nothing. */
+    lastPayload: text('last_payload').notNull(),
+    lastDetail: text('last_detail'),
+  },
+  (t) => [primaryKey({ columns: [t.radioId, t.reason] })],
+);
+
+// ---- operator console ----
+
+/**
+ * An operator (a `users` row with `is_admin`: the admin portal's own identities, whose email can never sign
+ * up in the tenant app, and the reverse) and their role in one organisation (an `accounts` row):
+ * `org_admin` sees every property of the organisation and manages operators; `property_manager` sees only
+ * the properties in `operator_properties`.
+ */
+export const operatorRoles = pgTable(
+  'operator_roles',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    role: text('role', { enum: ['org_admin', 'property_manager'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('operator_roles_account_idx').on(t.accountId)],
+);
+
+/** The properties a property manager is given. */
+export const operatorProperties = pgTable(
+  'operator_properties',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.propertyId] }),
+    index('operator_properties_property_idx').on(t.propertyId),
+  ],
+);
+
+/**
+ * An operator's TOTP second factor (RFC 6238, SHA-1, 6 digits, 30 s). `confirmedAt` null: set up but not yet
+ * confirmed with a code, so login still asks for the setup. `lastStep` is the last accepted time step: a code
+ * is accepted once.
+ */
+export const operatorTotp = pgTable('operator_totp', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Base32 secret. */
+  secret: text('secret').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastStep: integer('last_step'),
+  createdAt: createdAt(),
+});
+
+/** One-time recovery codes of an operator's second factor, stored as SHA-256 hashes. */
+export const operatorRecoveryCodes = pgTable(
+  'operator_recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('operator_recovery_codes_user_idx').on(t.userId)],
+);
+
+/**
+ * The audit log: every operator write (who, when, what, before and after), impersonations and views of a
+ * tenant's data. Append-only: a trigger (migration 0007) refuses UPDATE and DELETE. No foreign keys, so a
+ * deleted user or property never takes its entries with it.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** The operator's user id; null for the CLI. */
+    operatorId: integer('operator_id'),
+    /** The operator's email when it happened, or `cli:<os user>`. */
+    actor: text('actor').notNull(),
+    /** What was done, e.g. `operator.create`, `tenancy.move_out`, `tenant.impersonate`, `tenant.view`. */
+    action: text('action').notNull(),
+    /** What it was done to: `operator`, `property`, `tenancy`, `user`, … and its id. */
+    subjectType: text('subject_type').notNull(),
+    subjectId: text('subject_id').notNull(),
+    /** The property it concerns, so a property manager sees their properties' entries; null for none. */
+    propertyId: integer('property_id'),
+    /** The organisation it concerns. */
+    accountId: integer('account_id'),
+    reason: text('reason'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at),
+    index('audit_log_account_at_idx').on(t.accountId, t.at),
+    index('audit_log_property_at_idx').on(t.propertyId, t.at),
+  ],
+);

@@ -61,6 +61,15 @@ async function addLeak(db: Db, tenancy: DemoTenancy, now: Date): Promise<number>
           WHERE measurement_point_id = ${point.id} AND hour_start >= ${from}::timestamptz AND hour_start < ${to}::timestamptz
           RETURNING (hour_start AT TIME ZONE 'Europe/Copenhagen')::date::text AS day`,
     );
+    // The same hours of the property's hourly sums (the leaking point is an apartment's).
+    await tx.execute(
+      sql`UPDATE property_hourly_rollups SET sum = sum + ${DEMO_LEAK_M3_PER_HOUR}::numeric
+          WHERE property_id = ${point.property_id} AND quantity = 'cold-water-volume'
+            AND hour_start >= ${from}::timestamptz AND hour_start < ${to}::timestamptz
+            AND hour_start IN (SELECT hour_start FROM hourly_consumption
+                               WHERE measurement_point_id = ${point.id}
+                                 AND hour_start >= ${from}::timestamptz AND hour_start < ${to}::timestamptz)`,
+    );
     const perDay = new Map<string, number>();
     for (const { day } of changed) perDay.set(day, (perDay.get(day) ?? 0) + 1);
     for (const [day, hours] of perDay) {

@@ -3,9 +3,11 @@
  * two heating years of allocation statements for every demo tenancy that spans them, and the public monthly
  * reports of the last two complete months. Both are idempotent.
  */
+
 import { sql } from 'drizzle-orm';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { ensureDemoOperators } from '../admin/demo.ts';
 import type { Db } from '../db/client.ts';
 import { allocationStatements } from '../db/schema.ts';
 import { queryRows } from '../db/sql.ts';
@@ -142,6 +144,7 @@ export async function seedDemoStatements(db: Db, now: Date): Promise<number> {
 
 /** Statements, then the monthly reports of the last two complete months. Safe to call on every start. */
 export async function afterDemoSeed(db: Db, now: Date): Promise<void> {
+  await ensureDemoOperators(db);
   await seedDemoStatements(db, now);
   const settings = reportSettings();
   const last = lastCompleteMonth(now);

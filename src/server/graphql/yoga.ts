@@ -3,7 +3,6 @@
  * `x-request-id`), masked unexpected errors logged through pino with that id, and the cost limits of
  * `limits.ts` (introspection and suggestions only in development).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import {
   createSchema,
@@ -13,9 +12,11 @@ import {
   type YogaServerInstance,
 } from 'graphql-yoga';
 import type { Backend } from '../auth/keys.ts';
+import { isPlainRequestId, requestScope } from '../requestScope.ts';
 import type { ApiServices } from '../services.ts';
 import { callerCheckPlugin, createContext, type GraphQLContext, rememberClientAddress } from './context.ts';
 import { limitPlugins } from './limits.ts';
+import { metricsPlugin } from './metricsPlugin.ts';
 
 /** A Yoga server instance of one of our backends. */
 export type BackendYoga = YogaServerInstance<Record<string, unknown>, GraphQLContext>;
@@ -41,14 +42,13 @@ interface BackendOptions {
 }
 
 const requestIds = new WeakMap<Request, string>();
-const requestScope = new AsyncLocalStorage<{ requestId: string }>();
 
 /** A caller-supplied id is kept when it is short and plain, so logs can be joined across services. */
 function requestIdOf(request: Request): string {
   let id = requestIds.get(request);
   if (!id) {
     const given = request.headers.get('x-request-id');
-    id = given && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    id = isPlainRequestId(given) ? given : randomUUID();
     requestIds.set(request, id);
   }
   return id;
@@ -127,6 +127,7 @@ export function createBackendYoga(options: BackendOptions): BackendYoga {
     logging: yogaLogger,
     plugins: [
       requestIdPlugin(),
+      metricsPlugin(backend),
       callerCheckPlugin(options.deferCallerCheck ?? []) as Plugin,
       ...limitPlugins({
         introspection: services.config.graphqlIntrospection,

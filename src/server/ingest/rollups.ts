@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pgNumberArray, queryRows } from '../db/sql.ts';
 import { updateDegreeDays } from '../tenant/degreeDays.ts';
+import { updatePropertyHourlyRollups } from './propertyHourly.ts';
 import { spansCte } from './sqlParts.ts';
 import { type MeterSpan, type PhaseTimings, type PointDays, timed } from './types.ts';
 
@@ -124,6 +125,7 @@ export async function updatePropertyRollups(tx: Db, days: PointDays[]): Promise<
 export async function rollUpFromDaily(tx: Db, days: PointDays[], timings?: PhaseTimings): Promise<void> {
   await timed(timings, 'monthly rollups', () => updateMonthlyRollups(tx, days));
   await timed(timings, 'property rollups', () => updatePropertyRollups(tx, days));
+  await timed(timings, 'property hourly rollups', () => updatePropertyHourlyRollups(tx, days));
   // Heating degree days from the property's outdoor temperature (writes nothing for other points).
   await timed(timings, 'degree days', () => updateDegreeDays(tx, days));
 }

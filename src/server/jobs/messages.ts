@@ -1,12 +1,15 @@
 /** Notification and mail texts in the user's language, from locales/<lang>/alarms.json and domain.json. */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import i18next, { type TFunction } from 'i18next';
 import { alarmPeriodText } from '../../lib/alarmPeriod.ts';
 import { formatNumber, formatQuantity, unitSymbol } from '../../lib/format.ts';
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language, parseLanguage } from '../../lib/languages.ts';
 import { isQuantityId } from '../../lib/quantities.ts';
+import { appRoot } from '../paths.ts';
 
-const localesDir = new URL('../../../locales/', import.meta.url);
+const localesDir = pathToFileURL(join(appRoot, 'locales/'));
 const read = (lang: string, ns: string) =>
   JSON.parse(readFileSync(new URL(`${lang}/${ns}.json`, localesDir), 'utf8')) as Record<string, unknown>;
 

@@ -9,6 +9,8 @@ import type { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { jobs } from '../db/schema.ts';
 import { queryRows } from '../db/sql.ts';
+import { getMetrics } from '../metrics.ts';
+import { currentRequestId } from '../requestScope.ts';
 import type { MailTransport } from './mail.ts';
 import { jobKey, type Task } from './task.ts';
 
@@ -17,7 +19,10 @@ export function backoffMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 6 * 3_600_000);
 }
 
-/** Enqueues a job unless one with its key exists; true when it was new. */
+/**
+ * Enqueues a job unless one with its key exists; true when it was new. Enqueued on behalf of a request, the job
+ * keeps the request's id, and its log lines carry it.
+ */
 export async function enqueue<S extends z.ZodType>(
   db: Db,
   task: Task<S>,
@@ -27,7 +32,13 @@ export async function enqueue<S extends z.ZodType>(
   const parsed = task.payload.parse(payload) as z.output<S>;
   const rows = await db
     .insert(jobs)
-    .values({ task: task.name, key: jobKey(task, parsed), payload: parsed, runAt })
+    .values({
+      task: task.name,
+      key: jobKey(task, parsed),
+      payload: parsed,
+      runAt,
+      requestId: currentRequestId() ?? null,
+    })
     .onConflictDoNothing({ target: jobs.key })
     .returning({ id: jobs.id });
   return rows.length > 0;
@@ -36,7 +47,7 @@ export async function enqueue<S extends z.ZodType>(
 /** What one claim did. */
 export type RunResult =
   | { ran: false }
-  | { ran: true; key: string; status: 'done' | 'postponed' | 'retry' | 'failed' };
+  | { ran: true; key: string; task: string; status: 'done' | 'postponed' | 'retry' | 'failed' };
 
 class Postponed extends Error {
   constructor(readonly retryAt: Date) {
@@ -50,6 +61,7 @@ interface JobRow extends Record<string, unknown> {
   key: string;
   payload: unknown;
   attempts: number;
+  request_id: string | null;
 }
 
 /** Options of one run. */
@@ -60,21 +72,49 @@ export interface RunOptions {
   mail: MailTransport;
 }
 
-/** Claims the next due job and runs it in the claiming transaction; `{ ran: false }` when none is due. */
+/**
+ * Claims the next due job and runs it in the claiming transaction; `{ ran: false }` when none is due. Counts the
+ * run by task and outcome, with its time (metrics.ts); a transaction that fails outright counts as `error`.
+ */
 export async function runNextJob(db: Db, opts: RunOptions): Promise<RunResult> {
+  const started = performance.now();
+  const metrics = getMetrics();
+  let task = 'unknown';
+  try {
+    const result = await claimAndRun(db, opts, (name) => {
+      task = name;
+    });
+    if (result.ran) {
+      metrics.jobRuns.inc({ task: result.task, status: result.status });
+      metrics.jobDuration.observe({ task: result.task }, (performance.now() - started) / 1000);
+    }
+    return result;
+  } catch (err) {
+    metrics.jobRuns.inc({ task, status: 'error' });
+    throw err;
+  }
+}
+
+async function claimAndRun(db: Db, opts: RunOptions, claimed: (task: string) => void): Promise<RunResult> {
   const { now } = opts;
   const iso = now.toISOString();
   return db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
     const [job] = await queryRows<JobRow>(
       tx,
-      sql`SELECT id, task, key, payload, attempts FROM jobs
+      sql`SELECT id, task, key, payload, attempts, request_id FROM jobs
           WHERE status = 'pending' AND run_at <= ${iso}::timestamptz
           ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
     );
     if (!job) return { ran: false } as const;
+    claimed(job.task);
     const attempt = Number(job.attempts) + 1;
-    const logger = opts.logger.child({ job: job.key, attempt });
+    const logger = opts.logger.child({
+      job: job.key,
+      attempt,
+      ...(job.request_id ? { requestId: job.request_id } : {}),
+    });
+    const ran = { ran: true, key: job.key, task: job.task } as const;
     const task = opts.tasks.get(job.task);
     try {
       if (!task) throw new Error(`unknown task ${job.task}`);
@@ -88,14 +128,14 @@ export async function runNextJob(db: Db, opts: RunOptions): Promise<RunResult> {
         sql`UPDATE jobs SET status = 'done', finished_at = ${iso}::timestamptz, last_error = NULL WHERE id = ${job.id}`,
       );
       logger.debug('job done');
-      return { ran: true, key: job.key, status: 'done' } as const;
+      return { ...ran, status: 'done' } as const;
     } catch (err) {
       if (err instanceof Postponed) {
         await tx.execute(
           sql`UPDATE jobs SET run_at = ${err.retryAt.toISOString()}::timestamptz WHERE id = ${job.id}`,
         );
         logger.info({ retryAt: err.retryAt.toISOString() }, 'job postponed: data not complete yet');
-        return { ran: true, key: job.key, status: 'postponed' } as const;
+        return { ...ran, status: 'postponed' } as const;
       }
       const message = err instanceof Error ? err.message : String(err);
       const max = task?.maxAttempts ?? 8;
@@ -105,7 +145,7 @@ export async function runNextJob(db: Db, opts: RunOptions): Promise<RunResult> {
               finished_at = ${iso}::timestamptz WHERE id = ${job.id}`,
         );
         logger.error({ err }, 'job failed for good');
-        return { ran: true, key: job.key, status: 'failed' } as const;
+        return { ...ran, status: 'failed' } as const;
       }
       const retryAt = new Date(now.getTime() + backoffMs(attempt));
       await tx.execute(
@@ -113,7 +153,7 @@ export async function runNextJob(db: Db, opts: RunOptions): Promise<RunResult> {
             run_at = ${retryAt.toISOString()}::timestamptz WHERE id = ${job.id}`,
       );
       logger.warn({ err, retryAt: retryAt.toISOString() }, 'job failed, will retry');
-      return { ran: true, key: job.key, status: 'retry' } as const;
+      return { ...ran, status: 'retry' } as const;
     }
   });
 }

@@ -2,6 +2,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createAccountYoga } from '../../../src/server/account/yoga.ts';
+import { createAdminYoga } from '../../../src/server/admin/yoga.ts';
 import { generateKeyRing } from '../../../src/server/auth/keys.ts';
 import { parseServerConfig } from '../../../src/server/config.ts';
 import type { Database } from '../../../src/server/db/client.ts';
@@ -14,6 +15,7 @@ export interface TestApi {
   services: ApiServices;
   account: BackendYoga;
   tenant: BackendYoga;
+  admin: BackendYoga;
   logs: Array<Record<string, unknown>>;
 }
 
@@ -32,7 +34,13 @@ export async function createTestApi(database: Database, env: Record<string, stri
     logger: pino({ level: 'info' }, sink),
     keys: await generateKeyRing(),
   };
-  return { services, account: createAccountYoga(services), tenant: createTenantYoga(services), logs };
+  return {
+    services,
+    account: createAccountYoga(services),
+    tenant: createTenantYoga(services),
+    admin: createAdminYoga(services),
+    logs,
+  };
 }
 
 /** A GraphQL response body. */

@@ -25,8 +25,8 @@ export interface SeriesQuery {
   /** For cost: consumption times the price valid on each local day. */
   price?: { propertyId: number; quantity: string };
   /**
-   * Instead of points: all apartment points of a property's quantity, from property_daily_rollups (hourly_consumption
-   * at HOUR). For summed quantities `perM2` gives the sum per m² of the apartments with data, `total` the plain sum;
+   * Instead of points: all apartment points of a property's quantity, from property_daily_rollups
+   * (property_hourly_rollups at HOUR). For summed quantities `perM2` gives the sum per m² of the apartments with data, `total` the plain sum;
    * averaged quantities are the property-wide average either way.
    */
   property?: { propertyId: number; quantity: string; measure: 'perM2' | 'total' };
@@ -94,20 +94,14 @@ function propertySource(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Tempor
   const { resolution } = q.plan;
   if (resolution === 'HOUR') {
     const day = sql`(g.hour_start AT TIME ZONE ${TIME_ZONE})::date`;
-    // Per apartment first, so an apartment with several points of the quantity counts its area once.
+    const value = perM2 ? sql`g.sum / nullif(g.area_m2, 0)` : sql`g.sum`;
     return sql`SELECT extract(epoch FROM g.hour_start)::bigint::text AS k,
-        ${q.price ? sql`g.x * pr.price` : sql`g.x`} AS x, g.c AS c
-      FROM (SELECT ha.hour_start, ${perM2 ? sql`sum(ha.s) / nullif(sum(a.area_m2), 0)` : sql`sum(ha.s)`} AS x,
-                   sum(ha.c) AS c
-            FROM (SELECT h.hour_start, pt.apartment_id, sum(h.value) AS s, count(*) AS c
-                  FROM hourly_consumption h JOIN measurement_points pt ON pt.id = h.measurement_point_id
-                  WHERE pt.property_id = ${p.propertyId} AND pt.quantity = ${p.quantity} AND pt.apartment_id IS NOT NULL
-                    AND h.hour_start >= ${from.toInstant().toString()}::timestamptz
-                    AND h.hour_start < ${to.toInstant().toString()}::timestamptz
-                  GROUP BY 1, 2) ha
-            JOIN apartments a ON a.id = ha.apartment_id GROUP BY ha.hour_start
-            HAVING count(*) >= ${MIN_PROPERTY_APARTMENTS}) g
-      ${q.price ? priceJoin(q.price, day) : sql``}`;
+        ${q.price ? sql`${value} * pr.price` : value} AS x, g.count AS c
+      FROM property_hourly_rollups g ${q.price ? priceJoin(q.price, day) : sql``}
+      WHERE g.property_id = ${p.propertyId} AND g.quantity = ${p.quantity}
+        AND g.apartments >= ${MIN_PROPERTY_APARTMENTS}
+        AND g.hour_start >= ${from.toInstant().toString()}::timestamptz
+        AND g.hour_start < ${to.toInstant().toString()}::timestamptz`;
   }
   const key = dayKey(resolution);
   const value = perM2 ? sql`d.per_m2` : sql`d.sum`;
@@ -168,6 +162,34 @@ function unionParts(queries: SeriesQuery[]): SQL[] {
   );
 }
 
+/** A series' total from its summed row (sum, or average per the aggregation; degree days only when every day is known). */
+function totalOf(q: SeriesQuery, row: { x: string | null; c: string | null } | undefined): number | null {
+  if (!row || row.x === null) return null;
+  if (q.degreeDays) {
+    const days = q.windows.reduce((n, w) => n + daysBetween(w.from, w.to), 0);
+    return Number(row.c) === days ? Number(row.x) : null;
+  }
+  if (q.aggregation === 'sum') return Number(row.x);
+  const count = Number(row.c);
+  return count > 0 ? Number(row.x) / count : null;
+}
+
+/** A bucket's value from its summed row (see seriesValues). */
+function bucketOf(
+  q: SeriesQuery,
+  b: number,
+  row: { x: string | null; c: string | null } | undefined,
+): number | null {
+  if (!row || row.x === null) return null;
+  if (q.degreeDays) {
+    const start = q.plan.starts[b]!;
+    return Number(row.c) === daysBetween(start, nextBucket(start, q.plan.resolution)) ? Number(row.x) : null;
+  }
+  if (q.aggregation === 'sum') return Number(row.x);
+  const count = Number(row.c);
+  return count > 0 ? Number(row.x) / count : null;
+}
+
 /** One total per series over its windows (sum, or average per the aggregation); null where there is no data. */
 export async function seriesTotals(db: Db, queries: SeriesQuery[]): Promise<(number | null)[]> {
   const parts = unionParts(queries);
@@ -178,17 +200,41 @@ export async function seriesTotals(db: Db, queries: SeriesQuery[]): Promise<(num
         FROM (${sql.join(parts, sql` UNION ALL `)}) s GROUP BY s.i`,
   );
   const byIndex = new Map(rows.map((r) => [Number(r.i), r]));
-  return queries.map((q, i) => {
-    const row = byIndex.get(i);
-    if (!row || row.x === null) return null;
-    if (q.degreeDays) {
-      const days = q.windows.reduce((n, w) => n + daysBetween(w.from, w.to), 0);
-      return Number(row.c) === days ? Number(row.x) : null;
-    }
-    if (q.aggregation === 'sum') return Number(row.x);
-    const count = Number(row.c);
-    return count > 0 ? Number(row.x) / count : null;
-  });
+  return queries.map((q, i) => totalOf(q, byIndex.get(i)));
+}
+
+/**
+ * Both at once, in one SQL statement: every series' total and its value per bucket of its plan (GROUPING SETS).
+ * For totals whose days are also needed (the day-by-day climate correction of the KPIs).
+ */
+export async function seriesTotalsAndValues(
+  db: Db,
+  queries: SeriesQuery[],
+): Promise<{ totals: (number | null)[]; values: (number | null)[][] }> {
+  const parts = unionParts(queries);
+  if (parts.length === 0)
+    return { totals: queries.map(() => null), values: queries.map((q) => q.plan.keys.map(() => null)) };
+  const rows = await queryRows<{
+    i: number;
+    k: string | null;
+    g: number;
+    x: string | null;
+    c: string | null;
+  }>(
+    db,
+    sql`SELECT s.i, s.k, GROUPING(s.k)::int AS g, sum(s.x)::text AS x, sum(s.c)::text AS c
+        FROM (${sql.join(parts, sql` UNION ALL `)}) s GROUP BY GROUPING SETS ((s.i), (s.i, s.k))`,
+  );
+  const totals = new Map<number, (typeof rows)[number]>();
+  const buckets = new Map<string, (typeof rows)[number]>();
+  for (const r of rows) {
+    if (Number(r.g) === 1) totals.set(Number(r.i), r);
+    else buckets.set(`${r.i}|${r.k}`, r);
+  }
+  return {
+    totals: queries.map((q, i) => totalOf(q, totals.get(i))),
+    values: queries.map((q, i) => q.plan.keys.map((key, b) => bucketOf(q, b, buckets.get(`${i}|${key}`)))),
+  };
 }
 
 /**
@@ -205,19 +251,5 @@ export async function seriesValues(db: Db, queries: SeriesQuery[]): Promise<(num
         FROM (${sql.join(parts, sql` UNION ALL `)}) s GROUP BY s.i, s.k`,
   );
   const byKey = new Map(rows.map((r) => [`${r.i}|${r.k}`, r]));
-  return queries.map((q, i) =>
-    q.plan.keys.map((key, b) => {
-      const row = byKey.get(`${i}|${key}`);
-      if (!row || row.x === null) return null;
-      if (q.degreeDays) {
-        const start = q.plan.starts[b]!;
-        return Number(row.c) === daysBetween(start, nextBucket(start, q.plan.resolution))
-          ? Number(row.x)
-          : null;
-      }
-      if (q.aggregation === 'sum') return Number(row.x);
-      const count = Number(row.c);
-      return count > 0 ? Number(row.x) / count : null;
-    }),
-  );
+  return queries.map((q, i) => q.plan.keys.map((key, b) => bucketOf(q, b, byKey.get(`${i}|${key}`))));
 }

@@ -1,0 +1,57 @@
+/**
+ * Property hourly rollups: per property, quantity and hour, the sum over the property's apartment points, the area
+ * of the apartments with data that hour, and how many they were. The property comparison at HOUR reads them
+ * (tenant/graph/series.ts) instead of summing hourly_consumption over every apartment of the property per request,
+ * which was 6-9 times slower at 240 apartments than at 24 (issue 20). Same figures as that sum: per apartment first,
+ * so an apartment with several points of the quantity counts its area once.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import { TIME_ZONE } from '../../lib/periods.ts';
+import type { Db } from '../db/client.ts';
+import { rangesParams } from './rollups.ts';
+import type { PointDays } from './types.ts';
+
+/** Recomputes the rollups of the (property, quantity, hour) rows that `scope` selects; `scope` yields `pq` rows. */
+function upsert(scope: SQL): SQL {
+  return sql`
+    WITH pq AS (${scope}),
+    per_apartment AS (
+      SELECT pq.property_id, pq.quantity, h.hour_start, p.apartment_id, sum(h.value) AS s, count(*) AS c
+      FROM pq
+      JOIN measurement_points p ON p.property_id = pq.property_id AND p.quantity = pq.quantity
+        AND p.apartment_id IS NOT NULL
+      JOIN hourly_consumption h ON h.measurement_point_id = p.id
+        AND h.hour_start >= pq.h_lo AND h.hour_start < pq.h_hi
+      GROUP BY 1, 2, 3, 4
+    )
+    INSERT INTO property_hourly_rollups AS pr (property_id, quantity, hour_start, sum, area_m2, count, apartments)
+    SELECT pa.property_id, pa.quantity, pa.hour_start, sum(pa.s), sum(ap.area_m2), sum(pa.c)::int, count(*)::int
+    FROM per_apartment pa JOIN apartments ap ON ap.id = pa.apartment_id
+    GROUP BY 1, 2, 3
+    ON CONFLICT (property_id, quantity, hour_start) DO UPDATE
+      SET sum = excluded.sum, area_m2 = excluded.area_m2, count = excluded.count, apartments = excluded.apartments`;
+}
+
+/** The rollups of the hours of the points' local days (after their hourly values changed), in the caller's transaction. */
+export async function updatePropertyHourlyRollups(tx: Db, days: PointDays[]): Promise<void> {
+  if (days.length === 0) return;
+  await tx.execute(
+    upsert(sql`
+      SELECT p.property_id, p.quantity,
+             (min(rg.d_lo)::timestamp AT TIME ZONE ${TIME_ZONE}) AS h_lo,
+             ((max(rg.d_hi) + 1)::timestamp AT TIME ZONE ${TIME_ZONE}) AS h_hi
+      FROM ${rangesParams(days)}
+      JOIN measurement_points p ON p.id = rg.point_id
+      WHERE p.apartment_id IS NOT NULL
+      GROUP BY p.property_id, p.quantity`),
+  );
+}
+
+/** Every property's rollups from all hourly values (a migration's backfill, tests that write hourly values directly). */
+export async function rebuildPropertyHourlyRollups(tx: Db): Promise<void> {
+  await tx.execute(
+    upsert(sql`
+      SELECT DISTINCT p.property_id, p.quantity, '-infinity'::timestamptz AS h_lo, 'infinity'::timestamptz AS h_hi
+      FROM measurement_points p WHERE p.apartment_id IS NOT NULL`),
+  );
+}
