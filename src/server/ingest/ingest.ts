@@ -11,6 +11,7 @@
  * property), derive.ts (the lock and the derivation's order), bulk.ts (the first load into empty tables).
  */
 import type { Db } from '../db/client.ts';
+import { ingestRows } from '../metrics.ts';
 import { beginBatch, derive } from './derive.ts';
 import { quarantineSuspects } from './misread.ts';
 import { checkAgainstStored, insertReadings } from './readings.ts';
@@ -98,8 +99,21 @@ export async function ingestBatch(
   if (options.atomic && problems.length > 0) refuse();
   const metersById = new Map([...meters.values()].map((m) => [m.id, m]));
 
-  return db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const receipt = await db
+    .transaction(async (txn) => {
+      const tx = txn as unknown as Db;
+      return transact(tx);
+    })
+    .catch((err: unknown) => {
+      if (err instanceof IngestError) ingestRows().inc({ result: 'refused' }, rows.length);
+      throw err;
+    });
+  for (const status of ['accepted', 'duplicate', 'refused', 'quarantined'] as const) {
+    if (receipt[status] > 0) ingestRows().inc({ result: status }, receipt[status]);
+  }
+  return receipt;
+
+  async function transact(tx: Db): Promise<IngestReceipt> {
     const timings = options.timings;
     const pointIds = [...new Set(valid.map((r) => metersById.get(r.meterId)!.pointId))];
     await timed(timings, 'begin', () => beginBatch(tx, options.bulk === true, pointIds));
@@ -168,7 +182,7 @@ export async function ingestBatch(
       quarantined: tally('quarantined'),
       results,
     };
-  });
+  }
 }
 
 /**

@@ -5,11 +5,12 @@ import { accounts, apartments, properties } from '../../../src/server/db/schema.
 export async function testProperty(
   db: Db,
   flats: { uniqueId: string; areaM2: string }[],
+  number = 'P1',
 ): Promise<{ propertyId: number; apartmentIds: number[] }> {
   const [account] = await db.insert(accounts).values({ name: 'Test' }).returning();
   const [property] = await db
     .insert(properties)
-    .values({ accountId: account!.id, number: 'P1', address: 'Testvej 1', zipcode: '8000', city: 'Aarhus' })
+    .values({ accountId: account!.id, number, address: 'Testvej 1', zipcode: '8000', city: 'Aarhus' })
     .returning();
   const rows = await db
     .insert(apartments)

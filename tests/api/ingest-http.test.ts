@@ -1,0 +1,249 @@
+/**
+ * Issue 19's HTTP door over the real server: API keys (scope, revocation, rate limit), JSON and CSV bodies,
+ * gzip with its decompressed-size limit, malformed bodies, Idempotency-Key, atomic batches, and 202 batches
+ * ingested by the worker.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerConfig } from '../../src/server/config.ts';
+import type { Database, Db } from '../../src/server/db/client.ts';
+import { measurementPoints, meters } from '../../src/server/db/schema.ts';
+import { queryRows } from '../../src/server/db/sql.ts';
+import { createAppServer } from '../../src/server/http.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../src/server/ingest/apiKeys.ts';
+import { createJobRunner } from '../../src/server/jobs/runner.ts';
+import { createTestApi, type TestApi } from './helpers/api.ts';
+import { freshDatabase } from './helpers/db.ts';
+import { testProperty } from './helpers/property.ts';
+
+let database: Database;
+let db: Db;
+let api: TestApi;
+let base = '';
+let key = '';
+let otherKey = '';
+let mineId = 0;
+const servers: Server[] = [];
+
+async function start(overrides: Partial<ServerConfig> = {}): Promise<string> {
+  const services = { ...api.services, config: { ...api.services.config, ...overrides } };
+  const server = createAppServer({ services });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function meter(propertyId: number, apartmentId: number, number: string): Promise<void> {
+  const [p] = await db
+    .insert(measurementPoints)
+    .values({
+      propertyId,
+      apartmentId,
+      quantity: 'heat-energy',
+      unit: 'x',
+      name: 'heat',
+      readingKind: 'register',
+    })
+    .returning();
+  await db.insert(meters).values({
+    measurementPointId: p!.id,
+    number,
+    legacyKind: 'energy',
+    installedAt: new Date('2020-01-01T00:00:00Z'),
+  });
+}
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  db = database.db;
+  api = await createTestApi(database, {
+    INGEST_SYNC_MAX_ROWS: '50',
+    INGEST_MAX_DECOMPRESSED_BYTES: '100000',
+  });
+  const mine = await testProperty(db, [{ uniqueId: 'A1', areaM2: '60' }]);
+  mineId = mine.propertyId;
+  const theirs = await testProperty(db, [{ uniqueId: 'B1', areaM2: '60' }], 'P2');
+  await meter(mine.propertyId, mine.apartmentIds[0]!, 'H-MINE');
+  await meter(theirs.propertyId, theirs.apartmentIds[0]!, 'H-THEIRS');
+  key = (await createApiKey(db, { name: 'gateway', propertyIds: [mine.propertyId], by: 'test' })).key;
+  otherKey = (await createApiKey(db, { name: 'other', propertyIds: [theirs.propertyId], by: 'test' })).key;
+  base = await start();
+});
+
+afterAll(async () => {
+  for (const s of servers) s.closeAllConnections();
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  await database?.close();
+});
+
+function post(
+  body: string | Buffer,
+  options: {
+    type?: string;
+    headers?: Record<string, string>;
+    query?: string;
+    url?: string;
+    auth?: string;
+  } = {},
+) {
+  return fetch(`${options.url ?? base}/api/ingest/v1/readings${options.query ?? ''}`, {
+    method: 'POST',
+    headers: {
+      'content-type': options.type ?? 'application/json',
+      authorization: `Bearer ${options.auth ?? key}`,
+      ...options.headers,
+    },
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+  });
+}
+
+const json = (rows: unknown[]) => JSON.stringify(rows);
+
+async function storedCount(): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM register_readings`);
+  return Number(row!.n);
+}
+
+describe('POST /api/ingest/v1/readings', () => {
+  it('refuses a request without a valid key, and a revoked key', async () => {
+    const none = await post(json([]), { auth: 'nope' });
+    expect(none.status).toBe(401);
+    expect(await none.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED' } });
+    const made = await createApiKey(db, { name: 'short-lived', propertyIds: [mineId], by: 'test' });
+    expect((await post(json([]), { auth: made.key })).status).toBe(200);
+    await revokeApiKey(db, made.info.id);
+    expect((await post(json([]), { auth: made.key })).status).toBe(401);
+    const [listed] = await listApiKeys(db, made.info.id);
+    expect(listed!.lastUsedAt).not.toBeNull();
+  });
+
+  it('answers a JSON batch with a receipt per row; a meter of another property is refused', async () => {
+    const res = await post(
+      json([
+        { meter: 'H-MINE', timestamp: '2025-01-10T00:00:00Z', value: 100 },
+        { meter: 'H-MINE', timestamp: '2025-01-10T01:00:00Z', value: '101.5' },
+        { meter: 'H-THEIRS', timestamp: '2025-01-10T01:00:00Z', value: '5' },
+        { meter: 'H-MINE', timestamp: '2025-01-10T02:00:00Z', value: '10.15' },
+      ]),
+    );
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.totals).toEqual({ rows: 4, accepted: 2, duplicate: 0, refused: 1, quarantined: 1 });
+    expect(body.results[2]).toEqual({
+      line: 3,
+      status: 'refused',
+      reason: 'unknown meter number "H-THEIRS"',
+    });
+    expect(body.results[3]).toMatchObject({ line: 4, status: 'quarantined', issue: expect.any(Number) });
+    // The other property's key may write its own meter.
+    const theirs = await post(json([{ meter: 'H-THEIRS', timestamp: '2025-01-10T01:00:00Z', value: '5' }]), {
+      auth: otherKey,
+    });
+    expect((await theirs.json()).totals.accepted).toBe(1);
+  });
+
+  it('takes CSV, and gzip within the limit', async () => {
+    const csv = 'meter_number,timestamp,value\nH-MINE,2025-01-10T03:00:00Z,102\n';
+    const plain = await post(csv, { type: 'text/csv' });
+    expect((await plain.json()).results).toEqual([{ line: 2, status: 'accepted' }]);
+    const zipped = await post(gzipSync(csv), { type: 'text/csv', headers: { 'content-encoding': 'gzip' } });
+    expect((await zipped.json()).results).toEqual([{ line: 2, status: 'duplicate' }]);
+  });
+
+  it('refuses a gzip bomb, an oversized body and malformed JSON or CSV, writing nothing', async () => {
+    const before = await storedCount();
+    const bomb = gzipSync(Buffer.alloc(5_000_000, ' '));
+    const bombed = await post(bomb, { headers: { 'content-encoding': 'gzip' } });
+    expect(bombed.status).toBe(413);
+    expect(await bombed.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
+    const small = await start({ INGEST_MAX_BODY_BYTES: 2048 });
+    const big = await post(
+      json(Array.from({ length: 100 }, () => ({ meter: 'H-MINE', timestamp: 'x', value: 1 }))),
+      {
+        url: small,
+      },
+    );
+    expect(big.status).toBe(413);
+    const badJson = await post('[{"meter": ');
+    expect(badJson.status).toBe(400);
+    expect(await badJson.json()).toMatchObject({ error: { code: 'MALFORMED_JSON' } });
+    const notArray = await post('{"meter": "H-MINE"}');
+    expect(notArray.status).toBe(400);
+    const badCsv = await post('meter_number,timestamp,value\nH-MINE,"2025-01-10T04:00:00Z,1\n', {
+      type: 'text/csv',
+    });
+    expect(badCsv.status).toBe(400);
+    expect(await badCsv.json()).toMatchObject({ error: { code: 'MALFORMED_CSV' } });
+    const wrongHeader = await post('a,b,c\n', { type: 'text/csv' });
+    expect(wrongHeader.status).toBe(400);
+    expect(await storedCount()).toBe(before);
+  });
+
+  it('replays an Idempotency-Key with the first receipt and writes nothing; another body gets 422', async () => {
+    const body = json([{ meter: 'H-MINE', timestamp: '2025-01-10T05:00:00Z', value: '104' }]);
+    const first = await post(body, { headers: { 'idempotency-key': 'k-1' } });
+    const receipt = await first.json();
+    expect(receipt.totals.accepted).toBe(1);
+    const before = await storedCount();
+    const replay = await post(body, { headers: { 'idempotency-key': 'k-1' } });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.json()).toEqual(receipt);
+    expect(await storedCount()).toBe(before);
+    const other = await post(json([{ meter: 'H-MINE', timestamp: '2025-01-10T06:00:00Z', value: '105' }]), {
+      headers: { 'idempotency-key': 'k-1' },
+    });
+    expect(other.status).toBe(422);
+    expect(await other.json()).toMatchObject({ error: { code: 'IDEMPOTENCY_KEY_REUSED' } });
+    expect(await storedCount()).toBe(before);
+  });
+
+  it('?atomic=1 writes nothing when a row is refused', async () => {
+    const before = await storedCount();
+    const res = await post(
+      json([
+        { meter: 'H-MINE', timestamp: '2025-01-10T07:00:00Z', value: '106' },
+        { meter: 'H-MINE', timestamp: 'not a time', value: '107' },
+      ]),
+      { query: '?atomic=1' },
+    );
+    const body = await res.json();
+    expect(body).toMatchObject({ written: false, totals: { refused: 2 } });
+    expect(body.results[1].reason).toMatch(/invalid timestamp/);
+    expect(await storedCount()).toBe(before);
+  });
+
+  it('answers a batch above the synchronous limit with 202, and its receipt once the worker ran', async () => {
+    const rows = Array.from({ length: 60 }, (_, i) => ({
+      meter: 'H-MINE',
+      timestamp: new Date(Date.UTC(2025, 1, 1, i)).toISOString(),
+      value: String(200 + i),
+    }));
+    const res = await post(json(rows));
+    expect(res.status).toBe(202);
+    const pending = await res.json();
+    expect(pending).toMatchObject({ status: 'pending' });
+    const auth = { authorization: `Bearer ${key}` };
+    expect(await (await fetch(`${base}${pending.href}`, { headers: auth })).json()).toMatchObject({
+      status: 'pending',
+    });
+    // Another key does not see the batch.
+    expect(
+      (await fetch(`${base}${pending.href}`, { headers: { authorization: `Bearer ${otherKey}` } })).status,
+    ).toBe(404);
+    await createJobRunner({ db, logger: pino({ level: 'silent' }) }).drain();
+    const done = await (await fetch(`${base}${pending.href}`, { headers: auth })).json();
+    expect(done).toMatchObject({ batch: pending.batch, status: 'done', totals: { rows: 60, accepted: 60 } });
+  });
+
+  it('rate limits each key', async () => {
+    const limited = await start({ INGEST_KEY_RATE_LIMIT: 2 });
+    const { key: fresh } = await createApiKey(db, { name: 'limited', propertyIds: [mineId], by: 'test' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await post(json([]), { url: limited, auth: fresh })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+});
