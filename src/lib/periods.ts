@@ -271,6 +271,7 @@ export function isPeriodPreset(x: unknown): x is PeriodPreset {
 export interface PeriodLabel {
   key:
     | 'periods.label.today'
+    | 'periods.label.day'
     | 'periods.label.last_7_days'
     | 'periods.label.last_30_days'
     | 'periods.label.last_365_days'
@@ -302,6 +303,7 @@ export function periodLabel(
     if (days === 30) return { key: 'periods.label.last_30_days', values: {} };
     if (days === 365) return { key: 'periods.label.last_365_days', values: {} };
   }
+  if (days === 1) return { key: 'periods.label.day', values: { day: formatDate(start, lang) } };
   const aligned = calendarAlignment(p);
   if (aligned === 'month') {
     const month = start.toLocaleString(dateLocale(lang), { month: 'long', year: 'numeric' });

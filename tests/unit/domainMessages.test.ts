@@ -45,7 +45,7 @@ const codeKeys = [
   ...ALARM_TYPES.map((a) => `alarms.type.${a}`),
   ...ALARM_FREQUENCIES.map((f) => `alarms.frequency.${f}`),
   ...ALARM_STEPS.map((s) => `alarms.step.${s}`),
-  ...['today', 'last_7_days', 'last_30_days', 'last_365_days', 'month', 'year', 'custom'].map(
+  ...['today', 'day', 'last_7_days', 'last_30_days', 'last_365_days', 'month', 'year', 'custom'].map(
     (l) => `periods.label.${l}`,
   ),
   'cookie_consent.line1',

@@ -332,6 +332,13 @@ describe('periodLabel', () => {
     });
   });
 
+  it('names a single day that is not today as that day', () => {
+    expect(periodLabel(p('2025-03-03', '2025-03-03'), 'en', today)).toEqual({
+      key: 'periods.label.day',
+      values: { day: '3 Mar 2025' },
+    });
+  });
+
   it('shows anything else as start - end', () => {
     const label = periodLabel(p('2025-03-03', '2025-03-09'), 'en', today);
     expect(label).toEqual({

@@ -1,67 +1,82 @@
-/** A small bar chart of an alarm's values per period against its limit(s), with the numbers as a table too. */
+/**
+ * An alarm's latest periods against its limit, drawn by the consumption pages' chart (axis, unit, tooltips,
+ * table alternative): bars in the breach colour only where a period broke the rule, the limit as dashed lines.
+ */
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { AlarmPeriodValue } from '../../client/operations/alarmQueries.ts';
+import { type AlarmRuleShape, alarmBreaches, alarmLimitLines } from '../../lib/alarmChart.ts';
+import type { Language } from '../../lib/languages.ts';
+import type { ServerResolution } from '../../lib/periods.ts';
+import type { ChartSeries, GraphModel } from '../consumption/ConsumptionChart.tsx';
+import { GraphPanel } from '../consumption/GraphPanel.tsx';
+import { valueFormat } from '../consumption/valueFormat.ts';
+
+/** The breach colour and the colour of a period within the rule. */
+export const ALARM_COLORS = { breach: '#b91c1c', ok: '#2563eb', limit: '#1c1917' } as const;
 
 type Props = {
+  rule: AlarmRuleShape & { quantity: string; frequency: 'DAY' | 'WEEK' | 'MONTH' | 'YEAR' };
   values: AlarmPeriodValue[];
-  limits: number[];
-  label: string;
-  /** Short label of a period for the axis. */
-  periodText: (v: AlarmPeriodValue) => string;
-  valueText: (v: number | null) => string;
+  /** Period starts the alarm fired for (its history), e.g. a leak the period totals cannot show. */
+  fired: string[];
+  lang: Language;
+  title: string;
 };
 
-/** The chart; bars above a limit are drawn in the alarm colour. */
-export function AlarmChart({ values, limits, label, periodText, valueText }: Props) {
-  const known = values.map((v) => v.value ?? 0);
-  const top = Math.max(1e-9, ...known, ...limits) * 1.1;
-  const width = 600;
-  const height = 180;
-  const bar = width / Math.max(1, values.length);
-  const y = (v: number) => height - (v / top) * height;
-  const max = limits.length ? Math.max(...limits) : null;
-  const min = limits.length > 1 ? Math.min(...limits) : null;
-  const outside = (v: number | null) =>
-    v !== null && ((max !== null && v > max) || (min !== null && limits.length > 1 && v < min));
+/** The chart with its legend of colours and the table alternative. */
+export function AlarmChart({ rule, values, fired, lang, title }: Props) {
+  const { t } = useTranslation(['alarms', 'domain']);
+  // A new array each render, the same periods: the chart redraws only when they change.
+  const firedKey = fired.join(',');
+  const model = useMemo((): GraphModel => {
+    const breaches = alarmBreaches(rule, values, new Set(firedKey.split(',')));
+    const format = valueFormat(rule.quantity, 'HOURLY_VALUES', lang);
+    const series: ChartSeries[] = [
+      {
+        key: 'value',
+        name: t(`domain:quantities.${rule.quantity}`, { defaultValue: rule.quantity }),
+        values: values.map((v) => v.value),
+        kind: 'bar',
+        color: ALARM_COLORS.ok,
+        pointColors: breaches.map((b) => (b ? ALARM_COLORS.breach : ALARM_COLORS.ok)),
+      },
+      ...alarmLimitLines(rule, values).map(
+        (line): ChartSeries => ({
+          key: line.key,
+          name: t(`detail.limit.${line.key}`, { percent: rule.threshold ?? 0 }),
+          values: line.values,
+          kind: 'line',
+          color: ALARM_COLORS.limit,
+          dashed: true,
+        }),
+      ),
+    ];
+    return {
+      // Period starts as bucket timestamps: labels and the table read only the date.
+      timestamps: values.map((v) => `${v.periodStart}T00:00:00`),
+      partial: values.map(() => false),
+      resolution: rule.frequency satisfies ServerResolution,
+      series,
+      format,
+      notes: breaches.map((b) => (b ? t('detail.breach') : null)),
+    };
+  }, [rule, values, firedKey, lang, t]);
+  const anyBreach = model.notes?.some(Boolean) ?? false;
   return (
-    <figure>
-      <svg className="alarm-chart" viewBox={`0 0 ${width} ${height + 4}`} role="img" aria-label={label}>
-        {values.map((v, i) => (
-          <rect
-            key={v.periodStart}
-            x={i * bar + bar * 0.15}
-            width={bar * 0.7}
-            y={v.value === null ? height - 2 : y(v.value)}
-            height={v.value === null ? 2 : height - y(v.value)}
-            fill={v.value === null ? '#9ca3af' : outside(v.value) ? '#b91c1c' : '#2563eb'}
-          />
-        ))}
-        {limits.map((l) => (
-          <line
-            key={l}
-            x1={0}
-            x2={width}
-            y1={y(l)}
-            y2={y(l)}
-            stroke="#111827"
-            strokeDasharray="6 4"
-            strokeWidth={2}
-          />
-        ))}
-      </svg>
-      <figcaption className="visually-hidden">{label}</figcaption>
-      <details>
-        <summary>{label}</summary>
-        <table className="data-table">
-          <tbody>
-            {values.map((v) => (
-              <tr key={v.periodStart}>
-                <th scope="row">{periodText(v)}</th>
-                <td>{valueText(v.value)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
-    </figure>
+    <div className="alarm-chart" data-testid="alarm-chart">
+      <GraphPanel model={model} lang={lang} title={title} fileParts={['alarm', rule.quantity]} height={240} />
+      <p className="alarm-chart-key muted small">
+        <span className="swatch" style={{ background: ALARM_COLORS.ok }} aria-hidden="true" />{' '}
+        {t('detail.key_ok')}
+        {anyBreach && (
+          <>
+            {' '}
+            <span className="swatch" style={{ background: ALARM_COLORS.breach }} aria-hidden="true" />{' '}
+            {t('detail.key_breach')}
+          </>
+        )}
+      </p>
+    </div>
   );
 }

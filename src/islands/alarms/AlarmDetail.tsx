@@ -4,7 +4,7 @@ import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { useDeleteAlarm, useToggleAlarm } from '../../client/operations/alarmMutations.ts';
-import { type Alarm, useAlarm, useAlarmValues } from '../../client/operations/alarmQueries.ts';
+import { useAlarm, useAlarmValues } from '../../client/operations/alarmQueries.ts';
 import { errorMessageKey, serverErrorCode } from '../../lib/errors.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
 import { Providers } from '../shared/Providers.tsx';
@@ -23,14 +23,6 @@ export default function AlarmDetail({ lang, alarmId }: { lang: Language; alarmId
       <Detail alarmId={alarmId} />
     </Providers>
   );
-}
-
-function limitsOf(alarm: Alarm): number[] {
-  if (alarm.type === 'INDOOR_CLIMATE')
-    return [alarm.minimum, alarm.maximum].filter((x): x is number => x !== null);
-  if (alarm.type === 'THRESHOLD') return alarm.threshold === null ? [] : [alarm.threshold];
-  if (alarm.type === 'ZERO_CONSUMPTION') return [];
-  return [];
 }
 
 function Detail({ alarmId }: { alarmId: string }) {
@@ -142,11 +134,11 @@ function Detail({ alarmId }: { alarmId: string }) {
           <Spinner label={t('list.loading')} />
         ) : values.data?.some((v) => v.value !== null) ? (
           <AlarmChart
+            rule={a}
             values={values.data}
-            limits={limitsOf(a)}
-            label={t('detail.graph_label', { quantity: quantityLabel })}
-            periodText={(v) => periodLabel(v.periodStart, a.frequency, lang, t)}
-            valueText={(v) => (v === null ? t('detail.missing') : amount(v, a.quantity, lang))}
+            fired={fired.map((h) => h.periodStart)}
+            lang={lang}
+            title={t('detail.graph_label', { quantity: quantityLabel })}
           />
         ) : (
           <p>{t('domain:errors.no_data')}</p>

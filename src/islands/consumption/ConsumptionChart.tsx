@@ -19,6 +19,8 @@ export type ChartSeries = {
   kind: 'bar' | 'line';
   color: string;
   dashed?: boolean;
+  /** Bars only: a colour per bucket that overrides `color` (e.g. an alarm's breaching periods). */
+  pointColors?: (string | null)[];
 };
 
 /** What a chart draws. */
@@ -28,6 +30,8 @@ export type GraphModel = {
   resolution: ServerResolution;
   series: ChartSeries[];
   format: ValueFormat;
+  /** A note per bucket for the table alternative (e.g. "over the limit"), beside the partial-bucket note. */
+  notes?: (string | null)[];
 };
 
 type Props = { model: GraphModel; lang: Language; title: string; height?: number; compact?: boolean };
@@ -102,7 +106,11 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
           data: s.values.map((y, i) => ({
             x: labels[i] ?? '',
             y,
-            ...(s.kind === 'bar' && model.partial[i] ? { fillColor: PARTIAL_FILL } : {}),
+            ...(s.kind === 'bar' && s.pointColors?.[i]
+              ? { fillColor: s.pointColors[i] }
+              : s.kind === 'bar' && model.partial[i]
+                ? { fillColor: PARTIAL_FILL }
+                : {}),
           })),
         })),
         colors: model.series.map((s) => s.color),

@@ -14,12 +14,14 @@ export function graphTable(
   lang: Language,
   words: { time: string; note: string; partial: string; week: string },
 ): TableModel {
-  const anyPartial = model.partial.some(Boolean);
+  const noteOf = (i: number) =>
+    [model.partial[i] ? words.partial : '', model.notes?.[i] ?? ''].filter(Boolean).join(', ');
+  const anyNote = model.timestamps.some((_, i) => noteOf(i) !== '');
   const unit = model.format.unit ? ` (${model.format.unit})` : '';
   const columns = [
     words.time,
     ...model.series.map((s) => `${s.name}${unit}`),
-    ...(anyPartial ? [words.note] : []),
+    ...(anyNote ? [words.note] : []),
   ];
   const rows = model.timestamps.map((ts, i) => [
     {
@@ -30,9 +32,7 @@ export function graphTable(
       const v = s.values[i] ?? null;
       return { text: model.format.format(v), csv: csvNumber(v, lang, model.format.decimals) };
     }),
-    ...(anyPartial
-      ? [{ text: model.partial[i] ? words.partial : '', csv: model.partial[i] ? words.partial : '' }]
-      : []),
+    ...(anyNote ? [{ text: noteOf(i), csv: noteOf(i) }] : []),
   ]);
   return { columns, rows };
 }

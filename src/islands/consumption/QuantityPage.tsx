@@ -96,11 +96,11 @@ function QuantityView({ quantity, scope }: Props) {
       ? unitId
         ? [{ kind: 'UNIT', id: unitId }]
         : null
-      : scope.kind === 'meter'
-        ? [{ kind: 'MPOINT', id: scope.id }]
-        : table.data
-          ? scopedRows.map((r) => ({ kind: 'MPOINT' as const, id: r.object.id }))
-          : null;
+      : // A room or meter is asked for only once the unit's table lists it: an id from a stale or edited URL
+        // gets the "not found" box below instead of a refusal from the server.
+        table.data
+        ? scopedRows.map((r) => ({ kind: 'MPOINT' as const, id: r.object.id }))
+        : null;
   const graphInput: TenantGraphInput | null =
     objects && objects.length > 0
       ? {
@@ -163,6 +163,15 @@ function QuantityView({ quantity, scope }: Props) {
 
   if (!ready) return null;
   if (units.isSuccess && !unit) return <NoData />;
+  if (scope.kind !== 'unit' && table.data && scopedRows.length === 0) {
+    const back = tenancy ? `/t/${encodeURIComponent(tenancy.id)}/consumption/${quantity}` : '/';
+    return (
+      <div className="state-box" role="alert" data-testid="scope-not-found">
+        <p>{t(scope.kind === 'meter' ? 'not_found.meter' : 'not_found.room')}</p>
+        <a href={back}>{t('not_found.back')}</a>
+      </div>
+    );
+  }
   const failure = units.error ?? graph.error ?? kpis.error ?? table.error;
   const kpi = kpis.data?.[0];
   const correction = consumptionOf(graph.data, quantity)?.climateCorrection ?? kpi?.climateCorrection ?? null;

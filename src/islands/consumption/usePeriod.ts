@@ -53,8 +53,11 @@ export function usePeriod(page: PeriodPage, hasHourlyData: boolean) {
     const endDate = url.searchParams.get('endDate');
     const isDate = (x: string | null): x is string => x !== null && /^\d{4}-\d{2}-\d{2}$/.test(x);
     if (!isDate(startDate) || !isDate(endDate)) return;
-    if (actor.getSnapshot().can({ type: 'period.custom', startDate, endDate }))
-      actor.send({ type: 'period.custom', startDate, endDate });
+    // A custom range is taken only while choosing one: open the choice, apply the link's range, and close the
+    // choice again when the range was refused (a reversed or impossible date).
+    actor.send({ type: 'period.customOpen' });
+    actor.send({ type: 'period.custom', startDate, endDate });
+    if (actor.getSnapshot().matches('choosingCustom')) actor.send({ type: 'period.customCancel' });
     url.searchParams.delete('startDate');
     url.searchParams.delete('endDate');
     window.history.replaceState(window.history.state, '', url);
