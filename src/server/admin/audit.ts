@@ -1,7 +1,7 @@
 /**
  * The audit log: every operator write (who, when, what, before and after), impersonations and views of a
  * tenant's data. Entries are only ever inserted; the database refuses UPDATE, DELETE and TRUNCATE (migration
- * 0007's trigger). Write an entry in the same transaction as the change it records.
+ * 0008's trigger). Write an entry in the same transaction as the change it records.
  */
 import { and, desc, eq, gte, ilike, inArray, lt, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';

@@ -1021,7 +1021,7 @@ export const operatorRecoveryCodes = pgTable(
 
 /**
  * The audit log: every operator write (who, when, what, before and after), impersonations and views of a
- * tenant's data. Append-only: a trigger (migration 0007) refuses UPDATE and DELETE. No foreign keys, so a
+ * tenant's data. Append-only: a trigger (migration 0008) refuses UPDATE and DELETE. No foreign keys, so a
  * deleted user or property never takes its entries with it.
  */
 export const auditLog = pgTable(
