@@ -4,13 +4,9 @@
  *  - a meter id that is not the tenancy's shows "not found" and keeps the session;
  *  - an alarm's chart colours a period red only when it breaks the rule, with an axis, a unit and the limit line.
  */
-import { expect, test } from '@playwright/test';
-import type { Page } from 'playwright-core';
-import { baseUrlOf, launchBrowser, logIn } from './browser.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { logInToDashboard } from './helpers.ts';
 
-const baseUrl = baseUrlOf();
-const PASSWORD = 'Demo#Tenant2026';
-const DASHBOARD = /\/t\/([^/]+)\/$/;
 // ApexCharts writes a bar's fill as rgba() of its colour: #b91c1c (breach) and #2563eb (within the rule).
 const BREACH = 'rgba(185,28,28,';
 const OK = 'rgba(37,99,235,';
@@ -44,32 +40,28 @@ const barFills = (page: Page) =>
 
 test.describe
   .serial('deep links, foreign ids and the alarm chart', () => {
-    let browser: Awaited<ReturnType<typeof launchBrowser>>;
     let page: Page;
     let tenancy: string;
 
-    test.beforeAll(async () => {
-      browser = await launchBrowser();
-      page = await browser.context.newPage();
-      await logIn(page, baseUrl, 'tenant@demo.test', PASSWORD);
-      await page.waitForURL(DASHBOARD, { timeout: 30_000 });
-      tenancy = DASHBOARD.exec(new URL(page.url()).pathname)?.[1] ?? '';
+    test.beforeAll(async ({ browser }) => {
+      page = await browser.newPage();
+      tenancy = await logInToDashboard(page, 'tenant@demo.test');
     });
     test.afterAll(async () => {
-      await browser?.close();
+      await page?.context().close();
     });
 
     test("a notification's graph link opens the notification's period", async () => {
-      await page.goto(`${baseUrl}/t/${tenancy}/notifications`);
+      await page.goto(`/t/${tenancy}/notifications`);
       await page.locator('.notification-item').first().getByRole('link').click();
-      await page.waitForURL(/\/notifications\/\d+$/);
+      await expect(page).toHaveURL(/\/notifications\/\d+$/);
       const link = page.getByRole('link', { name: /^See the graph for / });
-      const href = new URL((await link.getAttribute('href')) ?? '', baseUrl);
+      const href = new URL((await link.getAttribute('href')) ?? '', page.url());
       const startDate = href.searchParams.get('startDate');
       const endDate = href.searchParams.get('endDate');
       expect(startDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       await link.click();
-      await page.waitForURL((url) => url.pathname.includes('/consumption/'));
+      await expect(page).toHaveURL(/\/consumption\//);
       const label = page.getByTestId('period-label');
       await expect(label).not.toHaveText('Last 30 days');
       const day = Number(startDate!.slice(8, 10));
@@ -81,10 +73,10 @@ test.describe
     });
 
     test('a meter id that is not the tenancy\'s shows "not found" and keeps the session', async () => {
-      const url = `${baseUrl}/t/${tenancy}/consumption/heat-energy/meter/999999`;
-      await page.goto(url);
+      const path = `/t/${tenancy}/consumption/heat-energy/meter/999999`;
+      await page.goto(path);
       await expect(page.getByTestId('scope-not-found')).toContainText('not one of your tenancy');
-      expect(page.url()).toBe(url);
+      await expect(page).toHaveURL(path);
       await expect(page.locator('#app-menu a[href$="/alarms"]')).toBeVisible();
       // Still logged in: the tokens are there and the next page loads its data.
       expect(await page.evaluate(() => localStorage.getItem('tenantRefreshToken'))).toBeTruthy();
@@ -113,7 +105,7 @@ test.describe
       const known = temps.alarmValues.filter((v) => v.value !== null).length;
       expect(known).toBeGreaterThan(0);
 
-      await page.goto(`${baseUrl}/t/${tenancy}/alarms/${below.createAlarm.id}`);
+      await page.goto(`/t/${tenancy}/alarms/${below.createAlarm.id}`);
       const chart = page.getByTestId('alarm-chart');
       await expect(chart.locator('.apexcharts-legend')).toContainText('Minimum', { timeout: 60_000 });
       const fills = await barFills(page);
@@ -140,7 +132,7 @@ test.describe
         const before = weeks.alarmValues[i - 1]?.value;
         return i > 0 && v.value !== null && before !== null && before !== undefined && v.value > before;
       }).length;
-      await page.goto(`${baseUrl}/t/${tenancy}/alarms/${up.createAlarm.id}`);
+      await page.goto(`/t/${tenancy}/alarms/${up.createAlarm.id}`);
       await expect(chart.locator('.apexcharts-legend')).toContainText('Limit: 0 % over the period before', {
         timeout: 60_000,
       });
