@@ -14,11 +14,7 @@ import type { Temporal } from 'temporal-polyfill';
 /** Base temperature of heating degree days, °C. */
 export const DEGREE_DAY_BASE = 17;
 
-/** Default share of heat that goes to hot water (not weather dependent). Typical Danish flats: 20–30 %. */
-export const DEFAULT_HOT_WATER_SHARE = 0.25;
-
-/** Highest hot-water share accepted; at 1 nothing would be corrected. */
-export const MAX_HOT_WATER_SHARE = 0.9;
+export { DEFAULT_HOT_WATER_SHARE, MAX_HOT_WATER_SHARE } from './reportSettings.ts';
 
 /**
  * Degree days below which a bucket is left as it is: with almost no space heating the ratio DD'/DD is noise
@@ -30,14 +26,24 @@ export const MIN_DEGREE_DAYS_TO_CORRECT = 0.5;
 export const CLIMATE_CORRECTED_QUANTITIES: readonly string[] = ['heat-energy', 'heat-volume', 'hca'];
 
 /**
- * Degree days of a normal year per month (January first), base 17 °C. The total, 2906, is the Danish
- * normal year that district-heating utilities have long corrected to; the split over the months is our
- * approximation from the Danish seasonal temperature curve. Replace it with the utility's own table when one is
- * known: only this constant changes.
+ * Degree days of a normal year per month (January first), base 17 °C, counting every day of the year as we do
+ * (June–August are not zero): the normal year Danish district-heating utilities publish from Teknologisk
+ * Institut's degree-day figures (e.g. Auning Fjernvarme, https://www.auningfjernvarme.dk/gode-raad/graddage, and
+ * Kredsløb, https://www.kredslob.dk/produkter-og-services/fjernvarme/din-varme-og-forbrug/graddage), 3,009 in all.
+ * Choice and source: docs/domain.md, "Degree days".
  */
 export const NORMAL_YEAR_DEGREE_DAYS: readonly number[] = [
-  506, 462, 430, 306, 158, 40, 6, 8, 58, 196, 323, 413,
+  468, 421, 421, 307, 180, 69, 40, 40, 111, 214, 328, 410,
 ];
+
+/** Where NORMAL_YEAR_DEGREE_DAYS comes from, as shown beside corrected figures. */
+export const NORMAL_YEAR_SOURCE = {
+  name: 'Teknologisk Institut, normal year as published by Danish district-heating utilities',
+  url: 'https://www.auningfjernvarme.dk/gode-raad/graddage',
+} as const;
+
+/** Why a correction was not applied: codes the clients translate (never prose to parse). */
+export type ClimateReason = 'not_heating_quantity' | 'degree_days_missing';
 
 /** Degree days of a day with this mean outdoor temperature. */
 export function degreeDaysOfMean(meanCelsius: number): number {
@@ -82,4 +88,53 @@ export function climateCorrect(
   if (value === null || actual === null || target === null) return null;
   if (actual < MIN_DEGREE_DAYS_TO_CORRECT) return value;
   return value * (hotWaterShare + (1 - hotWaterShare) * (target / actual));
+}
+
+/**
+ * The correction factor of one day: a day's value v becomes v × factor. The space-heating share (1 − h) follows
+ * DD'/DD; below MIN_DEGREE_DAYS_TO_CORRECT actual degree days the day stays as measured. Null when either degree
+ * day figure is unknown.
+ */
+export function dayFactor(
+  actual: number | null,
+  target: number | null,
+  hotWaterShare: number,
+): number | null {
+  if (actual === null || target === null) return null;
+  if (actual < MIN_DEGREE_DAYS_TO_CORRECT) return 1;
+  return hotWaterShare + (1 - hotWaterShare) * (target / actual);
+}
+
+/** One day of a series to correct: its value, and the degree days it was measured under and is restated for. */
+export interface CorrectionDay {
+  value: number | null;
+  actual: number | null;
+  target: number | null;
+  /** The day is not over yet (today): it is left as measured, as its degree days are not known yet. */
+  open?: boolean;
+}
+
+/**
+ * The one climate correction of the app, the report and the statement: each day is corrected by its own degree
+ * days (dayFactor) and the days are summed, so any split of a period (hours, days, weeks, months) adds up to the
+ * corrected total of the period. An hour takes its day's factor, so a day's hours add up to the day. A day that
+ * is not over yet stays as measured. Null when no day has a value, or when a complete day with a value has no
+ * degree days (`missing` is then true).
+ */
+export function correctDays(
+  days: readonly CorrectionDay[],
+  hotWaterShare: number,
+): {
+  value: number | null;
+  missing: boolean;
+} {
+  let total: number | null = null;
+  for (const d of days) {
+    if (d.value === null) continue;
+    const factor =
+      d.open && (d.actual === null || d.target === null) ? 1 : dayFactor(d.actual, d.target, hotWaterShare);
+    if (factor === null) return { value: null, missing: true };
+    total = (total ?? 0) + d.value * factor;
+  }
+  return { value: total, missing: false };
 }

@@ -22,7 +22,7 @@ import { SchemaBehindError } from './db/schemaVersion.ts';
 import { progressPrinter } from './demo/progress.ts';
 import { catchUpDemo, DEMO_PASSWORD, DEMO_USERS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
 import { afterDemoSeed } from './demo/statements.ts';
-import { importReadingsCsv } from './ingest/csv.ts';
+import { INGEST_HELP, IngestCliError, runIngestCommand } from './ingest/cli.ts';
 import { IngestError } from './ingest/ingest.ts';
 import { checkNodeVersion } from './nodeVersion.ts';
 import { CliInputError, REPORTS_HELP, runReportsCommand } from './reports/cli.ts';
@@ -32,8 +32,6 @@ import { runStatementsCommand, STATEMENTS_HELP } from './statements/cli.ts';
 const HELP = `Usage: npm run cli -- <command>
 
 Commands:
-  import <file.csv>   Import meter readings. Columns: meter_number,timestamp,value (with a header).
-                      Timestamps are ISO 8601 with an offset or Z. A bad row rejects the whole file.
   import-property <file.json|file.csv>
                       Create a property with its apartments, measurement points, meters and tenancies
                       from one JSON file (docs/notes/accounts.md) or CSV file, by the .csv extension
@@ -50,6 +48,7 @@ Commands:
                       user and time. APP_URL sets the link's origin.
   demo:seed           Load the demo dataset, if the database is empty (DEMO_DAYS, DEMO_APARTMENTS).
   demo:catch-up       Generate demo readings from the last generated hour up to now.
+${INGEST_HELP}
 ${REPORTS_HELP}
 ${STATEMENTS_HELP}
   help                Show this text.
@@ -193,28 +192,6 @@ async function run(args: string[]): Promise<void> {
     return;
   }
   if (await runAccountCommand(command, rest)) return;
-  if (command === 'import') {
-    if (rest.length !== 1)
-      throw new UsageError('import takes exactly one file: npm run cli -- import <file.csv>');
-    const file = rest[0]!;
-    if (!existsSync(file)) throw new UsageError(`No such file: ${file}`);
-    const { database } = await getServices();
-    try {
-      const started = performance.now();
-      const result = await importReadingsCsv(database.db, file);
-      const seconds = (performance.now() - started) / 1000;
-      console.log(`Rows read:     ${result.rows}`);
-      console.log(`New readings:  ${result.newReadings}`);
-      console.log(`Hours updated: ${result.hoursUpdated}`);
-      console.log(`Days updated:  ${result.daysUpdated}`);
-      console.log(
-        `Time:          ${seconds.toFixed(2)} s (${Math.round(result.rows / Math.max(seconds, 1e-3))} rows/s)`,
-      );
-    } finally {
-      await database.close();
-    }
-    return;
-  }
   if (command === 'demo:seed' || command === 'demo:catch-up') {
     if (rest.length > 0) throw new UsageError(`${command} takes no arguments`);
     const days = positiveInt('DEMO_DAYS', 730);
@@ -262,6 +239,7 @@ async function run(args: string[]): Promise<void> {
     return services.open.database.db;
   };
   try {
+    if (await runIngestCommand(command, rest, open)) return;
     if (await runReportsCommand(command, rest, open)) return;
     if (await runStatementsCommand(command, rest, open)) return;
   } finally {
@@ -275,6 +253,7 @@ run(process.argv.slice(2)).then(
   (err: unknown) => {
     if (
       err instanceof IngestError ||
+      err instanceof IngestCliError ||
       err instanceof UsageError ||
       err instanceof CliInputError ||
       err instanceof OperatorError ||

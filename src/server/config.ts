@@ -39,6 +39,14 @@ const schema = z.object({
   APP_URL: z.url().optional(),
   /** Days finished job rows are kept before the daily sweep deletes them (at least 35). */
   JOB_RETENTION_DAYS: z.coerce.number().int().min(35).default(90),
+  /**
+   * Years raw register readings are kept; the daily sweep removes older ones (hourly values and rollups stay), and
+   * ingestion then refuses readings older than that. Unset: every reading is kept.
+   */
+  READING_RETENTION_YEARS: z
+    .literal('')
+    .transform(() => undefined)
+    .or(z.coerce.number().int().min(1).max(100).optional()),
   /** Trust the first X-Forwarded-For address as the client's (only behind a proxy that sets it). */
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
   /** Social login: each provider is off until its client id is set. */
@@ -83,6 +91,16 @@ const schema = z.object({
   GRAPH_MAX_POINTS: z.coerce.number().int().min(1).default(5_000),
   /** Largest request body the API reads, in bytes; a larger one is refused with 413 before it is parsed. */
   API_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(100_000),
+  /** Ingestion API (docs/ingest.md): largest body as sent (compressed or not), in bytes; larger: 413. */
+  INGEST_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(10_000_000),
+  /** Ingestion API: largest body after gzip decompression, in bytes; larger (a gzip bomb): 413. */
+  INGEST_MAX_DECOMPRESSED_BYTES: z.coerce.number().int().min(1024).default(50_000_000),
+  /** Ingestion API: rows answered synchronously; a larger batch gets 202 and is ingested by the worker. */
+  INGEST_SYNC_MAX_ROWS: z.coerce.number().int().min(1).default(5_000),
+  /** Ingestion API: most rows in one batch; more: 413. */
+  INGEST_MAX_ROWS: z.coerce.number().int().min(1).default(200_000),
+  /** Ingestion API: requests per minute per API key; more: 429 with Retry-After. */
+  INGEST_KEY_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   /** Comma-separated origins allowed to call the API from another origin (CORS); empty means same origin only. */
   CORS_ORIGINS: z
     .string()

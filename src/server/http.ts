@@ -20,6 +20,7 @@ import { handleSocialFormPost } from './auth/socialCallback.ts';
 import type { ServerConfig } from './config.ts';
 import { QUERY_TOO_COMPLEX } from './graphql/limits.ts';
 import { createHealthProbes } from './healthProbes.ts';
+import { handleIngestRequest, INGEST_PREFIX } from './ingest/httpDoor.ts';
 import {
   accessLog,
   METRICS_PATH,
@@ -257,6 +258,13 @@ function routeOf(path: string): string {
   return path.startsWith('/_astro/') || /\.[\w]+$/.test(path) ? 'static' : 'page';
 }
 
+/** The path of a request URL, without its query. */
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
 /** The handler with brotli or gzip compression of its answer on the fly, as the client accepts. */
 function withCompression(handler: Handler): Handler {
   // Brotli at quality 4 (the middleware's default) costs about as much CPU as gzip level 6 and is smaller.
@@ -271,7 +279,7 @@ function withCompression(handler: Handler): Handler {
 }
 
 /**
- * The routes this server answers before Astro: the two GraphQL backends (with the body limit), the health check
+ * The routes this server answers before Astro: the two GraphQL backends (with the body limit), the health checks
  * and a provider's form_post to the social callback; anything else goes to `next`. `npm start` runs it in front
  * of Astro (createAppHandler); `npm run dev` mounts the same handler in Vite's dev server (astro.config.mjs), so
  * each backend has exactly one mount.
@@ -282,27 +290,12 @@ export function createApiHandler(services: ApiServices): Middleware {
   const account = createAccountYoga(services, 'yoga');
   const tenant = createTenantYoga(services, 'yoga');
   const databaseHealth = new DatabaseHealth(() => services.database.db.execute(sql`SELECT 1`));
+  const probes = createHealthProbes(services);
   const accountListener = withCompression(account.requestListener as Handler);
   const tenantListener = withCompression(tenant.requestListener as Handler);
-  const probes = createHealthProbes(services);
 
   return (req, res, next) => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
-    if (path === METRICS_PATH) {
-      const access = metricsAccess(req, config);
-      if (access === 'allowed' && (req.method === 'GET' || req.method === 'HEAD')) {
-        void sendMetrics(services, res);
-        return;
-      }
-      if (access === 'denied') {
-        sendJson(res, 401, {
-          errors: [{ message: 'Unauthorized', extensions: { code: 'UNAUTHENTICATED' } }],
-        });
-        return;
-      }
-    }
+    const path = pathOf(req);
     if (path.startsWith('/api/')) {
       res.setHeader('Vary', 'Origin');
       if (path === ACCOUNT_GRAPHQL_ENDPOINT || path === TENANT_GRAPHQL_ENDPOINT) {
@@ -340,6 +333,10 @@ export function createApiHandler(services: ApiServices): Middleware {
       }
       // /api/health/live and /api/health/ready (healthProbes.ts).
       if (probes(path, req, res)) return;
+      if (path.startsWith(INGEST_PREFIX)) {
+        handleIngestRequest(services.database.db, config, req, res);
+        return;
+      }
       if (path === '/api/health' && (req.method === 'GET' || req.method === 'HEAD')) {
         void health(services, databaseHealth, res);
         return;
@@ -356,20 +353,35 @@ export function createApiHandler(services: ApiServices): Middleware {
   };
 }
 
-/** The request handler: headers, API first, static files, then Astro. */
+/** The request handler: headers, access log and metrics, the API first, static files, then Astro. */
 export function createAppHandler(options: AppServerOptions): Handler {
   const { services } = options;
+  const { config } = services;
   const api = createApiHandler(services);
   const serveStatic = options.clientDir ? staticFiles(options.clientDir) : undefined;
   const astro = options.astroHandler ? withCompression(options.astroHandler) : undefined;
-  const logRequest = accessLog(services.logger, services.config);
+  const logRequest = accessLog(services.logger, config);
 
   return (req, res) => {
-    setSecurityHeaders(req, res, services.config);
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
+    setSecurityHeaders(req, res, config);
+    const path = pathOf(req);
     logRequest(req, res);
-    trackHttpRequest(req, res, routeOf(q === -1 ? url : url.slice(0, q)));
+    trackHttpRequest(req, res, routeOf(path));
+
+    if (path === METRICS_PATH) {
+      const access = metricsAccess(req, config);
+      if (access === 'allowed' && (req.method === 'GET' || req.method === 'HEAD')) {
+        void sendMetrics(services, res);
+        return;
+      }
+      if (access === 'denied') {
+        sendJson(res, 401, {
+          errors: [{ message: 'Unauthorized', extensions: { code: 'UNAUTHENTICATED' } }],
+        });
+        return;
+      }
+    }
+
     api(req, res, () => {
       const rest = () => {
         if (astro) astro(req, res);

@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     mail: mailTransportFor(config),
     pollMs: 2_000,
     jobRetentionDays: config.JOB_RETENTION_DAYS,
+    readingRetentionYears: config.READING_RETENTION_YEARS,
   });
   const stop = runner.start();
   // The worker's own metrics (its job runs, the queue, the process) on METRICS_PORT when set.

@@ -155,8 +155,22 @@ describe('values', () => {
   });
 });
 
-describe('jumps and resets', () => {
-  it('refuses a rise above the per-hour bound, and accepts one just below it', async () => {
+/** Ingests a batch whose suspect rows are quarantined, not refused: returns their receipts; nothing is stored. */
+async function quarantined(number: string, batch: ReadingRow[]) {
+  const before = await storedCount(number);
+  const receipt = await ingestReadings(db, batch, { now: NOW });
+  const held = receipt.results.filter((r) => r.status === 'quarantined');
+  expect(await storedCount(number)).toBe(before + batch.length - held.length);
+  const issues = await queryRows<{ id: number; reason: string; kind: string }>(
+    db,
+    sql`SELECT id, kind, evidence->>'reason' AS reason FROM data_issues
+        WHERE id = ANY(${`{${held.map((h) => h.issueId).join(',')}}`}::int[]) ORDER BY id`,
+  );
+  return held.map((h) => ({ ...h, ...issues.find((i) => i.id === h.issueId)! }));
+}
+
+describe('jumps and resets (quarantined, not refused)', () => {
+  it('quarantines a rise above the per-hour bound, and accepts one just below it', async () => {
     const m = await meter('electricity-energy', 'register');
     const bound = MAX_PER_HOUR['electricity-energy']!;
     await ingestReadings(
@@ -167,16 +181,17 @@ describe('jumps and resets', () => {
       ]),
       { now: NOW },
     );
-    const problems = await refused(
+    const held = await quarantined(
       m,
       rows(m, [
         ['2025-02-01T02:00:00Z', String(100 + bound + 10)],
         ['2025-02-01T03:00:00Z', String(100 + 2 * bound + 11)],
       ]),
     );
-    expect(problems).toHaveLength(1);
-    expect(problems[0]!.line).toBe(3);
-    expect(problems[0]!.reason).toMatch(
+    expect(held).toHaveLength(1);
+    expect(held[0]!.line).toBe(3);
+    expect(held[0]!.kind).toBe('jump');
+    expect(held[0]!.reason).toMatch(
       /rises from .* in 1 h, above the plausible 1000 per hour for electricity-energy/,
     );
   });
@@ -195,9 +210,9 @@ describe('jumps and resets', () => {
     expect(result.newReadings).toBe(2);
   });
 
-  it('accepts a reset to near zero, and refuses any other drop as a bad reading', async () => {
+  it('accepts a reset to near zero of the register, and quarantines any other drop', async () => {
     const m = await meter('heat-energy', 'register');
-    await ingestReadings(
+    const first = await ingestReadings(
       db,
       rows(m, [
         ['2025-04-01T00:00:00Z', '30900'],
@@ -206,21 +221,16 @@ describe('jumps and resets', () => {
       ]),
       { now: NOW },
     );
-    const problems = await refused(
+    expect(first.accepted).toBe(3);
+    // 2500 after 3 is a rise of 2497 kWh in one hour: too much.
+    const rise = await quarantined(
       m,
       rows(m, [['2025-04-01T03:00:00Z', '2500']]).map((r) => ({ ...r, line: 7 })),
     );
-    // 2500 after 3 is a rise of 2497 kWh in one hour: too much.
-    expect(problems[0]!.line).toBe(7);
-    // A drop to a small value is a reset: 3 -> 2 counts 2 kWh.
-    const reset = await ingestReadings(
-      db,
-      [{ line: 9, meterNumber: m, ts: '2025-04-01T03:00:00Z', value: '2' }],
-      {
-        now: NOW,
-      },
-    );
-    expect(reset.newReadings).toBe(1);
+    expect(rise[0]!.line).toBe(7);
+    // 3 -> 2 is a drop to two thirds of the register, not near zero: a misread.
+    const small = await quarantined(m, [{ line: 9, meterNumber: m, ts: '2025-04-01T04:00:00Z', value: '2' }]);
+    expect(small[0]!.kind).toBe('drop');
     const misread = await meter('heat-energy', 'register');
     await ingestReadings(
       db,
@@ -230,7 +240,7 @@ describe('jumps and resets', () => {
       ]),
       { now: NOW },
     );
-    const big = await refused(misread, [
+    const big = await quarantined(misread, [
       { line: 4, meterNumber: misread, ts: '2025-04-01T02:00:00Z', value: '20000' },
     ]);
     expect(big[0]!.reason).toMatch(/drops from 30902 to 20000/);
@@ -246,10 +256,10 @@ describe('jumps and resets', () => {
       ]),
       { now: NOW },
     );
-    const problems = await refused(m, [
+    const held = await quarantined(m, [
       { line: 12, meterNumber: m, ts: '2025-05-01T04:00:00Z', value: '100' },
     ]);
-    expect(problems[0]!.line).toBe(12);
-    expect(problems[0]!.reason).toMatch(/rises from 100 to 5000/);
+    expect(held[0]!.line).toBe(12);
+    expect(held[0]!.reason).toMatch(/rises from 100 to 5000/);
   });
 });

@@ -18,7 +18,7 @@ import {
 
 const GRAPH = `query ($graph: TenantGraphInput!) {
   tenantGraph(graph: $graph) {
-    timestamps
+    timestamps partial
     graphs { type object { id kind unit { id unitUniqueId tenantName } measurementPoint { id room quantity } group { meter { number } } }
       consumption { quantityDescriptor { quantity normalized expressedAs } values relatedValues { type } } }
   }
@@ -27,6 +27,7 @@ const GRAPH = `query ($graph: TenantGraphInput!) {
 interface GraphData {
   tenantGraph: {
     timestamps: string[];
+    partial: boolean[];
     graphs: Array<{
       type: string;
       object: {
@@ -92,6 +93,7 @@ async function values(input: GraphInput, who: keyof typeof tokens = 'alice') {
   expect(r.errors).toBeUndefined();
   return {
     timestamps: r.data!.tenantGraph.timestamps,
+    partial: r.data!.tenantGraph.partial,
     values: r.data!.tenantGraph.graphs[0]!.consumption[0]!.values,
   };
 }
@@ -157,7 +159,7 @@ describe('tenantGraph buckets and sums', () => {
     expect(autumn.timestamps).toContain('2025-10-26T02:00:00+01:00');
   });
 
-  it('WEEK buckets start on Monday (ISO weeks) and sum their days', async () => {
+  it('WEEK buckets start on Monday (ISO weeks) and sum their days; the first is clipped to the period', async () => {
     const r = await values({
       resolution: 'WEEK',
       periodBegin: '2025-03-05T00:00',
@@ -170,7 +172,7 @@ describe('tenantGraph buckets and sums', () => {
       '2025-03-24T00:00:00+01:00',
     ]);
     expect(r.values).toEqual([
-      heatAOver('2025-03-03', '2025-03-10'),
+      heatAOver('2025-03-05', '2025-03-10'),
       heatAOver('2025-03-10', '2025-03-17'),
       heatAOver('2025-03-17', '2025-03-24'),
       heatAOver('2025-03-24', '2025-03-31'),
@@ -210,14 +212,15 @@ describe('tenantGraph buckets and sums', () => {
     expect(year.values).toEqual([heatAOver('2025-01-01', '2026-01-01')]);
   });
 
-  it('a partial range is widened to whole buckets and partial months are read exactly', async () => {
+  it('a partial range is widened to whole buckets, clipped to the period and marked partial', async () => {
     const r = await values({
       resolution: 'MONTH',
       periodBegin: '2025-02-15T10:30',
       periodEnd: '2025-03-20T00:00',
     });
     expect(r.timestamps).toEqual(['2025-02-01T00:00:00+01:00', '2025-03-01T00:00:00+01:00']);
-    expect(r.values).toEqual([null, heatAOver('2025-03-01', '2025-04-01')]);
+    expect(r.values).toEqual([null, heatAOver('2025-03-01', '2025-03-20')]);
+    expect(r.partial).toEqual([true, true]);
   });
 
   it('the previous tenant sees only their own days', async () => {

@@ -128,6 +128,8 @@ test.describe
       visitor,
     }) => {
       test.skip(!smtp, 'needs the test SMTP server');
+      // Two people on two devices, each with a cold page: minutes on a busy 2-core machine.
+      test.slow();
       const { dashboard, link } = await inviteAsAdmin(page, 'co.tenant@demo.test');
       await expect(page.getByTestId('invitations')).toContainText('co.tenant@demo.test');
 
@@ -244,6 +246,8 @@ test.describe
       visitor,
     }) => {
       test.skip(!smtp || !oidc, 'needs the test SMTP server and the local OIDC provider');
+      // Two people on two devices, each with a cold page: minutes on a busy 2-core machine.
+      test.slow();
       const { dashboard, link } = await inviteAsAdmin(page, 'social.joiner@demo.test');
 
       const joiner = await visitor();

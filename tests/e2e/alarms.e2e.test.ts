@@ -8,7 +8,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { createTestModel } from 'xstate/graph';
 import { ALARM_STEPS, type AlarmType, alarmWizardMachine } from '../../src/machines/alarmWizard.machine.ts';
 import { modelOf } from '../model/harness.ts';
-import { logInToDashboard, seriousA11yViolations } from './helpers.ts';
+import { logInToDashboard, newPage, seriousA11yViolations } from './helpers.ts';
 
 /** The choice made for each type, and the English labels the browser clicks. */
 const CHOICES: Record<AlarmType, { quantity: string; frequency: string; fields: Record<string, string> }> = {
@@ -74,7 +74,7 @@ test.describe
     const created: { type: AlarmType; url: string }[] = [];
 
     test.beforeAll(async ({ browser }) => {
-      page = await browser.newPage();
+      page = await newPage(browser);
       tenancy = await logInToDashboard(page, 'tenant@demo.test');
     });
     test.afterAll(async () => {
@@ -224,7 +224,7 @@ test.describe
     test('fits a 390 px phone: the list, the wizard and the notifications do not scroll sideways', async ({
       browser,
     }) => {
-      const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      const p = await newPage(browser, { viewport: { width: 390, height: 844 } });
       try {
         await logInToDashboard(p, 'tenant@demo.test');
         const overflow = () => p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

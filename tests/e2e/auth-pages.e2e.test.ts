@@ -1,14 +1,14 @@
 /** The island-free auth pages: the plain language form (with and without scripts) and the login form's states. */
 
 import { expect, type Page, test } from '@playwright/test';
-import { logIn } from './helpers.ts';
+import { logIn, newPage } from './helpers.ts';
 
 test.describe
   .serial('auth pages without a framework', () => {
     let page: Page;
 
     test.beforeAll(async ({ browser }) => {
-      page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      page = await newPage(browser, { viewport: { width: 390, height: 844 } });
     });
     test.afterAll(async () => {
       await page?.context().close();

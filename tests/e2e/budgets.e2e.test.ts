@@ -4,7 +4,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { expect, type Page, type Response, test } from '@playwright/test';
-import { logInToDashboard } from './helpers.ts';
+import { logInToDashboard, newPage } from './helpers.ts';
 
 const KB = 1024;
 
@@ -65,7 +65,7 @@ test.describe
     let page: Page;
 
     test.beforeAll(async ({ browser }) => {
-      page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      page = await newPage(browser, { viewport: { width: 390, height: 844 } });
     });
     test.afterAll(async () => {
       await page?.context().close();

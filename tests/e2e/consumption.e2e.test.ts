@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { logInToDashboard } from './helpers.ts';
+import { logInToDashboard, newPage } from './helpers.ts';
 
 const QUANTITIES = ['heat-energy', 'hca', 'hot-water-volume', 'cold-water-volume', 'electricity-energy'];
 
@@ -32,7 +32,7 @@ test.describe
     let home: string;
 
     test.beforeAll(async ({ browser }) => {
-      page = await browser.newPage();
+      page = await newPage(browser);
       await logInToDashboard(page, 'tenant@demo.test');
       home = page.url();
     });
@@ -230,7 +230,7 @@ test.describe
     let page: Page;
 
     test.beforeAll(async ({ browser }) => {
-      page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      page = await newPage(browser, { viewport: { width: 390, height: 844 } });
       await logInToDashboard(page, 'tenant@demo.test');
     });
     test.afterAll(async () => {

@@ -1,12 +1,12 @@
 import { expect, type Page, test } from '@playwright/test';
-import { DASHBOARD, logIn, logInToDashboard, seriousA11yViolations } from './helpers.ts';
+import { DASHBOARD, logIn, logInToDashboard, newPage, seriousA11yViolations } from './helpers.ts';
 
 test.describe
   .serial('walking skeleton: a tenant sees their heat consumption', () => {
     let page: Page;
 
     test.beforeAll(async ({ browser }) => {
-      page = await browser.newPage();
+      page = await newPage(browser);
     });
     test.afterAll(async () => {
       await page?.context().close();

@@ -1,6 +1,6 @@
 /** What the e2e tests share: the demo logins, logging in, axe, and where the local mail and OpenID servers listen. */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { type Browser, type BrowserContextOptions, expect, type Page } from '@playwright/test';
 
 export const PASSWORD = 'Demo#Tenant2026';
 /** A tenancy's dashboard; the first group is the tenancy id. */
@@ -12,6 +12,14 @@ export const DASHBOARD = /\/t\/([^/]+)\/$/;
  */
 export const smtpUrl = process.env.E2E_BASE_URL ? '' : (process.env.E2E_SMTP_URL ?? '');
 export const oidcUrl = process.env.E2E_BASE_URL ? '' : (process.env.E2E_OIDC_URL ?? '');
+
+/**
+ * A page in a context of its own, with the config's options (`baseURL`, viewport, trace). Not browser.newPage():
+ * the context that makes belongs to its page and cannot open others, which axe and the budget tests need.
+ */
+export async function newPage(browser: Browser, options?: BrowserContextOptions): Promise<Page> {
+  return (await browser.newContext(options)).newPage();
+}
 
 /** Serious and critical axe violations on the page, as readable lines. */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {

@@ -5,7 +5,7 @@
  */
 import { brotliDecompressSync } from 'node:zlib';
 import { expect, type Page, test } from '@playwright/test';
-import { logInToDashboard } from './helpers.ts';
+import { logInToDashboard, newPage } from './helpers.ts';
 
 test.describe
   .serial('HTTP hardening and compression on the built app', () => {
@@ -13,7 +13,7 @@ test.describe
     const violations: string[] = [];
 
     test.beforeAll(async ({ browser }) => {
-      page = await browser.newPage();
+      page = await newPage(browser);
       page.on('console', (m) => {
         if (/Content.Security.Policy|Refused to/i.test(m.text())) violations.push(m.text());
       });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { DEMO_PLACEHOLDER_STORE_LINKS } from '../../src/lib/brands.ts';
-import { logInToDashboard, PASSWORD, seriousA11yViolations } from './helpers.ts';
+import { logInToDashboard, newPage, PASSWORD, seriousA11yViolations } from './helpers.ts';
 
 const LANGUAGES = ['en', 'da', 'nb'] as const;
 const STATIC_PAGES = ['/help', '/data-policy', '/cookie-policy'];
@@ -177,6 +177,8 @@ test.describe
     }
 
     test('passes axe on every public page in en, da and nb, at 390 and 1400 px', async () => {
+      // Twenty axe runs: minutes on a busy 2-core machine.
+      test.slow();
       const page = await context.newPage();
       for (const width of [390, 1400]) {
         await page.setViewportSize({ width, height: 900 });
@@ -202,7 +204,7 @@ test.describe
     let page: Page;
 
     test.beforeAll(async ({ browser }) => {
-      page = await browser.newPage();
+      page = await newPage(browser);
       await logInToDashboard(page, 'tenant@demo.test');
     });
     test.afterAll(async () => {
@@ -319,7 +321,7 @@ test.describe
           },
           stdio: 'ignore',
         });
-        const page = await browser.newPage();
+        const page = await newPage(browser);
         try {
           // The built server needs a moment to listen.
           await expect(async () => {

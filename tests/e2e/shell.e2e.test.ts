@@ -1,12 +1,12 @@
 import { expect, type Page, test } from '@playwright/test';
-import { dashboardTenancy, logInToDashboard } from './helpers.ts';
+import { dashboardTenancy, logInToDashboard, newPage } from './helpers.ts';
 
 test.describe
   .serial('the app shell: tenancies, the URL guard and the language', () => {
     let page: Page;
 
     test.beforeAll(async ({ browser }) => {
-      page = await browser.newPage();
+      page = await newPage(browser);
       await logInToDashboard(page, 'multi@demo.test');
     });
     test.afterAll(async () => {

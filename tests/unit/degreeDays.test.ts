@@ -16,15 +16,16 @@ describe('degree days', () => {
     expect(degreeDaysOfMean(-4.5)).toBe(21.5);
   });
 
-  it('a normal year has 2906, spread evenly over each month', () => {
-    expect(NORMAL_YEAR_DEGREE_DAYS.reduce((a, b) => a + b, 0)).toBe(2906);
-    expect(normalDegreeDaysOn(Temporal.PlainDate.from('2025-02-10'))).toBeCloseTo(462 / 28, 12);
-    expect(normalDegreeDaysOn(Temporal.PlainDate.from('2024-02-10'))).toBeCloseTo(462 / 29, 12);
+  it('a normal year is the published one counting every day (3009, summer months not zero), spread evenly over each month', () => {
+    expect(NORMAL_YEAR_DEGREE_DAYS.reduce((a, b) => a + b, 0)).toBe(3009);
+    expect(NORMAL_YEAR_DEGREE_DAYS[6]).toBeGreaterThan(0);
+    expect(normalDegreeDaysOn(Temporal.PlainDate.from('2025-02-10'))).toBeCloseTo(421 / 28, 12);
+    expect(normalDegreeDaysOn(Temporal.PlainDate.from('2024-02-10'))).toBeCloseTo(421 / 29, 12);
     const year = normalDegreeDaysBetween(
       Temporal.PlainDate.from('2025-01-01'),
       Temporal.PlainDate.from('2026-01-01'),
     );
-    expect(year).toBeCloseTo(2906, 9);
+    expect(year).toBeCloseTo(3009, 9);
   });
 });
 

@@ -120,7 +120,7 @@ export type RelatedKind =
   | 'LAST_YEAR';
 
 export type ClimateCorrectionInput = {
-  /** Share of the heat that goes to hot water and is left uncorrected, 0 to 0.9. Default 0.25. */
+  /** Share of the heat that goes to hot water and is left uncorrected, 0 to 0.9. Default: the property's setting (property_report_settings, 0.25 unless set). */
   hotWaterShare?: number | null | undefined;
 };
 

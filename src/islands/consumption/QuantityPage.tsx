@@ -474,11 +474,10 @@ function sumOrAvg(quantity: string, values: (number | null)[]): number | null {
   return isQuantityId(quantity) && QUANTITIES[quantity].aggregation === 'avg' ? sum / present.length : sum;
 }
 
-/** The server's reason is English prose; the known ones are shown in the user's language, others generically. */
+/** The server's reason code (docs/domain.md) in the user's language; an unknown code generically. */
 function notAppliedKey(reason: string | null): string {
-  const text = (reason ?? '').toLowerCase();
-  if (text.includes('outdoor') || text.includes('degree day')) return 'climate.no_outdoor_data';
-  if (text.includes('heating quantity')) return 'climate.not_heating';
+  if (reason === 'degree_days_missing') return 'climate.no_outdoor_data';
+  if (reason === 'not_heating_quantity') return 'climate.not_heating';
   return 'climate.not_applied';
 }
 

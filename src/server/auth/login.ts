@@ -10,7 +10,7 @@ import { invalidCredentials, parseInput } from '../graphql/errors.ts';
 import type { Backend, SigningKey } from './keys.ts';
 import { verifyPassword } from './password.ts';
 import { issueRefreshToken } from './refresh.ts';
-import { assertNotThrottled, clearThrottle, countFailure, type ThrottleName } from './throttle.ts';
+import { clearThrottle, consumeAttempt, refundAttempt, type ThrottleName } from './throttle.ts';
 import { type AccessClaims, signAccessToken } from './tokens.ts';
 
 const credentialsSchema = z.object({
@@ -33,7 +33,9 @@ export interface LoginAttempt {
 /**
  * Checks email and password; the same error and about the same time for an unknown email, a wrong password
  * or an inactive user. Failures count per email and per client address (both backends share the counts);
- * over the limit every attempt, right or wrong, gets TOO_MANY_ATTEMPTS until the block ends.
+ * over the limit every attempt, right or wrong, gets TOO_MANY_ATTEMPTS until the block ends. Every attempt takes
+ * its point before the password is checked, so parallel guesses cannot race past the limit; a success gives the
+ * address's point back and clears the email's count.
  */
 export async function authenticate(
   db: Db,
@@ -45,16 +47,16 @@ export async function authenticate(
     ['loginAccount', email],
     ['loginIp', attempt.clientAddress],
   ];
-  await assertNotThrottled(db, checks);
+  await consumeAttempt(db, checks);
   const [user] = await db.select().from(users).where(eq(users.email, email));
   const ok = await verifyPassword(user?.passwordHash ?? null, password);
   if (!user || !ok || !user.isActive) {
-    await countFailure(db, checks);
     const reason = !user ? 'unknown email' : !ok ? 'wrong password' : 'deactivated';
     attempt.logger.warn({ email, clientAddress: attempt.clientAddress, reason }, 'failed login');
     throw invalidCredentials();
   }
   await clearThrottle(db, 'loginAccount', email);
+  await refundAttempt(db, [['loginIp', attempt.clientAddress]]);
   return user;
 }
 
@@ -69,9 +71,11 @@ export async function confirmPassword(
     ['loginAccount', user.email],
     ['loginIp', attempt.clientAddress],
   ];
-  await assertNotThrottled(db, checks);
-  if (password.length <= 1024 && (await verifyPassword(user.passwordHash, password))) return;
-  await countFailure(db, checks);
+  await consumeAttempt(db, checks);
+  if (password.length <= 1024 && (await verifyPassword(user.passwordHash, password))) {
+    await refundAttempt(db, checks);
+    return;
+  }
   attempt.logger.warn({ email: user.email, clientAddress: attempt.clientAddress }, 'wrong current password');
   throw wrongPassword();
 }

@@ -66,30 +66,14 @@ function limiters(db: Db): Limiters {
 /** A throttle key; null (unknown client address) skips that throttle. */
 type Key = string | null;
 
-/** Throws TOO_MANY_ATTEMPTS when any of the keys has used up its attempts, without counting one. */
-export async function assertNotThrottled(db: Db, checks: Array<[ThrottleName, Key]>): Promise<void> {
-  const all = limiters(db);
-  for (const [name, key] of checks) {
-    if (key === null) continue;
-    const res = await all[name].get(key);
-    if (res && res.consumedPoints >= LIMITS[name].points) throw tooManyAttempts(res.msBeforeNext);
-  }
-}
-
-/** Counts a failed attempt against each key; never throws for being over the limit. */
-export async function countFailure(db: Db, checks: Array<[ThrottleName, Key]>): Promise<void> {
-  const all = limiters(db);
-  for (const [name, key] of checks) {
-    if (key === null) continue;
-    await all[name].consume(key).catch((err: unknown) => {
-      if (!(err instanceof RateLimiterRes)) throw err;
-    });
-  }
-}
-
-/** Counts an attempt against each key and throws TOO_MANY_ATTEMPTS when one goes over its limit. */
+/**
+ * Counts an attempt against each key before anything is checked, and throws TOO_MANY_ATTEMPTS when one goes over
+ * its limit. The count is one atomic upsert per key (rate-limiter-flexible's INSERT … ON CONFLICT DO UPDATE), so
+ * of any number of parallel attempts at most the limit get through to the secret: checking first and counting
+ * after let a burst of 300 guesses all be checked (issue 24). Paths that count only failures hand the point back
+ * on success (`refundAttempt`).
+ */
 export async function consumeAttempt(db: Db, checks: Array<[ThrottleName, Key]>): Promise<void> {
-  await assertNotThrottled(db, checks);
   const all = limiters(db);
   for (const [name, key] of checks) {
     if (key === null) continue;
@@ -100,6 +84,12 @@ export async function consumeAttempt(db: Db, checks: Array<[ThrottleName, Key]>)
       throw err;
     }
   }
+}
+
+/** Gives back the point an attempt took (it succeeded, and only failures count). */
+export async function refundAttempt(db: Db, checks: Array<[ThrottleName, Key]>): Promise<void> {
+  const all = limiters(db);
+  for (const [name, key] of checks) if (key !== null) await all[name].reward(key, 1);
 }
 
 /** Forgets the failures of a key (a successful login clears its account's count). */

@@ -15,6 +15,7 @@ import type { Options, PostgresType, Sql } from 'postgres';
 import { getMetrics } from '../metrics.ts';
 import { appRoot } from '../paths.ts';
 import { DataDirBusyError, dataDirOwner, lockDataDir } from './dataDirLock.ts';
+import { framedSocket } from './framing.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -192,6 +193,22 @@ export async function startPgliteWorker(
  */
 export const APP_SESSION_SETTINGS = { max_parallel_workers_per_gather: '0', jit: 'off' } as const;
 
+/**
+ * The postgres.js options of a connection to the PGlite worker's socket: never recycled, and guarded
+ * (framing.ts), so a garbled stream replaces the connection instead of hanging it. Exported for the test that
+ * garbles one.
+ */
+export function embeddedOptions(
+  base: Options<Record<string, PostgresType>>,
+  socketPath: string,
+): Options<Record<string, PostgresType>> {
+  // postgres.js's `socket` option (a function that returns a connected or connecting socket) is not in its types.
+  const socket = () => framedSocket(socketPath);
+  return { ...base, path: socketPath, socket, max_lifetime: 0, idle_timeout: 0 } as Options<
+    Record<string, PostgresType>
+  >;
+}
+
 /** Opens a database without migrating it. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/postgres-js');
@@ -239,7 +256,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   // reach the worker in one socket write per event-loop turn and run in one engine call (measured in
   // docs/notes/perf-api.md: fewer syscalls on both threads than with 4 connections taking turns). It is never
   // recycled (a recycled connection would leave its prepared statements behind in the shared session).
-  const local = { ...base, path: worker.socketPath, max_lifetime: 0, idle_timeout: 0 };
+  const local = embeddedOptions(base, worker.socketPath);
   const client = await connect({ ...local, max: options.max ?? 1 });
   const db = drizzle(preparing(client), { schema }) as unknown as Db;
   // Waits the worker reported, kept for waitsBehindBackground after the histogram has them (at most the newest 10,000).
@@ -277,7 +294,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
  */
 async function attachTo(socketPath: string, base: Options<Record<string, PostgresType>>): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const client = await connect({ ...base, path: socketPath, max: 1, max_lifetime: 0, idle_timeout: 0 });
+  const client = await connect({ ...embeddedOptions(base, socketPath), max: 1 });
   const db = drizzle(client, { schema }) as unknown as Db;
   return { db, engine: 'pglite', attached: true, close: () => client.end({ timeout: 5 }) };
 }

@@ -160,8 +160,13 @@ function serve(socket) {
   const pending = [];
   let running = false;
 
+  /**
+   * PGlite hands `onRawData` a view of its output buffer, which it reuses for the next chunk. `socket.write`
+   * keeps a reference when the socket is congested and writes it later, by then overwritten: the client read
+   * garbled rows (issue 24). So every chunk is copied before it is written: `Buffer.from` of a view copies.
+   */
   const send = (/** @type {Uint8Array} */ data) => {
-    if (!closed && data.length > 0) socket.write(data);
+    if (!closed && data.length > 0) socket.write(Buffer.from(data));
   };
 
   /** Splits the buffer into whole messages (the startup packet first). */

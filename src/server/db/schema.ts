@@ -913,3 +913,37 @@ export const signingKeys = pgTable('signing_keys', {
   source: text('source').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * MQTT telegrams received and acknowledged, not yet ingested: the subscriber writes each one here before it
+ * acknowledges it (QoS 1), and the drainer ingests them in batches and deletes them in the same transaction, so a
+ * telegram survives a crash between the two (src/server/mqtt/).
+ */
+export const mqttInbox = pgTable('mqtt_inbox', {
+  id: serial('id').primaryKey(),
+  topic: text('topic').notNull(),
+  payload: text('payload').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * MQTT telegrams that gave no reading, counted per radio id (or `-` when the telegram had none) and reason:
+ * `unknown_id` (no meter has that radio id), `malformed` (not a wmbusmeters JSON telegram), `no_value` (no field
+ * for the meter's quantity), `refused` (the reading failed validation). Listed by `npm run cli -- mqtt unknown`.
+ */
+export const mqttUnmatched = pgTable(
+  'mqtt_unmatched',
+  {
+    radioId: text('radio_id').notNull(),
+    reason: text('reason').notNull(),
+    telegrams: integer('telegrams').notNull().default(0),
+    firstSeen: timestamp('first_seen', { withTimezone: true }).notNull().defaultNow(),
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
+    /** The driver (wmbusmeters' `meter`) of the latest such telegram, when it named one. */
+    driver: text('driver'),
+    /** The latest such telegram, cut to 2,000 characters, and why it gave nothing. */
+    lastPayload: text('last_payload').notNull(),
+    lastDetail: text('last_detail'),
+  },
+  (t) => [primaryKey({ columns: [t.radioId, t.reason] })],
+);

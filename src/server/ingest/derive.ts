@@ -13,7 +13,7 @@ import {
   wholeHourSamplesSql,
 } from './hourly.ts';
 import { type JumpRow, jumpProblems } from './jumps.ts';
-import { freshDays, rollUpFromDaily, updateDailyRollups } from './rollups.ts';
+import { dropEmptyRollups, freshDays, rollUpFromDaily, updateDailyRollups } from './rollups.ts';
 import { IngestError, type MeterSpan, type PhaseTimings, type PointDays, timed } from './types.ts';
 
 /**
@@ -102,6 +102,7 @@ export async function derive(
     ]);
     if (deferRollups) return { hoursUpdated, daysUpdated: 0, pendingDays: days };
   }
+  if (extraDays.length > 0) await dropEmptyRollups(tx, mergeDays(extraDays));
   let daysUpdated = 0;
   if (days.length > 0) {
     // On a fresh load the daily rollups read the key-less hourly table in one sequential pass: its rows lie in

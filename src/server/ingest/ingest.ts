@@ -14,6 +14,7 @@ import type { Db } from '../db/client.ts';
 import { beginBatch, derive } from './derive.ts';
 import { quarantineSuspects } from './misread.ts';
 import { checkAgainstStored, insertReadings } from './readings.ts';
+import { retentionProblems } from './retention.ts';
 import {
   IngestError,
   type IngestOptions,
@@ -67,6 +68,8 @@ export interface IngestBatchOptions extends IngestOptions {
   source?: string;
   /** An API key's scope: meters outside these properties are unknown to the batch. */
   propertyIds?: number[];
+  /** An operator's decision (issues.ts): the rows are stored without the misread check. */
+  trusted?: boolean;
 }
 
 /**
@@ -101,9 +104,11 @@ export async function ingestBatch(
     const pointIds = [...new Set(valid.map((r) => metersById.get(r.meterId)!.pointId))];
     await timed(timings, 'begin', () => beginBatch(tx, options.bulk === true, pointIds));
     const checked = await timed(timings, 'check against stored', () => checkAgainstStored(tx, valid));
-    problems.push(...checked.problems);
+    // Readings older than the retention (READING_RETENTION_YEARS) are refused like any other bad row.
+    const expired = await retentionProblems(tx, valid);
+    problems.push(...checked.problems, ...expired);
     if (options.atomic && problems.length > 0) refuse();
-    const refusedLines = new Set(checked.problems.map((p) => p.line));
+    const refusedLines = new Set([...checked.problems, ...expired].map((p) => p.line));
     const appends = refusedLines.size
       ? checked.appends.filter((r) => !refusedLines.has(r.line))
       : checked.appends;
@@ -114,11 +119,12 @@ export async function ingestBatch(
     const { inserted, spans } = await timed(timings, 'insert readings', () =>
       insertReadings(tx, appends, others),
     );
-    const quarantine = spans.length
-      ? await timed(timings, 'misread check', () =>
-          quarantineSuspects(tx, spans, fresh, metersById, options.source ?? 'csv'),
-        )
-      : { issues: [], clearedDays: [] };
+    const quarantine =
+      spans.length && !options.trusted
+        ? await timed(timings, 'misread check', () =>
+            quarantineSuspects(tx, spans, fresh, metersById, options.source ?? 'csv'),
+          )
+        : { issues: [], clearedDays: [] };
     const derived =
       spans.length > 0
         ? await derive(

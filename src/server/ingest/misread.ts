@@ -12,7 +12,7 @@ import { MAX_PER_HOUR } from './bounds.ts';
 import { HOUR_MS, type MeterInfo, type MeterSpan, type PointDays, type ValidRow } from './types.ts';
 
 /** A reset counts when the new value is at most this share of the old one (and plausible since the reset). */
-export const RESET_FRACTION = 0.01;
+export const RESET_FRACTION = 0.025;
 /** A drop from at least this share of the register's maximum is a rollover, for a meter with rollover digits. */
 export const ROLLOVER_FROM = 0.9;
 

@@ -129,3 +129,27 @@ export async function rollUpFromDaily(tx: Db, days: PointDays[], timings?: Phase
   // Heating degree days from the property's outdoor temperature (writes nothing for other points).
   await timed(timings, 'degree days', () => updateDegreeDays(tx, days));
 }
+
+/**
+ * Deletes the rollups of the points' days that no hour counts any more (hours cleared around a quarantined
+ * reading): the upserts that follow only write days that have hours.
+ */
+export async function dropEmptyRollups(tx: Db, days: PointDays[]): Promise<void> {
+  if (days.length === 0) return;
+  await tx.execute(sql`DELETE FROM daily_rollups d USING ${rangesParams(days)}
+    WHERE d.measurement_point_id = rg.point_id AND d.day BETWEEN rg.d_lo AND rg.d_hi
+      AND NOT EXISTS (SELECT 1 FROM hourly_consumption h WHERE h.measurement_point_id = d.measurement_point_id
+        AND h.hour_start >= (d.day::timestamp AT TIME ZONE 'Europe/Copenhagen')
+        AND h.hour_start < ((d.day + 1)::timestamp AT TIME ZONE 'Europe/Copenhagen'))`);
+  await tx.execute(sql`DELETE FROM monthly_rollups mr USING ${rangesParams(days)}
+    WHERE mr.measurement_point_id = rg.point_id
+      AND mr.month BETWEEN date_trunc('month', rg.d_lo::timestamp)::date AND rg.d_hi
+      AND NOT EXISTS (SELECT 1 FROM daily_rollups d WHERE d.measurement_point_id = mr.measurement_point_id
+        AND d.day >= mr.month AND d.day < (mr.month + interval '1 month')::date)`);
+  await tx.execute(sql`DELETE FROM property_daily_rollups pr USING ${rangesParams(days)}
+    JOIN measurement_points p ON p.id = rg.point_id
+    WHERE pr.property_id = p.property_id AND pr.quantity = p.quantity AND pr.day BETWEEN rg.d_lo AND rg.d_hi
+      AND NOT EXISTS (SELECT 1 FROM daily_rollups d JOIN measurement_points q ON q.id = d.measurement_point_id
+        WHERE q.property_id = pr.property_id AND q.quantity = pr.quantity AND q.apartment_id IS NOT NULL
+          AND d.day = pr.day)`);
+}

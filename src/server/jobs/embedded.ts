@@ -12,6 +12,7 @@ export function startEmbeddedWorker(services: Services): () => Promise<void> {
     mail: mailTransportFor(services.config),
     pollMs: 15_000,
     jobRetentionDays: services.config.JOB_RETENTION_DAYS,
+    readingRetentionYears: services.config.READING_RETENTION_YEARS,
   });
   const stop = runner.start();
   // A job cut off by the exit rolls back and runs again on the next start; stopping first just saves that work.

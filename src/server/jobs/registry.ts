@@ -1,4 +1,5 @@
 /** Every task the worker knows, by name. */
+import { ingestBatchTask } from '../ingest/batchTask.ts';
 import type { Task } from './task.ts';
 import { consumptionReportTask } from './tasks/consumptionReport.ts';
 import { evaluateAlarmTask } from './tasks/evaluateAlarm.ts';
@@ -13,4 +14,5 @@ export const ALL_TASKS: readonly Task[] = [
   notificationMailTask,
   sendMailTask,
   sweepTask,
+  ingestBatchTask,
 ] as unknown as readonly Task[];

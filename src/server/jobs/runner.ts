@@ -20,6 +20,8 @@ export interface JobRunnerOptions {
   scheduleEveryMs?: number;
   /** Days finished job rows are kept (JOB_RETENTION_DAYS); default 90. */
   jobRetentionDays?: number;
+  /** Years raw register readings are kept (READING_RETENTION_YEARS); unset: all. */
+  readingRetentionYears?: number | undefined;
 }
 
 /** A job runner over one database. */
@@ -52,7 +54,10 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
   }
 
   async function tick(): Promise<number> {
-    await scheduleDueJobs(opts.db, clock.now(), { jobRetentionDays: opts.jobRetentionDays });
+    await scheduleDueJobs(opts.db, clock.now(), {
+      jobRetentionDays: opts.jobRetentionDays,
+      readingRetentionYears: opts.readingRetentionYears,
+    });
     return drain();
   }
 
@@ -66,7 +71,10 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
         try {
           if (Date.now() - lastSchedule >= (opts.scheduleEveryMs ?? 60_000)) {
             lastSchedule = Date.now();
-            await scheduleDueJobs(opts.db, clock.now(), { jobRetentionDays: opts.jobRetentionDays });
+            await scheduleDueJobs(opts.db, clock.now(), {
+              jobRetentionDays: opts.jobRetentionDays,
+              readingRetentionYears: opts.readingRetentionYears,
+            });
           }
           await drain();
         } catch (err) {

@@ -17,6 +17,8 @@ const FREQUENCIES: AlarmFrequency[] = ['day', 'week', 'month', 'year'];
 export interface ScheduleOptions {
   /** Days finished job rows are kept (JOB_RETENTION_DAYS); the daily sweep deletes older ones. */
   jobRetentionDays?: number;
+  /** READING_RETENTION_YEARS; unset keeps every raw reading. */
+  readingRetentionYears?: number | undefined;
 }
 
 /** Queues the due alarm evaluations, monthly reports and the day's sweep; returns how many jobs were new. */
@@ -59,7 +61,11 @@ export async function scheduleDueJobs(
   const sweep = await enqueue(
     db,
     sweepTask,
-    { day: localDate(now).toString(), retentionDays: options.jobRetentionDays ?? DEFAULT_JOB_RETENTION_DAYS },
+    {
+      day: localDate(now).toString(),
+      retentionDays: options.jobRetentionDays ?? DEFAULT_JOB_RETENTION_DAYS,
+      ...(options.readingRetentionYears ? { readingRetentionYears: options.readingRetentionYears } : {}),
+    },
     now,
   );
   return { alarms: alarmJobs, reports: reports.length, sweep };

@@ -7,8 +7,17 @@ import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { Temporal } from 'temporal-polyfill';
 import { TIME_ZONE } from '../../lib/periods.ts';
+import { DEFAULT_HOT_WATER_SHARE } from '../../lib/reportSettings.ts';
 import type { Db } from '../db/client.ts';
-import { apartments, measurementPoints, properties, tenancies, tenancyMembers, users } from '../db/schema.ts';
+import {
+  apartments,
+  measurementPoints,
+  properties,
+  propertyReportSettings,
+  tenancies,
+  tenancyMembers,
+  users,
+} from '../db/schema.ts';
 import { pgNumberArray, pgTextArray } from '../db/sql.ts';
 import { requireValidToken, type TokenClaim, type TokenUser } from '../graphql/context.ts';
 import { forbidden } from '../graphql/errors.ts';
@@ -27,6 +36,27 @@ export interface UnitAccess {
   tenant: string;
   /** In order, not overlapping: a gap between two of the caller's tenancies was someone else's. */
   windows: TenancyWindow[];
+  /** The property's settings the consumption figures use (property_report_settings, defaults without a row). */
+  settings: PropertyFigureSettings;
+}
+
+/** The per-property settings read with the caller's access (no extra statement). */
+export interface PropertyFigureSettings {
+  hotWaterShare: number;
+  hcaKwhPerUnit: number | null;
+}
+
+/** The settings columns, selected beside each access row (left joined: a property may have no row). */
+const settingsColumns = {
+  hotWaterShare: propertyReportSettings.hotWaterShare,
+  hcaKwhPerUnit: propertyReportSettings.hcaKwhPerUnit,
+};
+
+function figureSettings(row: { hotWaterShare: string | null; hcaKwhPerUnit: string | null } | null) {
+  return {
+    hotWaterShare: row?.hotWaterShare == null ? DEFAULT_HOT_WATER_SHARE : Number(row.hotWaterShare),
+    hcaKwhPerUnit: row?.hcaKwhPerUnit == null ? null : Number(row.hcaKwhPerUnit),
+  };
 }
 
 /**
@@ -45,12 +75,14 @@ function accessQuery<Extra extends Record<string, SQL> = Record<never, never>>(
       tenant: tenancies.tenant,
       start: tenancies.start,
       end: tenancies.end,
+      settings: settingsColumns,
       ...(extra as Extra),
     })
     .from(tenancyMembers)
     .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
     .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))
     .innerJoin(properties, eq(properties.id, apartments.propertyId))
+    .leftJoin(propertyReportSettings, eq(propertyReportSettings.propertyId, properties.id))
     .where(where)
     .orderBy(asc(tenancies.start), asc(tenancies.id));
 }
@@ -93,14 +125,14 @@ async function loadAccess(db: Db, userId: number, only?: SQL): Promise<Map<numbe
 
 type AccessRow = Pick<
   Awaited<ReturnType<typeof accessQuery>>[number],
-  'apartment' | 'property' | 'tenant' | 'start' | 'end'
+  'apartment' | 'property' | 'tenant' | 'start' | 'end' | 'settings'
 >;
 
 /** The caller's units from the access query's rows (in tenancy order), with merged windows. */
 function accessFromRows(rows: AccessRow[]): Map<number, UnitAccess> {
   const access = new Map<number, UnitAccess>();
-  for (const { start, end, apartment, property, tenant } of rows) {
-    const row = { apartment, property, tenant };
+  for (const { start, end, apartment, property, tenant, settings } of rows) {
+    const row = { apartment, property, tenant, settings: figureSettings(settings) };
     const from = localMidnight(start, false);
     // The end date is the last day of the tenancy, so data runs to the next midnight.
     const to = end ? localMidnight(end, true) : null;
@@ -174,6 +206,7 @@ export async function callerUnitsAndPoints(
       tenant: row.tenant!,
       start: row.start,
       end: row.end,
+      settings: row.settings,
     });
   }
   return { units: accessFromRows(tenancyRows), points: [...points.values()] };
@@ -199,6 +232,7 @@ function prepareUnitsAndPoints(db: Db) {
       tenant: tenancies.tenant,
       start: tenancies.start,
       end: tenancies.end,
+      settings: settingsColumns,
       points,
     })
     .from(users)
@@ -206,6 +240,7 @@ function prepareUnitsAndPoints(db: Db) {
     .leftJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
     .leftJoin(apartments, eq(apartments.id, tenancies.apartmentId))
     .leftJoin(properties, eq(properties.id, apartments.propertyId))
+    .leftJoin(propertyReportSettings, eq(propertyReportSettings.propertyId, properties.id))
     .where(eq(users.id, sql.placeholder('userId')))
     .orderBy(asc(tenancies.start), asc(tenancies.id))
     .prepare('caller_units_and_points');

@@ -1,6 +1,6 @@
 /** `socialAuth`: signs in (or up) with a verified provider ID token; users with above-default rights are refused. */
 import { SocialTokenError, verifyIdToken } from '../../auth/social.ts';
-import { assertNotThrottled, countFailure } from '../../auth/throttle.ts';
+import { consumeAttempt, refundAttempt } from '../../auth/throttle.ts';
 import { users } from '../../db/schema.ts';
 import { invalidCredentials } from '../../graphql/errors.ts';
 import { aboveDefaultRights, socialLoginFailed } from '../errors.ts';
@@ -9,13 +9,13 @@ import type { MutationResolvers } from '../types.generated.ts';
 import { hasAboveDefaultRights, userByEmail } from '../users.ts';
 
 export const socialAuth: NonNullable<MutationResolvers['socialAuth']> = async (_parent, args, ctx) => {
-  await assertNotThrottled(ctx.db, [['loginIp', ctx.clientAddress]]);
+  // The point is taken before the token is checked, and given back when it is accepted.
+  await consumeAttempt(ctx.db, [['loginIp', ctx.clientAddress]]);
   let identity: Awaited<ReturnType<typeof verifyIdToken>>;
   try {
     identity = await verifyIdToken(ctx.services.config, args.provider, args.accessToken, args.nonce);
   } catch (err) {
     if (!(err instanceof SocialTokenError)) throw err;
-    await countFailure(ctx.db, [['loginIp', ctx.clientAddress]]);
     ctx.logger.warn(
       { provider: args.provider, reason: err.message, clientAddress: ctx.clientAddress },
       'failed social login',
@@ -24,6 +24,7 @@ export const socialAuth: NonNullable<MutationResolvers['socialAuth']> = async (_
       err.message === 'provider not configured' ? err.message : 'the token was not accepted',
     );
   }
+  await refundAttempt(ctx.db, [['loginIp', ctx.clientAddress]]);
   let user = await userByEmail(ctx, identity.email);
   if (user && hasAboveDefaultRights(user)) throw aboveDefaultRights();
   if (user && !user.isActive) throw invalidCredentials();

@@ -6,11 +6,13 @@
  * A swept job's dedupe key is free again. The schedule only queues the latest complete period, so with the
  * minimum retention of 35 days a day, week or month job is never queued again; a yearly alarm's job for the
  * current latest year can be, and runs once more writing nothing (its evaluation and notification are keyed).
+ * With READING_RETENTION_YEARS set it removes raw register readings past that age (ingest/retention.ts).
  * The sweep then refreshes the planner's statistics (ANALYZE) of the tables that grew by a tenth since.
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows, refreshGrownStatistics } from '../../db/sql.ts';
+import { removeOldReadings } from '../../ingest/retention.ts';
 import { defineTask } from '../task.ts';
 
 /** Default and smallest retention of finished job rows, in days (JOB_RETENTION_DAYS). */
@@ -23,9 +25,11 @@ export const sweepTask = defineTask({
     /** The local day the sweep is for (one sweep a day). */
     day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     retentionDays: z.number().int().min(MIN_JOB_RETENTION_DAYS).default(DEFAULT_JOB_RETENTION_DAYS),
+    /** READING_RETENTION_YEARS: raw register readings older than this are removed (ingest/retention.ts). */
+    readingRetentionYears: z.number().int().min(1).optional(),
   }),
   key: (p) => ({ subject: 'rows', period: p.day }),
-  async run({ tx, now, logger }, { retentionDays }) {
+  async run({ tx, now, logger }, { retentionDays, readingRetentionYears }) {
     const cutoff = new Date(now.getTime() - retentionDays * 86_400_000).toISOString();
     const iso = now.toISOString();
     const count = async (query: ReturnType<typeof sql>) => (await queryRows(tx, query)).length;
@@ -39,6 +43,10 @@ export const sweepTask = defineTask({
     const rateLimits = await count(
       sql`DELETE FROM rate_limits WHERE expire < ${iso}::timestamptz RETURNING key`,
     );
+    if (readingRetentionYears) {
+      const readings = await removeOldReadings(tx, now, readingRetentionYears);
+      logger.info({ ...readings, readingRetentionYears }, 'removed raw readings past their retention');
+    }
     // Planner statistics for tables that grew since (CSV imports, days of readings).
     const analyzed = await refreshGrownStatistics(tx);
     logger.info(

@@ -6,15 +6,11 @@ import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import {
   CLIMATE_CORRECTED_QUANTITIES,
-  climateCorrect,
-  DEFAULT_HOT_WATER_SHARE,
   DEGREE_DAY_BASE,
   MAX_HOT_WATER_SHARE,
-  normalDegreeDaysBetween,
 } from '../../../lib/degreeDays.ts';
 import { TIME_ZONE } from '../../../lib/periods.ts';
 import { isQuantityId } from '../../../lib/quantities.ts';
-import { type BucketPlan, nextBucket } from '../graph/buckets.ts';
 import type { ClimateCorrection } from '../types.generated.ts';
 
 /** A database id as GraphQL sends it (ID is a string). */
@@ -41,11 +37,11 @@ export const isoDate = z
     }
   }, 'must be a real date between the years 2000 and 2100');
 
-/** The climate-correction input; the hot-water share defaults to DEFAULT_HOT_WATER_SHARE. */
+/** The climate-correction input; without a hot-water share, the property's setting (property_report_settings). */
 export const climateInput = z
   .object({ hotWaterShare: z.number().min(0).max(MAX_HOT_WATER_SHARE).nullish() })
   .nullish()
-  .transform((c) => (c ? { hotWaterShare: c.hotWaterShare ?? DEFAULT_HOT_WATER_SHARE } : null));
+  .transform((c) => (c ? { hotWaterShare: c.hotWaterShare ?? null } : null));
 
 /** An inclusive date period as a [from, to) pair of Copenhagen midnights. */
 export function dateRange(begin: string, endInclusive: string) {
@@ -59,49 +55,21 @@ export function dateRange(begin: string, endInclusive: string) {
   };
 }
 
-/**
- * Degree days per bucket of a plan, from the degree-day series read with `dayPlan` (the plan itself, or its days
- * when the plan is HOUR: an hour then gets 1/24 of its day).
- */
-export function degreeDaysPerBucket(
-  plan: BucketPlan,
-  dayPlan: BucketPlan,
-  values: (number | null)[],
-): (number | null)[] {
-  if (plan.resolution !== 'HOUR') return values;
-  const byDay = new Map(
-    dayPlan.starts.map((start, i) => [start.toPlainDate().toString(), values[i] ?? null]),
-  );
-  return plan.starts.map((start) => {
-    const v = byDay.get(start.toPlainDate().toString());
-    return v == null ? null : v / 24;
-  });
-}
-
-/** A normal year's degree days per bucket of a plan. */
-export function bucketNormalDegreeDays(plan: BucketPlan): number[] {
-  return plan.starts.map((start) => {
-    const day = start.toPlainDate();
-    if (plan.resolution === 'HOUR') return normalDegreeDaysBetween(day, day.add({ days: 1 })) / 24;
-    return normalDegreeDaysBetween(day, nextBucket(start, plan.resolution).toPlainDate());
-  });
-}
-
-/** Sum of a list, null if any entry is null (or the list is empty). */
-export function sumOrNull(values: (number | null)[]): number | null {
-  if (values.length === 0 || values.some((v) => v === null)) return null;
-  return (values as number[]).reduce((a, b) => a + b, 0);
-}
-
 /** Whether degree-day correction applies to a quantity. */
 export function isClimateCorrected(quantity: string): boolean {
   return CLIMATE_CORRECTED_QUANTITIES.includes(quantity);
 }
 
-/** The ClimateCorrection report of a series. */
+/**
+ * The ClimateCorrection report of a series. Reasons are codes the clients translate: not_heating_quantity,
+ * period_too_long (more days than a DAY graph may have), degree_days_missing (a complete day with consumption
+ * has no outdoor temperature; the day not over yet never counts as missing).
+ */
 export function climateReport(args: {
   quantity: string;
   hotWaterShare: number;
+  tooLong?: boolean;
+  missing: boolean;
   degreeDays: number | null;
   lastYearDegreeDays: number | null;
   normalDegreeDays: number | null;
@@ -113,25 +81,11 @@ export function climateReport(args: {
     lastYearDegreeDays: args.lastYearDegreeDays,
     normalDegreeDays: args.normalDegreeDays,
   };
-  if (!isClimateCorrected(args.quantity))
-    return { ...base, applied: 'NONE', reason: `not a heating quantity (${args.quantity})` };
-  if (args.degreeDays === null)
-    return {
-      ...base,
-      applied: 'NONE',
-      reason: 'no outdoor temperature (degree days) for all of the period',
-    };
+  if (!isClimateCorrected(args.quantity)) return { ...base, applied: 'NONE', reason: 'not_heating_quantity' };
+  if (args.tooLong) return { ...base, applied: 'NONE', reason: 'period_too_long' };
+  if (args.missing || args.degreeDays === null)
+    return { ...base, applied: 'NONE', reason: 'degree_days_missing' };
   return { ...base, applied: 'DEGREE_DAYS', reason: null };
-}
-
-/** Values restated for other degree days, bucket by bucket (see climateCorrect). */
-export function correctSeries(
-  values: (number | null)[],
-  actual: (number | null)[],
-  target: (number | null)[],
-  hotWaterShare: number,
-): (number | null)[] {
-  return values.map((v, i) => climateCorrect(v, actual[i] ?? null, target[i] ?? null, hotWaterShare));
 }
 
 /** The description of the hca kWh estimate, with the factor used. */

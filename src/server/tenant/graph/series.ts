@@ -162,6 +162,34 @@ function unionParts(queries: SeriesQuery[]): SQL[] {
   );
 }
 
+/** A series' total from its summed row (sum, or average per the aggregation; degree days only when every day is known). */
+function totalOf(q: SeriesQuery, row: { x: string | null; c: string | null } | undefined): number | null {
+  if (!row || row.x === null) return null;
+  if (q.degreeDays) {
+    const days = q.windows.reduce((n, w) => n + daysBetween(w.from, w.to), 0);
+    return Number(row.c) === days ? Number(row.x) : null;
+  }
+  if (q.aggregation === 'sum') return Number(row.x);
+  const count = Number(row.c);
+  return count > 0 ? Number(row.x) / count : null;
+}
+
+/** A bucket's value from its summed row (see seriesValues). */
+function bucketOf(
+  q: SeriesQuery,
+  b: number,
+  row: { x: string | null; c: string | null } | undefined,
+): number | null {
+  if (!row || row.x === null) return null;
+  if (q.degreeDays) {
+    const start = q.plan.starts[b]!;
+    return Number(row.c) === daysBetween(start, nextBucket(start, q.plan.resolution)) ? Number(row.x) : null;
+  }
+  if (q.aggregation === 'sum') return Number(row.x);
+  const count = Number(row.c);
+  return count > 0 ? Number(row.x) / count : null;
+}
+
 /** One total per series over its windows (sum, or average per the aggregation); null where there is no data. */
 export async function seriesTotals(db: Db, queries: SeriesQuery[]): Promise<(number | null)[]> {
   const parts = unionParts(queries);
@@ -172,17 +200,41 @@ export async function seriesTotals(db: Db, queries: SeriesQuery[]): Promise<(num
         FROM (${sql.join(parts, sql` UNION ALL `)}) s GROUP BY s.i`,
   );
   const byIndex = new Map(rows.map((r) => [Number(r.i), r]));
-  return queries.map((q, i) => {
-    const row = byIndex.get(i);
-    if (!row || row.x === null) return null;
-    if (q.degreeDays) {
-      const days = q.windows.reduce((n, w) => n + daysBetween(w.from, w.to), 0);
-      return Number(row.c) === days ? Number(row.x) : null;
-    }
-    if (q.aggregation === 'sum') return Number(row.x);
-    const count = Number(row.c);
-    return count > 0 ? Number(row.x) / count : null;
-  });
+  return queries.map((q, i) => totalOf(q, byIndex.get(i)));
+}
+
+/**
+ * Both at once, in one SQL statement: every series' total and its value per bucket of its plan (GROUPING SETS).
+ * For totals whose days are also needed (the day-by-day climate correction of the KPIs).
+ */
+export async function seriesTotalsAndValues(
+  db: Db,
+  queries: SeriesQuery[],
+): Promise<{ totals: (number | null)[]; values: (number | null)[][] }> {
+  const parts = unionParts(queries);
+  if (parts.length === 0)
+    return { totals: queries.map(() => null), values: queries.map((q) => q.plan.keys.map(() => null)) };
+  const rows = await queryRows<{
+    i: number;
+    k: string | null;
+    g: number;
+    x: string | null;
+    c: string | null;
+  }>(
+    db,
+    sql`SELECT s.i, s.k, GROUPING(s.k)::int AS g, sum(s.x)::text AS x, sum(s.c)::text AS c
+        FROM (${sql.join(parts, sql` UNION ALL `)}) s GROUP BY GROUPING SETS ((s.i), (s.i, s.k))`,
+  );
+  const totals = new Map<number, (typeof rows)[number]>();
+  const buckets = new Map<string, (typeof rows)[number]>();
+  for (const r of rows) {
+    if (Number(r.g) === 1) totals.set(Number(r.i), r);
+    else buckets.set(`${r.i}|${r.k}`, r);
+  }
+  return {
+    totals: queries.map((q, i) => totalOf(q, totals.get(i))),
+    values: queries.map((q, i) => q.plan.keys.map((key, b) => bucketOf(q, b, buckets.get(`${i}|${key}`)))),
+  };
 }
 
 /**
@@ -199,19 +251,5 @@ export async function seriesValues(db: Db, queries: SeriesQuery[]): Promise<(num
         FROM (${sql.join(parts, sql` UNION ALL `)}) s GROUP BY s.i, s.k`,
   );
   const byKey = new Map(rows.map((r) => [`${r.i}|${r.k}`, r]));
-  return queries.map((q, i) =>
-    q.plan.keys.map((key, b) => {
-      const row = byKey.get(`${i}|${key}`);
-      if (!row || row.x === null) return null;
-      if (q.degreeDays) {
-        const start = q.plan.starts[b]!;
-        return Number(row.c) === daysBetween(start, nextBucket(start, q.plan.resolution))
-          ? Number(row.x)
-          : null;
-      }
-      if (q.aggregation === 'sum') return Number(row.x);
-      const count = Number(row.c);
-      return count > 0 ? Number(row.x) / count : null;
-    }),
-  );
+  return queries.map((q, i) => q.plan.keys.map((key, b) => bucketOf(q, b, byKey.get(`${i}|${key}`))));
 }

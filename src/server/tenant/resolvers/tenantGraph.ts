@@ -6,6 +6,7 @@
  * climate-corrected values, and the hca kWh estimate. A fixed number of SQL statements, whatever the period.
  */
 import { inArray } from 'drizzle-orm';
+import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { GRAPH_TYPES, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import { measurementPoints, propertyCo2Factors } from '../../db/schema.ts';
@@ -13,17 +14,23 @@ import { tokenToCheck } from '../../graphql/context.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
 import { callerUnitsAndPoints, clipToTenancies, propertyAccess, type UnitAccess } from '../access.ts';
 import {
-  bucketNormalDegreeDays,
+  type ClimateSeries,
+  correctIntoBuckets,
+  daysOfPlan,
+  degreeDaysIntoBuckets,
+  fineDay,
+  lastYearDayOf,
+  normalOn,
+  sumKnown,
+} from '../consumption/climate.ts';
+import {
   climateInput,
   climateReport,
-  correctSeries,
   dbId,
-  degreeDaysPerBucket,
   isClimateCorrected,
   kwhEstimateMethod,
   kwhPerUnit,
   quantityId,
-  sumOrNull,
 } from '../consumption/common.ts';
 import {
   type BucketPlan,
@@ -35,6 +42,7 @@ import {
   previousPlan,
   TooManyBucketsError,
 } from '../graph/buckets.ts';
+import { partialBuckets, type Range, relatedClip } from '../graph/clip.ts';
 import { type SeriesQuery, seriesValues } from '../graph/series.ts';
 import { currentMeters, pointObject, propertyObject, unitObject } from '../objects.ts';
 import type { Consumption, GraphSeries, QueryResolvers, RelatedValues } from '../types.generated.ts';
@@ -98,8 +106,9 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       throw badInput(`${input.graphType} is only defined for consumption quantities, not ${averaged}`);
   }
   let plan: BucketPlan;
+  const asked: Range = { from: localMinute(input.periodBegin), to: localMinute(input.periodEnd) };
   try {
-    plan = planBuckets(input.resolution, localMinute(input.periodBegin), localMinute(input.periodEnd));
+    plan = planBuckets(input.resolution, asked.from, asked.to);
   } catch (err) {
     if (!(err instanceof TooManyBucketsError)) throw err;
     throw badInput(
@@ -153,7 +162,24 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
 
   const previous = related.has('LAST_PERIOD') ? previousPlan(plan) : null;
   const lastYear = related.has('LAST_YEAR') ? lastYearPlan(plan) : null;
+  // Every plan's data is clipped to the asked period (the related plans to the matching part of theirs), so
+  // the first and last buckets hold only the asked part and the bars add up to the period's total.
+  const clips = new Map<BucketPlan, Range>([[plan, asked]]);
+  if (previous) clips.set(previous, relatedClip(plan, previous, asked));
+  if (lastYear) clips.set(lastYear, relatedClip(plan, lastYear, asked));
   const wantsDegreeDays = climate !== null && quantities.some(isClimateCorrected);
+  // The climate correction is made day by day (src/lib/degreeDays.ts correctDays): the days of the asked
+  // period and of its last-year match, with the degree days and, above DAY, the values of those days.
+  const dayPlanOf = (p: BucketPlan) => {
+    const clip = clips.get(p)!;
+    return daysOfPlan({ ...p, from: clip.from, to: clip.to } as BucketPlan);
+  };
+  const nowDays = wantsDegreeDays ? dayPlanOf(plan) : null;
+  const lastYearDays = wantsDegreeDays && lastYear ? dayPlanOf(lastYear) : null;
+  for (const days of [nowDays, lastYearDays]) if (days) clips.set(days, { from: days.from, to: days.to });
+  const fineNeeded =
+    wantsDegreeDays &&
+    (plan.resolution === 'WEEK' || plan.resolution === 'MONTH' || plan.resolution === 'YEAR');
 
   // Every series of the graph (main and related), read by one query; index bookkeeping in `slots`.
   const queries: SeriesQuery[] = [];
@@ -167,7 +193,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     plan: p,
     ...source,
     aggregation: QUANTITIES[quantity].aggregation,
-    windows: clipToTenancies(p, access),
+    windows: clipToTenancies(clips.get(p) ?? p, access),
     ...(input.graphType === 'COST' ? { price: { propertyId: access.property.id, quantity } } : {}),
   });
   const propertyTotal = (propertyId: number, quantity: QuantityId): Source => ({
@@ -199,6 +225,10 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
           : null;
       const last = previous ? add(withPlan(previous, source, access, quantity)) : null;
       const ly = lastYear ? add(withPlan(lastYear, source, access, quantity)) : null;
+      // Above DAY, the correction needs the days' values of the series (and of last year's).
+      const corrects = fineNeeded && isClimateCorrected(quantity);
+      const dayMain = corrects && nowDays ? add(withPlan(nowDays, source, access, quantity)) : null;
+      const dayLy = corrects && lastYearDays ? add(withPlan(lastYearDays, source, access, quantity)) : null;
       // For the hca kWh estimate: the property's heat and allocator totals over the same buckets.
       const estimate =
         input.hcaKwhEstimate && quantity === 'hca' && input.graphType === 'HOURLY_VALUES'
@@ -207,29 +237,34 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
               units: add(withPlan(plan, propertyTotal(propertyId, 'hca'), access, 'hca')),
             }
           : null;
-      return { main, property, last, ly, estimate };
+      return { main, property, last, ly, estimate, dayMain, dayLy };
     }),
   );
-  // Degree days per property, as series of the same query (per day under an HOUR plan).
-  const degreeDaySeries = (p: BucketPlan, propertyId: number) => {
-    const dayPlan = p.resolution === 'HOUR' ? planBuckets('DAY', p.from, p.to) : p;
-    const slot = add({
-      plan: dayPlan,
-      pointIds: [],
-      aggregation: 'sum',
-      windows: [{ from: dayPlan.from, to: dayPlan.to }],
-      degreeDays: { propertyId },
-    });
-    return { dayPlan, slot };
-  };
+  // Degree days per property and day, as series of the same query.
+  const degreeDaySeries = (days: BucketPlan | null, propertyId: number) =>
+    days
+      ? add({
+          plan: days,
+          pointIds: [],
+          aggregation: 'sum',
+          windows: [{ from: days.from, to: days.to }],
+          degreeDays: { propertyId },
+        })
+      : null;
   const degreeDaySlots = new Map(
     (wantsDegreeDays ? propertyIds : []).map((id) => [
       id,
-      { now: degreeDaySeries(plan, id), lastYear: lastYear ? degreeDaySeries(lastYear, id) : null },
+      { now: degreeDaySeries(nowDays, id), lastYear: degreeDaySeries(lastYearDays, id) },
     ]),
   );
   const raws = await seriesValues(db, queries);
-  const normals = wantsDegreeDays ? bucketNormalDegreeDays(plan) : [];
+  const nowMs = Date.now();
+  /** Degree days by day key of a day plan's series. */
+  const byDay = (days: BucketPlan | null, slot: number | null | undefined) => {
+    const map = new Map<string, number | null>();
+    if (days && slot != null) for (const [i, k] of days.keys.entries()) map.set(k, raws[slot]![i] ?? null);
+    return (day: string) => map.get(day) ?? null;
+  };
 
   const graphs: GraphSeries[] = resolved.map(({ o, access, scaleTo }, i): GraphSeries => {
     const { property, tenant } = access;
@@ -264,35 +299,77 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
 
       let climateCorrection: Consumption['climateCorrection'] = null;
       if (climate) {
+        const hotWaterShare = climate.hotWaterShare ?? access.settings.hotWaterShare;
+        const corrected = isClimateCorrected(quantity) && nowDays !== null;
         const slots = degreeDaySlots.get(property.id);
-        const none = plan.keys.map(() => null);
-        const dd =
-          slots && isClimateCorrected(quantity)
-            ? degreeDaysPerBucket(plan, slots.now.dayPlan, raws[slots.now.slot]!)
-            : none;
-        const ddLastYear =
-          lastYear && slots?.lastYear && isClimateCorrected(quantity)
-            ? degreeDaysPerBucket(lastYear, slots.lastYear.dayPlan, raws[slots.lastYear.slot]!)
-            : none;
+        const ddNow = byDay(nowDays, slots?.now);
+        const ddLastYear = byDay(lastYearDays, slots?.lastYear);
+        const lyDayOf = lastYearDayOf(plan, lastYear);
+        // The fine values (hours or days) and their plan.
+        const fine = plan.resolution === 'HOUR' || plan.resolution === 'DAY' ? plan : nowDays;
+        const fineValues =
+          fine === plan ? values : slot.dayMain !== null ? scaled(raws[slot.dayMain]!, mainScale) : [];
+        const normal: ClimateSeries | null =
+          corrected && fine
+            ? correctIntoBuckets({
+                plan,
+                fine,
+                values: fineValues,
+                actual: (_, day) => ddNow(day),
+                target: (_, day) => normalOn(Temporal.PlainDate.from(day)),
+                hotWaterShare,
+                nowMs,
+              })
+            : null;
+        let lastYearCorrected: ClimateSeries | null = null;
+        if (corrected && fine && lastYear && lastYearValues && related.has('LAST_YEAR')) {
+          const lyFine = fine === plan ? lastYear : lastYearDays;
+          const lyFineValues =
+            fine === plan ? lastYearValues : slot.dayLy !== null ? scaled(raws[slot.dayLy]!, mainScale) : [];
+          const lyIndex = lyFine ? new Map(lyFine.keys.map((k, i) => [k, i])) : new Map<string, number>();
+          const lyDayKeys =
+            lyFine?.resolution === 'HOUR' ? lyFine.starts.map((t) => t.toPlainDate().toString()) : null;
+          // Last year's value of each fine slot of this period: the same hour (HOUR), else the matching day.
+          lastYearCorrected = correctIntoBuckets({
+            plan,
+            fine,
+            values: fine.keys.map((_, i) => {
+              const j = lyDayKeys ? i : lyIndex.get(lyDayOf(fineDay(fine, i)));
+              return j === undefined ? null : (lyFineValues[j] ?? null);
+            }),
+            actual: (i, day) => ddLastYear(lyDayKeys ? lyDayKeys[i]! : lyDayOf(day)),
+            target: (_, day) => ddNow(day),
+            hotWaterShare,
+            nowMs: Number.POSITIVE_INFINITY,
+          });
+        }
+        const dd = degreeDaysIntoBuckets(plan, ddNow, clips.get(plan)!);
+        const normals = degreeDaysIntoBuckets(
+          plan,
+          (day) => normalOn(Temporal.PlainDate.from(day)),
+          clips.get(plan)!,
+        );
+        const ddLy = lastYear ? degreeDaysIntoBuckets(lastYear, ddLastYear, clips.get(lastYear)!) : null;
         climateCorrection = climateReport({
           quantity,
-          hotWaterShare: climate.hotWaterShare,
-          degreeDays: sumOrNull(dd),
-          lastYearDegreeDays: related.has('LAST_YEAR') ? sumOrNull(ddLastYear) : null,
-          normalDegreeDays: isClimateCorrected(quantity) ? sumOrNull(normals) : null,
+          hotWaterShare,
+          tooLong: nowDays === null,
+          missing: normal?.missing ?? false,
+          // Over the known days (a bucket's degree days are null when one of its days is unknown).
+          degreeDays: nowDays ? sumKnown(nowDays.keys.map(ddNow)) : null,
+          lastYearDegreeDays:
+            lastYearDays && related.has('LAST_YEAR') ? sumKnown(lastYearDays.keys.map(ddLastYear)) : null,
+          normalDegreeDays: corrected ? sumKnown(normals) : null,
         });
-        if (isClimateCorrected(quantity)) {
+        if (normal) {
           relatedValues.push({ type: 'DEGREE_DAYS', values: dd });
           relatedValues.push({ type: 'NORMAL_DEGREE_DAYS', values: normals });
-          relatedValues.push({
-            type: 'CLIMATE_NORMAL_YEAR',
-            values: correctSeries(values, dd, normals, climate.hotWaterShare),
-          });
-          if (lastYearValues && related.has('LAST_YEAR')) {
-            relatedValues.push({ type: 'LAST_YEAR_DEGREE_DAYS', values: ddLastYear });
+          relatedValues.push({ type: 'CLIMATE_NORMAL_YEAR', values: normal.buckets });
+          if (lastYearCorrected && ddLy) {
+            relatedValues.push({ type: 'LAST_YEAR_DEGREE_DAYS', values: ddLy });
             relatedValues.push({
               type: 'CLIMATE_LAST_YEAR',
-              values: correctSeries(lastYearValues, ddLastYear, dd, climate.hotWaterShare),
+              values: normal.missing ? lastYearCorrected.buckets.map(() => null) : lastYearCorrected.buckets,
             });
           }
         }
@@ -337,6 +414,6 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     // The plan's frozen labels, shared with other requests: the executor only reads them.
     timestamps: plan.labels as string[],
     graphs,
-    partial: openBuckets(plan, Date.now()),
+    partial: partialBuckets(plan, asked, openBuckets(plan, nowMs)),
   };
 };

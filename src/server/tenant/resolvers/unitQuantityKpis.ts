@@ -3,15 +3,18 @@
  * earlier, the property's per-m² average scaled to the unit, per room and per meter; optionally climate-corrected
  * (heat) and as a kWh estimate (hca). All totals come from one SQL statement that reads the coarsest rollups.
  */
+
+import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
-import { normalDegreeDaysBetween } from '../../../lib/degreeDays.ts';
+import { correctDays } from '../../../lib/degreeDays.ts';
 import { GRAPH_TYPES, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import { requireUserId } from '../../graphql/context.ts';
 import { parseInput } from '../../graphql/errors.ts';
+import { clipToTenancies } from '../access.ts';
+import { normalOn, sumKnown } from '../consumption/climate.ts';
 import {
   climateInput,
   climateReport,
-  correctSeries,
   dbId,
   isClimateCorrected,
   isoDate,
@@ -25,14 +28,13 @@ import {
   co2Factors,
   isOpen,
   loadUnit,
-  type Period,
   previousPeriodOf,
   previousYearOf,
   seriesCollector,
-  totalPlan,
   totalQuery,
 } from '../consumption/unitData.ts';
-import { seriesTotals } from '../graph/series.ts';
+import { planBuckets } from '../graph/buckets.ts';
+import { seriesTotalsAndValues } from '../graph/series.ts';
 import { currentMeters, pointObject } from '../objects.ts';
 import type { QuantityKpi, QueryResolvers } from '../types.generated.ts';
 
@@ -71,6 +73,15 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
   );
   const factors = await co2Factors(db, graphType, propertyId);
   const { queries, add } = seriesCollector();
+  // The climate correction is made day by day (src/lib/degreeDays.ts correctDays), as in tenantGraph and the
+  // report: the days of the period and of the same dates a year earlier, with their values and degree days.
+  const wantsDegreeDays = climate !== null && quantities.some(isClimateCorrected);
+  const days = wantsDegreeDays
+    ? {
+        now: planBuckets('DAY', period.from, period.to),
+        lastYear: planBuckets('DAY', lastYear.from, lastYear.to),
+      }
+    : null;
   const slots = quantities.map((quantity) => {
     const own = points.filter((p) => p.quantity === quantity);
     const ids = { pointIds: own.map((p) => p.id) };
@@ -110,22 +121,34 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
         slot: add(totalQuery(period, access, quantity, graphType, { pointIds: [point.id] })),
       })),
       estimate,
+      days:
+        days && isClimateCorrected(quantity)
+          ? {
+              now: add({
+                ...totalQuery(period, access, quantity, graphType, ids),
+                plan: days.now,
+                windows: clipToTenancies(days.now, access),
+              }),
+              lastYear: add({
+                ...totalQuery(lastYear, access, quantity, graphType, ids),
+                plan: days.lastYear,
+                windows: clipToTenancies(days.lastYear, access),
+              }),
+            }
+          : null,
     };
   });
-  // Degree days of the period and of the same dates a year earlier, in the same query.
-  const wantsDegreeDays = climate !== null && quantities.some(isClimateCorrected);
-  const degreeDaysOf = (p: Period) =>
+  // Degree days per day of the period and of the same dates a year earlier, in the same query.
+  const degreeDaysOf = (plan: NonNullable<typeof days>['now']) =>
     add({
-      plan: totalPlan(p),
+      plan,
       pointIds: [],
       aggregation: 'sum',
-      windows: [{ from: p.from, to: p.to }],
+      windows: [{ from: plan.from, to: plan.to }],
       degreeDays: { propertyId },
     });
-  const degreeDaySlots = wantsDegreeDays
-    ? { now: degreeDaysOf(period), lastYear: degreeDaysOf(lastYear) }
-    : null;
-  const totals = await seriesTotals(db, queries);
+  const degreeDaySlots = days ? { now: degreeDaysOf(days.now), lastYear: degreeDaysOf(days.lastYear) } : null;
+  const { totals, values: dayValues } = await seriesTotalsAndValues(db, queries);
 
   const area = Number(access.apartment.areaM2);
   return slots.map((s): QuantityKpi => {
@@ -172,26 +195,60 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
       kwhEstimate: null,
       kwhEstimateMethod: null,
     };
-    if (climate) {
-      const applies = isClimateCorrected(s.quantity);
-      const dd = applies && degreeDaySlots ? (totals[degreeDaySlots.now] ?? null) : null;
-      const ddLastYear = applies && degreeDaySlots ? (totals[degreeDaySlots.lastYear] ?? null) : null;
-      const normal = applies ? normalDegreeDaysBetween(period.fromDate, period.toDate) : null;
+    if (climate && days && degreeDaySlots) {
+      const hotWaterShare = climate.hotWaterShare ?? access.settings.hotWaterShare;
+      const applies = isClimateCorrected(s.quantity) && s.days !== null;
+      const ddNow = dayValues[degreeDaySlots.now]!;
+      const ddLastYear = dayValues[degreeDaySlots.lastYear]!;
+      const nowMs = Date.now();
+      const scale = (v: number | null) =>
+        v === null || factor === null ? null : normalized ? (v * factor) / area : v * factor;
+      const lyIndex = new Map(days.lastYear.keys.map((k, i) => [k, i]));
+      const lyOf = (i: number) =>
+        lyIndex.get(Temporal.PlainDate.from(days.now.keys[i]!).subtract({ years: 1 }).toString());
+      const open = days.now.startMs.map(
+        (_, i) => (days.now.startMs[i + 1] ?? days.now.to.epochMilliseconds) > nowMs,
+      );
+      const normal = s.days
+        ? correctDays(
+            days.now.keys.map((k, i) => ({
+              value: scale(dayValues[s.days!.now]![i] ?? null),
+              actual: ddNow[i] ?? null,
+              target: normalOn(Temporal.PlainDate.from(k)),
+              open: open[i]!,
+            })),
+            hotWaterShare,
+          )
+        : null;
+      const lastYearCorrected = s.days
+        ? correctDays(
+            days.now.keys.map((_, i) => {
+              const j = lyOf(i);
+              return {
+                value: j === undefined ? null : scale(dayValues[s.days!.lastYear]![j] ?? null),
+                actual: j === undefined ? null : (ddLastYear[j] ?? null),
+                target: ddNow[i] ?? null,
+                open: open[i]!,
+              };
+            }),
+            hotWaterShare,
+          )
+        : null;
       kpi.climateCorrection = climateReport({
         quantity: s.quantity,
-        hotWaterShare: climate.hotWaterShare,
-        degreeDays: dd,
-        lastYearDegreeDays: ddLastYear,
-        normalDegreeDays: normal,
+        hotWaterShare,
+        missing: normal?.missing ?? false,
+        degreeDays: applies ? sumKnown(ddNow) : null,
+        lastYearDegreeDays: applies ? sumKnown(ddLastYear) : null,
+        normalDegreeDays: applies
+          ? sumKnown(days.now.keys.map((k) => normalOn(Temporal.PlainDate.from(k))))
+          : null,
       });
-      if (applies) {
-        kpi.totalNormalYear = correctSeries([total], [dd], [normal], climate.hotWaterShare)[0]!;
-        kpi.previousYearClimateCorrected = correctSeries(
-          [previousYear],
-          [ddLastYear],
-          [dd],
-          climate.hotWaterShare,
-        )[0]!;
+      if (applies && normal && !normal.missing) {
+        kpi.totalNormalYear = normal.value;
+        kpi.previousYearClimateCorrected = lastYearCorrected?.missing
+          ? null
+          : (lastYearCorrected?.value ?? null);
       }
     }
     if (s.estimate) {
