@@ -19,6 +19,7 @@ import { revokeTenantToken } from './operations/tenantRevokeToken.ts';
 import { tokenAuth } from './operations/tokenAuth.ts';
 import { fetchUserAndTenancies } from './operations/userQuery.ts';
 import { queryClient } from './queryClient.ts';
+import { rememberReturnTo, takeReturnTo } from './returnTo.ts';
 import {
   browserStorage,
   clearSessionStorage,
@@ -97,8 +98,11 @@ const liveMachine = sessionMachine.provide({
       queryClient.clear();
     },
     redirectAfterLogout: (_, params) => {
-      // A chosen logout goes to login; an expired or refused session too, with SPEC §8's "Your log in expired".
-      void navigate(params.reason === 'user' ? '/login' : '/login?expired=1');
+      // A chosen logout goes to login; an expired or refused session too, with SPEC §8's "Your log in expired",
+      // and the page it was on is kept for after the next login.
+      if (params.reason === 'user') return void navigate('/login');
+      rememberReturnTo(new URL(window.location.href));
+      void navigate('/login?expired=1');
     },
   },
 });
@@ -145,6 +149,19 @@ export async function loginThroughSession(email: string, password: string): Prom
   const done = await waitFor(session, (s) => !s.matches('loggingIn'));
   if (done.matches('loggedIn')) return done;
   throw lastLoginFailure ?? new Error(done.context.loginError ?? 'unknown');
+}
+
+/**
+ * Where a login goes: the app page the user was sent away from (selecting its tenancy when it is one of
+ * theirs), else the dashboard (homePath).
+ */
+export function afterLoginPath(snapshot: SessionSnapshot): string {
+  const target = takeReturnTo();
+  const id = target ? tenancyIdFromPath(target) : null;
+  if (!target || !id || !snapshot.context.tenancies.some((t) => t.id === id)) return homePath(snapshot);
+  if (id !== snapshot.context.selectedTenancyId)
+    getSessionActor().send({ type: 'tenancy.select', tenancyId: id });
+  return target;
 }
 
 /** The dashboard path of the selected tenancy, or the no-tenancies page. */

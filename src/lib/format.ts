@@ -22,6 +22,20 @@ function formatter(lang: Language, min: number, max: number): Intl.NumberFormat 
   return f;
 }
 
+/**
+ * The money format of a language: 2 decimals and the ISO code, never a symbol. "kr." would read as Norwegian
+ * kroner to a Norwegian, so DKK is written out in every language ("DKK 12.50", "12,50 DKK").
+ */
+export function moneyFormat(currency: string, lang: Language): Intl.NumberFormat {
+  return new Intl.NumberFormat(numberLocale(lang), {
+    style: 'currency',
+    currency,
+    currencyDisplay: 'code',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+}
+
 /** Formats a number in the language's locale (en-GB or da-DK); '–' when it is not finite. */
 export function formatNumber(value: number, lang: Language, opts: NumberOptions = {}): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) return MISSING;

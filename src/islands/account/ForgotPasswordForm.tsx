@@ -6,6 +6,7 @@ import { type ServerErrorCode, serverErrorCode } from '../../lib/errors.ts';
 import type { Language } from '../../lib/languages.ts';
 import { normalizeEmail, validateEmail } from '../../lib/validation.ts';
 import { Providers } from '../shared/Providers.tsx';
+import { useHydrated } from '../shared/useHydrated.ts';
 import { ErrorAlert } from './ErrorAlert.tsx';
 
 /** The island. */
@@ -18,6 +19,7 @@ export default function ForgotPasswordForm({ lang }: { lang: Language }) {
 }
 
 function Form() {
+  const hydrated = useHydrated();
   const { t } = useTranslation(['account', 'domain']);
   const id = useId();
   const [email, setEmail] = useState('');
@@ -35,6 +37,8 @@ function Form() {
   return (
     <form
       className="login-form"
+      method="post"
+      data-ready={hydrated || undefined}
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
@@ -77,7 +81,7 @@ function Form() {
       <button
         type="submit"
         className="button primary block"
-        disabled={state === 'sending'}
+        disabled={!hydrated || state === 'sending'}
         aria-busy={state === 'sending'}
       >
         {state === 'sending' ? t('account:forgot.sending') : t('account:forgot.submit')}

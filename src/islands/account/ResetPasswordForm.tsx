@@ -6,6 +6,7 @@ import { type ServerErrorCode, serverErrorCode } from '../../lib/errors.ts';
 import type { Language } from '../../lib/languages.ts';
 import { confirmPasswordError, passwordErrors } from '../../lib/validation.ts';
 import { Providers } from '../shared/Providers.tsx';
+import { useHydrated } from '../shared/useHydrated.ts';
 import { ErrorAlert } from './ErrorAlert.tsx';
 import { PasswordFields } from './PasswordFields.tsx';
 
@@ -19,6 +20,7 @@ export default function ResetPasswordForm({ lang }: { lang: Language }) {
 }
 
 function Form() {
+  const hydrated = useHydrated();
   const { t } = useTranslation('account');
   const [link, setLink] = useState<{ email: string; token: string } | null | undefined>(undefined);
   const [password, setPassword] = useState('');
@@ -55,6 +57,8 @@ function Form() {
   return (
     <form
       className="login-form"
+      method="post"
+      data-ready={hydrated || undefined}
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
@@ -86,7 +90,7 @@ function Form() {
       <button
         type="submit"
         className="button primary block"
-        disabled={state === 'saving'}
+        disabled={!hydrated || state === 'saving'}
         aria-busy={state === 'saving'}
       >
         {state === 'saving' ? t('reset.saving') : t('reset.submit')}

@@ -9,12 +9,15 @@ import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { addTenancy } from '../../client/operations/addTenancy.ts';
 import { createEmailPasswordUser } from '../../client/operations/signup.ts';
+import { validateActivationCode } from '../../client/operations/validateActivationCode.ts';
 import { clearPendingCodes, pendingActivationCode } from '../../client/pendingCode.ts';
 import { loginThroughSession } from '../../client/session.ts';
-import { serverErrorCode } from '../../lib/errors.ts';
+import { type ServerErrorCode, serverErrorCode } from '../../lib/errors.ts';
 import type { Language } from '../../lib/languages.ts';
 import { type SignupInput, signupFormMachine } from '../../machines/signupForm.machine.ts';
 import { Providers } from '../shared/Providers.tsx';
+import { useHydrated } from '../shared/useHydrated.ts';
+import { CodeRefused } from './CodeRefused.tsx';
 import { ErrorAlert } from './ErrorAlert.tsx';
 import { PasswordFields } from './PasswordFields.tsx';
 import { SIGNUP_EMAIL_KEY } from './SignupEmailForm.tsx';
@@ -32,14 +35,25 @@ export default function SetPasswordForm({ lang }: { lang: Language }) {
 }
 
 function Form({ lang }: { lang: Language }) {
+  const hydrated = useHydrated();
   const { t } = useTranslation(['account', 'domain']);
   const [raw, setRaw] = useState<unknown>(null);
+  const [refused, setRefused] = useState<ServerErrorCode | null>(null);
   const machine = useMemo(
     () =>
       signupFormMachine.provide({
         actors: {
           submitSignup: fromPromise<unknown, SignupInput>(async ({ input }) => {
             try {
+              // A used or invalid code is refused before the account is made: no account without its tenancy.
+              const pending = pendingActivationCode();
+              const check = pending ? await validateActivationCode(pending) : null;
+              if (check && !check.ok) {
+                clearPendingCodes();
+                const reason = serverErrorCode(check.text);
+                setRefused(reason === 'unknown' ? 'activation_code_invalid' : reason);
+                return;
+              }
               const token = await createEmailPasswordUser(input.email, input.password, lang);
               const code = pendingActivationCode();
               if (code) {
@@ -75,10 +89,13 @@ function Form({ lang }: { lang: Language }) {
   }, [send]);
   const c = state.context;
   const busy = state.matches('submitting') || state.matches('done');
+  if (refused) return <CodeRefused code={refused} />;
   if (!email) return null;
   return (
     <form
       className="login-form"
+      method="post"
+      data-ready={hydrated || undefined}
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
@@ -97,7 +114,7 @@ function Form({ lang }: { lang: Language }) {
         onPassword={(value) => send({ type: 'field.change', field: 'password', value })}
         onConfirm={(value) => send({ type: 'field.change', field: 'confirmPassword', value })}
       />
-      <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
+      <button type="submit" className="button primary block" disabled={!hydrated || busy} aria-busy={busy}>
         {busy ? t('account:signup.creating') : t('account:signup.create')}
       </button>
     </form>

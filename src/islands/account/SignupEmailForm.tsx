@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { Language } from '../../lib/languages.ts';
 import { normalizeEmail, validateEmail } from '../../lib/validation.ts';
 import { Providers } from '../shared/Providers.tsx';
+import { useHydrated } from '../shared/useHydrated.ts';
 
 /** Where the email waits between the two signup steps (this tab only). */
 export const SIGNUP_EMAIL_KEY = 'signupEmail';
@@ -19,6 +20,7 @@ export default function SignupEmailForm({ lang }: { lang: Language }) {
 }
 
 function Form() {
+  const hydrated = useHydrated();
   const { t } = useTranslation(['account', 'domain']);
   const id = useId();
   const [email, setEmail] = useState(() =>
@@ -28,6 +30,8 @@ function Form() {
   return (
     <form
       className="login-form"
+      method="post"
+      data-ready={hydrated || undefined}
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
@@ -63,7 +67,7 @@ function Form() {
           </p>
         )}
       </div>
-      <button type="submit" className="button primary block">
+      <button type="submit" className="button primary block" disabled={!hydrated}>
         {t('account:signup.continue')}
       </button>
     </form>

@@ -1,6 +1,13 @@
 /** How a series' numbers are shown: consumption by its quantity (SPEC §9), CO₂ in grams, cost in money. */
-import { formatCo2Grams, formatNumber, PER_M2, quantityDecimals, unitSymbol } from '../../lib/format.ts';
-import { type Language, numberLocale } from '../../lib/languages.ts';
+import {
+  formatCo2Grams,
+  formatNumber,
+  moneyFormat,
+  PER_M2,
+  quantityDecimals,
+  unitSymbol,
+} from '../../lib/format.ts';
+import type { Language } from '../../lib/languages.ts';
 import { isQuantityId } from '../../lib/quantities.ts';
 
 /** A series' display: the text of a value, the axis unit, and the decimals CSV rounds to. */
@@ -27,12 +34,7 @@ export function valueFormat(
   }
   if (graphType === 'COST') {
     const currency = opts.currency ?? 'DKK';
-    const money = new Intl.NumberFormat(numberLocale(lang), {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 2,
-    });
+    const money = moneyFormat(currency, lang);
     const symbol = money.formatToParts(0).find((p) => p.type === 'currency')?.value ?? currency;
     return {
       format: (v) => (v === null || !Number.isFinite(v) ? '–' : `${money.format(v)}${suffix}`),

@@ -69,10 +69,10 @@ function enhance(form: HTMLFormElement): void {
       actors: {
         submitLogin: fromPromise<unknown, LoginInput>(async ({ input }) => {
           // The session and both backends load on first use, not with the page.
-          const { homePath, loginThroughSession } = await session();
+          const { afterLoginPath, loginThroughSession } = await session();
           try {
             const snapshot = await loginThroughSession(input.email, input.password);
-            await navigate(homePath(snapshot));
+            await navigate(afterLoginPath(snapshot));
           } catch (err) {
             // The throttle's answer says how long to wait; the message template has {{minutes}}.
             lastError = err;

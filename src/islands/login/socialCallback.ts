@@ -2,6 +2,7 @@
 import { addTenancy } from '../../client/operations/addTenancy.ts';
 import { socialLogin } from '../../client/operations/socialAuth.ts';
 import { clearPendingCodes, pendingActivationCode } from '../../client/pendingCode.ts';
+import { takeReturnTo } from '../../client/returnTo.ts';
 import { browserStorage, writeTokens } from '../../client/storage.ts';
 import { type ServerErrorCode, serverErrorCode, throttleAwareMessage } from '../../lib/errors.ts';
 import { takeSocialAnswer } from './socialLogin.ts';
@@ -51,8 +52,9 @@ export async function finishSocialLogin(): Promise<void> {
       }
     }
     writeTokens(browserStorage(), tokens);
-    // A full load starts the session from the stored tokens and routes to the dashboard or no-tenancies.
-    window.location.replace('/t/');
+    // A full load starts the session from the stored tokens and routes to the page the user was sent away
+    // from (its tenancy is selected from the URL when it is theirs), else to the dashboard or no-tenancies.
+    window.location.replace(takeReturnTo() ?? '/t/');
   } catch (err) {
     const text = throttleAwareMessage(serverErrorCode(err), err, messages, messages.failed);
     showFailure(box, text);

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
 import { useNotifications } from '../../client/operations/notificationQueries.ts';
 import { loggedOutPath } from '../../client/pendingCode.ts';
+import { rememberReturnTo } from '../../client/returnTo.ts';
 import { getSessionActor, type SessionSnapshot, tenancyIdFromPath } from '../../client/session.ts';
 import { browserStorage, readString, writeString } from '../../client/storage.ts';
 import { brandOf } from '../../lib/brands.ts';
@@ -56,14 +57,22 @@ function Shell({ pathname, crumbs }: Props) {
   const urlId = tenancyIdFromPath(pathname);
 
   // The guard of SPEC §2: no user → signup with a pending code, else login; no tenancies → no-tenancies, another tenancy → the selected one.
+  const logoutReason = useSession((s) => s.context.logoutReason);
   useEffect(() => {
-    if (status === 'loggedOut')
-      void navigate(loggedOutPath(new URL(window.location.href)), { history: 'replace' });
+    // An ended session is sent on by the session itself (with "Your log in expired" when it ran out); a page
+    // opened without one goes to login here, and the page is kept for after the login.
+    if (status === 'loggedOut' && logoutReason === null) {
+      const here = new URL(window.location.href);
+      const next = loggedOutPath(here);
+      if (next === '/login') rememberReturnTo(here);
+      void navigate(next, { history: 'replace' });
+    } else if (status === 'loggedOut' && logoutReason === 'user')
+      void navigate('/login', { history: 'replace' });
     else if (status === 'noTenancies') void navigate('/no-tenancies', { history: 'replace' });
     else if (status === 'ready' && selectedId && urlId !== selectedId) {
       void navigate(`/t/${encodeURIComponent(selectedId)}/`, { history: 'replace' });
     }
-  }, [status, selectedId, urlId]);
+  }, [status, selectedId, urlId, logoutReason]);
 
   useDebugDump(pathname);
   const toasterWanted = useToasterWanted(pathname);

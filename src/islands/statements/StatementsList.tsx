@@ -7,6 +7,7 @@ import {
   type AllocationStatementSummary,
   useAllocationStatements,
 } from '../../client/operations/allocationStatements.ts';
+import { moneyFormat } from '../../lib/format.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
@@ -90,10 +91,7 @@ function Statements() {
 function Balance({ statement, lang }: { statement: AllocationStatementSummary; lang: Language }) {
   const { t } = useTranslation('reports');
   const value = Number(statement.balance);
-  const amount = new Intl.NumberFormat(lang === 'en' ? 'en-GB' : 'da-DK', {
-    style: 'currency',
-    currency: statement.currency,
-  }).format(Math.abs(value));
+  const amount = moneyFormat(statement.currency, lang).format(Math.abs(value));
   return <>{value >= 0 ? t('statements.to_pay', { amount }) : t('statements.refund', { amount })}</>;
 }
 

@@ -3,6 +3,7 @@
  * Danish heat statement: costs, basis, share, advance payments, result, degree days, right to object.
  */
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { moneyFormat } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import type { StatementDetails } from './model.ts';
 import { reportsT } from './texts.ts';
@@ -47,8 +48,8 @@ export async function renderStatementPdf(
 ): Promise<Uint8Array> {
   const t = reportsT(lang);
   const locale = localeOf(lang);
-  const amount = (x: string | number) =>
-    new Intl.NumberFormat(locale, { style: 'currency', currency: s.currency }).format(Number(x));
+  const money = moneyFormat(s.currency, lang);
+  const amount = (x: string | number) => money.format(Number(x));
   const number = (x: number, digits = 2) =>
     new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(x);
   const date = (d: string) =>
