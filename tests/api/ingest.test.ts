@@ -201,7 +201,14 @@ describe('re-import and bad input', () => {
       ...batch,
       { line: 9, meterNumber: 'H-REIMPORT', ts: '2025-04-01T03:00:00+01:00', value: '4.000' },
     ]);
-    expect(again).toEqual({ rows: 4, newReadings: 0, hoursUpdated: 0, daysUpdated: 0 });
+    expect(again).toMatchObject({
+      rows: 4,
+      newReadings: 0,
+      hoursUpdated: 0,
+      daysUpdated: 0,
+      accepted: 0,
+      duplicate: 4,
+    });
     expect(await hourly(p)).toEqual(before);
     expect(await count('register_readings')).toBe(readingsBefore);
   });

@@ -96,7 +96,7 @@ export async function ingestBatch(
     problems.sort((a, b) => a.line - b.line);
     throw new IngestError(problems);
   };
-  if (options.atomic && problems.length > 0) refuse();
+  // Atomic: the refusal waits for the check against stored readings, so it names every bad row at once.
   const metersById = new Map([...meters.values()].map((m) => [m.id, m]));
 
   const receipt = await db
