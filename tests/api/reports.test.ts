@@ -17,13 +17,13 @@ import {
   tenancyMembers,
   users,
 } from '../../src/server/db/schema.ts';
-import { parseFuelMix } from '../../src/server/reports/deployment.ts';
 import { generateMonthlyReports } from '../../src/server/reports/generate.ts';
 import { LOOKUP_POINTS, lookUpReport, MISS_COST } from '../../src/server/reports/lookup.ts';
 import type { MonthlyReport } from '../../src/server/reports/model.ts';
+import { refreshAllDegreeDays } from '../../src/server/tenant/degreeDays.ts';
 import { freshDatabase, testEngine } from './helpers/db.ts';
 
-const settings = { fuelMix: parseFuelMix('biomass=60,waste=40'), ttlDays: 30 };
+const settings = { ttlDays: 30 };
 const NOW = new Date('2025-11-05T10:00:00Z');
 
 /** Daily rows for every day of a month: value per day (sum) and `count` hours. */
@@ -166,6 +166,7 @@ describe(`monthly reports (${testEngine})`, () => {
   };
 
   it('makes one report per tenancy with data, with the figures the rules ask for', async () => {
+    await refreshAllDegreeDays(database.db);
     const result = await generateMonthlyReports(database.db, { month: '2025-10-01', now: NOW, settings });
     expect(result).toMatchObject({ created: 1, updated: 0, unchanged: 0, skipped: 1 });
     const row = await stored();
@@ -181,26 +182,31 @@ describe(`monthly reports (${testEngine})`, () => {
       perM2: 6.2,
       propertyPerM2: 15.5,
       cost: 248,
-      co2Kg: 19.2,
     });
+    // Rounding happens once, on display: the snapshot keeps 310 kWh × 62 g.
+    expect(heat.co2Kg).toBeCloseTo(19.22, 9);
     // hca: 620 units × (3,100 kWh / 1,240 units in the building) = 1,550 kWh.
     const hca = report.quantities.find((q) => q.quantity === 'hca')!;
     expect(hca.month).toBe(620);
     expect(hca.kwhEstimate).toEqual({ month: 1550, previousMonth: null, sameMonthLastYear: null });
-    // Degree days: 31 × 10 and 31 × 8; last year's 372 kWh at this year's weather: 372 × 310 / 248 = 465.
+    // Degree days: 31 × 10 and 31 × 8. Last year's 12 kWh a day at this year's weather, the space-heating share
+    // (1 − 0.25, the property's default) only, day by day as the app: 12 × (0.25 + 0.75 × 10/8) × 31 = 441.75.
     expect(report.climate).toMatchObject({
       baseC: 17,
+      hotWaterShare: 0.25,
       degreeDays: 310,
       degreeDaysLastYear: 248,
       heatQuantity: 'heat-energy',
       heatKwh: 310,
       heatKwhLastYear: 372,
-      correctedLastYearKwh: 465,
-      correctedChangePercent: -33.3,
     });
+    expect(report.climate.correctedLastYearKwh).toBeCloseTo(441.75, 9);
+    expect(report.climate.correctedChangePercent).toBeCloseTo(((310 - 441.75) / 441.75) * 100, 9);
     // Cost so far from the billing start (January): September and October heat at 0.80 DKK.
     expect(report.cost).toEqual({ currency: 'DKK', month: 248, soFar: 368, from: '2025-01-01' });
-    expect(report.supply).toEqual({ fuelMix: settings.fuelMix, co2GramPerKwh: 62 });
+    expect(report.supply).toMatchObject({ fuelMix: [], co2GramPerKwh: 62, primaryEnergyFactor: null });
+    expect(report.bodies.dispute[0]).toMatchObject({ kind: 'rent-tribunal' });
+    expect(report.bodies.consumer).toMatchObject({ name: 'Forbrugerrådet Tænk', url: 'https://taenk.dk' });
     expect(report.landlord).toEqual({
       name: 'Boligselskabet Test',
       phone: '+45 11 22 33 44',

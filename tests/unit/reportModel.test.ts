@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { climateCorrected, degreeDays } from '../../src/server/reports/degreeDays.ts';
+import { DEFAULT_REPORT_SETTINGS } from '../../src/lib/reportSettings.ts';
 import { parseFuelMix } from '../../src/server/reports/deployment.ts';
 import { buildMonthlyReport, type ReportInput } from '../../src/server/reports/model.ts';
 
@@ -14,13 +14,17 @@ const input = (overrides: Partial<ReportInput> = {}): ReportInput => ({
   },
   propertyPerM2: {},
   propertyHeat: { '2025-10-01': { heatKwh: 1000, hcaUnits: 400 } },
-  outdoor: { month: [], lastYear: [] },
+  days: [],
+  settings: { ...DEFAULT_REPORT_SETTINGS },
+  bodies: {
+    dispute: [],
+    consumer: { kind: 'consumer-organisation', name: 'Forbrugerrådet Tænk', url: 'https://taenk.dk' },
+  },
   prices: [
     { quantity: 'heat-energy', price: 1, currency: 'DKK', validFrom: '2025-01-01', validTo: null },
     { quantity: 'hca', price: 2, currency: 'DKK', validFrom: '2025-01-01', validTo: null },
   ],
   co2: {},
-  fuelMix: [],
   ...overrides,
 });
 
@@ -41,17 +45,26 @@ describe('monthly report model', () => {
     expect(onlyHca.climate.heatQuantity).toBe('hca');
   });
 
-  it('counts degree days below 17 °C only, and scales last year by the weather', () => {
-    expect(degreeDays([])).toBeNull();
-    expect(
-      degreeDays([
-        { day: 'a', meanC: 20 },
-        { day: 'b', meanC: 7 },
-        { day: 'c', meanC: 16.5 },
-      ]),
-    ).toBe(10.5);
-    expect(climateCorrected(372, 248, 310)).toBe(465);
-    expect(climateCorrected(100, 0, 10)).toBeNull();
+  it('corrects last year day by day with the property hot-water share, and adds hot water in kWh', () => {
+    const days = [
+      { day: '2025-10-01', value: 50, degreeDays: 10, lastYearValue: 40, lastYearDegreeDays: 8 },
+      { day: '2025-10-02', value: 50, degreeDays: 0.2, lastYearValue: 30, lastYearDegreeDays: 0.3 },
+    ];
+    const report = buildMonthlyReport(
+      input({
+        days,
+        settings: { ...DEFAULT_REPORT_SETTINGS, hotWaterShare: 0.2 },
+        apartment: {
+          'heat-energy': { unit: 'kilo-watt-hour', months: { '2025-10-01': 100, '2024-10-01': 70 } },
+          'hot-water-volume': { unit: 'cubic-meter', months: { '2025-10-01': 2 } },
+        },
+      }),
+    );
+    // Day 1: 40 × (0.2 + 0.8 × 10/8) = 48; day 2 under 0.5 degree days stays 30.
+    expect(report.climate.correctedLastYearKwh).toBeCloseTo(78, 12);
+    expect(report.climate.degreeDays).toBeCloseTo(10.2, 12);
+    expect(report.climate.hotWaterShare).toBe(0.2);
+    expect(report.hotWater).toMatchObject({ m3: 2, kwh: 250, method: 'heizkostenv-9-2' });
   });
 
   it('refuses a fuel mix that does not add up or names an unknown source', () => {

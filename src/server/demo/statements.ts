@@ -4,22 +4,22 @@
  * reports of the last two complete months. Both are idempotent.
  */
 
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { Temporal } from 'temporal-polyfill';
+import { degreeDaysOfMean, normalDegreeDaysBetween } from '../../lib/degreeDays.ts';
 import { ensureDemoOperators } from '../admin/demo.ts';
 import type { Db } from '../db/client.ts';
-import { allocationStatements } from '../db/schema.ts';
+import { allocationStatements, properties, propertyReportSettings } from '../db/schema.ts';
 import { queryRows } from '../db/sql.ts';
-import { degreeDays } from '../reports/degreeDays.ts';
-import { reportSettings } from '../reports/deployment.ts';
+import { DEMO_FUEL_MIX, parseFuelMix, reportSettings } from '../reports/deployment.ts';
 import { generateMonthlyReports } from '../reports/generate.ts';
 import { addMonths, lastCompleteMonth } from '../reports/months.ts';
+import { readReportSettings, saveReportSettings } from '../reports/settings.ts';
 import { type StatementFileEntry, statementInputSchema, statementRow } from '../statements/model.ts';
 import { DEMO_SEED, HOUR_MS, outdoorTemperature, PROPERTY_NUMBER } from './model.ts';
 
-/** A Danish normal year has about 2,906 degree days (base 17 °C). */
-const NORMAL_YEAR_DEGREE_DAYS = 2906;
 const FIXED_PERCENT = 40;
 
 /** The heating years (1 June – 31 May) that ended before `now`, newest last; `count` of them. */
@@ -31,6 +31,11 @@ export function heatingYears(now: Date, count: number): { start: string; end: st
     const y = endYear - (count - 1 - i);
     return { start: `${y - 1}-06-01`, end: `${y}-05-31` };
   });
+}
+
+/** Σ max(0, 17 − mean) over days, every day counted (as src/lib/degreeDays.ts). */
+function degreeDays(days: { meanC: number }[]): number {
+  return days.reduce((sum, d) => sum + degreeDaysOfMean(d.meanC), 0);
 }
 
 /** Degree days of a period from the demo property's outdoor rollups, else from the demo weather model. */
@@ -45,14 +50,14 @@ async function periodDegreeDays(db: Db, start: string, end: string): Promise<num
          GROUP BY d.day`,
   );
   const means = rows.filter((r) => r.mean !== null).map((r) => ({ day: r.day, meanC: Number(r.mean) }));
-  if (means.length >= 360) return Math.round(degreeDays(means) ?? 0);
+  if (means.length >= 360) return Math.round(degreeDays(means));
   const days: { day: string; meanC: number }[] = [];
   for (let ms = Date.parse(`${start}T00:00:00Z`); ms <= Date.parse(`${end}T00:00:00Z`); ms += 24 * HOUR_MS) {
     let sum = 0;
     for (let h = 0; h < 24; h++) sum += outdoorTemperature(DEMO_SEED, ms + h * HOUR_MS);
     days.push({ day: new Date(ms).toISOString().slice(0, 10), meanC: sum / 24 });
   }
-  return Math.round(degreeDays(days) ?? 0);
+  return Math.round(degreeDays(days));
 }
 
 /** Builds the demo statements of one heating year for the tenancies given (pure apart from the rng). */
@@ -97,7 +102,16 @@ export function demoStatementsFor(
       consumption: { unit: 'hca-unit', tenant: units[i]!, property: propertyUnits },
       expenses,
       advancePayments: (monthly * 12).toFixed(2),
-      degreeDays: { period: degreeDaysOfPeriod, normalYear: NORMAL_YEAR_DEGREE_DAYS },
+      degreeDays: {
+        period: degreeDaysOfPeriod,
+        // The same published normal as the app's (src/lib/degreeDays.ts), over the same days.
+        normalYear: Math.round(
+          normalDegreeDaysBetween(
+            Temporal.PlainDate.from(year.start),
+            Temporal.PlainDate.from(year.end).add({ days: 1 }),
+          ),
+        ),
+      },
       objectionDeadline: deadline,
     };
   });
@@ -145,8 +159,48 @@ export async function seedDemoStatements(db: Db, now: Date): Promise<number> {
 /** Statements, then the monthly reports of the last two complete months. Safe to call on every start. */
 export async function afterDemoSeed(db: Db, now: Date): Promise<void> {
   await ensureDemoOperators(db);
+  await seedDemoReportSettings(db);
   await seedDemoStatements(db, now);
   const settings = reportSettings();
   const last = lastCompleteMonth(now);
   for (const month of [addMonths(last, -1), last]) await generateMonthlyReports(db, { month, now, settings });
+}
+
+/**
+ * The demo property's report settings (per property, as an operator would set them), once: a stored row is
+ * left as it is, so an operator's edits survive restarts. Figures are of the kind a Danish district-heating
+ * company publishes for a year.
+ */
+export async function seedDemoReportSettings(db: Db): Promise<void> {
+  const [property] = await db
+    .select({ id: properties.id })
+    .from(properties)
+    .where(eq(properties.number, PROPERTY_NUMBER));
+  if (!property) return;
+  const [stored] = await db
+    .select({ id: propertyReportSettings.propertyId })
+    .from(propertyReportSettings)
+    .where(eq(propertyReportSettings.propertyId, property.id));
+  if (stored) return;
+  const saved = await saveReportSettings(db, property.id, {
+    ...(await readReportSettings(db, property.id)),
+    landlordType: 'private',
+    hotWaterShare: 0.25,
+    fuelMix: parseFuelMix(DEMO_FUEL_MIX),
+    networkYear: 2025,
+    networkCo2Tonnes: 41_200,
+    networkCo2GramPerKwh: 62,
+    primaryEnergyFactor: 0.85,
+    fees: [
+      { kind: 'tax', amountPerYear: 420 },
+      { kind: 'levy', amountPerYear: 96 },
+      { kind: 'metering', amountPerYear: 365 },
+      { kind: 'reading', amountPerYear: 180 },
+      { kind: 'billing', amountPerYear: 240 },
+    ],
+    currency: 'DKK',
+    disputeBodyName: 'Huslejenævnet i Københavns Kommune',
+    disputeBodyUrl: 'https://www.kk.dk/borger/bolig-og-byggeri/lejebolig/huslejenaevn',
+  });
+  if (!saved.ok) throw new Error(`demo report settings refused: ${JSON.stringify(saved)}`);
 }

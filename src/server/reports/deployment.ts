@@ -1,6 +1,5 @@
 /**
  * Per-deployment report settings, parsed once with zod:
- *   REPORT_FUEL_MIX   the heat supply's fuel mix, "source=percent,…" (sources: see FUEL_SOURCES)
  *   REPORT_TTL_DAYS   how long a report link works after it is generated (default 400 days)
  * The energy-advice and complaint texts are Markdown: src/content/report-texts/<lang>.md.
  */
@@ -9,7 +8,7 @@ import { FUEL_SOURCES, type FuelShare } from '../../lib/reportSettings.ts';
 
 export { FUEL_SOURCES };
 
-/** The demo supply: a Danish district-heating mix, for deployments that have not set their own. */
+/** The demo supply: a Danish district-heating mix, seeded into the demo property's report settings. */
 export const DEMO_FUEL_MIX = 'biomass=54,waste=21,surplus-heat=9,natural-gas=8,coal=4,other=4';
 
 /** Parses "source=percent,…"; the shares must be known sources summing to 100 (± 0.5). */
@@ -32,21 +31,10 @@ export function parseFuelMix(raw: string): FuelShare[] {
 }
 
 const schema = z.object({
-  REPORT_FUEL_MIX: z
-    .string()
-    .default(DEMO_FUEL_MIX)
-    .transform((raw, ctx) => {
-      try {
-        return parseFuelMix(raw);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    }),
   REPORT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
 });
 
-export type ReportSettings = { fuelMix: FuelShare[]; ttlDays: number };
+export type ReportSettings = { ttlDays: number };
 
 /** Reads the report settings; throws one message listing every bad variable. */
 export function reportSettings(env: Record<string, string | undefined> = process.env): ReportSettings {
@@ -55,5 +43,5 @@ export function reportSettings(env: Record<string, string | undefined> = process
     const lines = result.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid report configuration:\n${lines.join('\n')}`);
   }
-  return { fuelMix: result.data.REPORT_FUEL_MIX, ttlDays: result.data.REPORT_TTL_DAYS };
+  return { ttlDays: result.data.REPORT_TTL_DAYS };
 }

@@ -5,8 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
+import { Temporal } from 'temporal-polyfill';
 import { parseClientConfig } from '../../client/configSchema.ts';
 import { parseLanguage } from '../../lib/languages.ts';
+import { consumerOrganisation, disputeBodies } from '../../lib/reportSettings.ts';
 import type { Db } from '../db/client.ts';
 import {
   accounts,
@@ -20,9 +22,12 @@ import {
   users,
 } from '../db/schema.ts';
 import { queryRows } from '../db/sql.ts';
+import { MIN_HOURS_PER_DAY } from '../tenant/degreeDays.ts';
+import { MIN_PROPERTY_APARTMENTS } from '../tenant/graph/series.ts';
 import type { ReportSettings } from './deployment.ts';
 import { buildMonthlyReport, type MonthlyReport, type ReportInput } from './model.ts';
 import { addMonths, lastDayOf } from './months.ts';
+import { readReportSettings } from './settings.ts';
 
 /** The job's name in its dedupe key. */
 export const MONTHLY_REPORT_JOB = 'monthly-report';
@@ -47,6 +52,7 @@ type TenancyRow = {
   landlord: string;
   phone: string | null;
   email: string | null;
+  country: string;
 };
 
 /** Tenancies whose dates overlap the month. */
@@ -68,6 +74,7 @@ async function tenanciesIn(db: Db, month: string, only?: number): Promise<Tenanc
       landlord: accounts.name,
       phone: properties.contactPhone,
       email: properties.contactEmail,
+      country: properties.country,
     })
     .from(tenancies)
     .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))
@@ -84,12 +91,8 @@ async function tenanciesIn(db: Db, month: string, only?: number): Promise<Tenanc
 }
 
 /** Reads everything buildMonthlyReport needs for one tenancy and month. */
-export async function readReportInput(
-  db: Db,
-  t: TenancyRow,
-  month: string,
-  settings: Pick<ReportSettings, 'fuelMix'>,
-): Promise<ReportInput> {
+export async function readReportInput(db: Db, t: TenancyRow, month: string): Promise<ReportInput> {
+  const settings = await readReportSettings(db, t.propertyId);
   const lastYear = addMonths(month, -12);
   const costFrom =
     t.billingStart && t.billingStart.slice(0, 7) <= month.slice(0, 7)
@@ -117,10 +120,19 @@ export async function readReportInput(
     apartment[r.quantity]!.months[r.month] = Number(r.total);
   }
 
-  const propertyRows = await queryRows<{ quantity: string; month: string; per_m2: string; total: string }>(
+  // The property average only for months where every day had at least MIN_PROPERTY_APARTMENTS apartments with
+  // data, as in the app: with two, one tenant could read the neighbour's use.
+  const propertyRows = await queryRows<{
+    quantity: string;
+    month: string;
+    per_m2: string;
+    total: string;
+    shown: boolean;
+  }>(
     db,
     sql`SELECT quantity, to_char(date_trunc('month', day), 'YYYY-MM-DD') AS month,
-               sum(per_m2)::text AS per_m2, sum(sum)::text AS total
+               sum(per_m2)::text AS per_m2, sum(sum)::text AS total,
+               bool_and(apartments >= ${MIN_PROPERTY_APARTMENTS}) AS shown
           FROM property_daily_rollups
          WHERE property_id = ${t.propertyId} AND day BETWEEN ${lastYear}::date AND ${to}::date
          GROUP BY 1, 2`,
@@ -129,7 +141,7 @@ export async function readReportInput(
   const propertyHeat: ReportInput['propertyHeat'] = {};
   for (const r of propertyRows) {
     propertyPerM2[r.quantity] ??= {};
-    propertyPerM2[r.quantity]![r.month] = Number(r.per_m2);
+    if (r.shown) propertyPerM2[r.quantity]![r.month] = Number(r.per_m2);
     if (r.quantity === 'heat-energy' || r.quantity === 'hca') {
       propertyHeat[r.month] ??= { heatKwh: 0, hcaUnits: 0 };
       const entry = propertyHeat[r.month]!;
@@ -138,22 +150,37 @@ export async function readReportInput(
     }
   }
 
-  const outdoorRows = await queryRows<{ day: string; mean: string }>(
+  // Day by day for the climate correction: the heat quantity's values (heat-energy, else hca) within the
+  // tenancy and the property's degree days (complete days only, as the app), this month and a year earlier.
+  const heatQuantity = apartment['heat-energy'] ? 'heat-energy' : 'hca';
+  const dayRows = await queryRows<{ day: string; value: string | null; dd: string | null }>(
     db,
-    sql`SELECT d.day::text AS day, (sum(d.sum) / NULLIF(sum(d.count), 0))::text AS mean
-          FROM daily_rollups d
-          JOIN measurement_points mp ON mp.id = d.measurement_point_id
-         WHERE mp.property_id = ${t.propertyId} AND mp.apartment_id IS NULL
-           AND mp.quantity = 'outdoor-temperature'
-           AND ((d.day BETWEEN ${month}::date AND ${to}::date)
-             OR (d.day BETWEEN ${lastYear}::date AND ${lastDayOf(lastYear)}::date))
-         GROUP BY d.day ORDER BY d.day`,
+    sql`WITH days AS (
+          SELECT g::date AS day FROM generate_series(${month}::date, ${to}::date, interval '1 day') g
+          UNION ALL
+          SELECT g::date FROM generate_series(${lastYear}::date, ${lastDayOf(lastYear)}::date, interval '1 day') g)
+        SELECT days.day::text AS day,
+          (SELECT sum(d.sum) FROM daily_rollups d JOIN measurement_points mp ON mp.id = d.measurement_point_id
+            WHERE mp.apartment_id = ${t.apartmentId} AND mp.quantity = ${heatQuantity} AND d.day = days.day
+              AND d.day >= ${t.start}::date AND (${t.end}::date IS NULL OR d.day <= ${t.end}::date))::text AS value,
+          (SELECT dd.degree_days FROM property_degree_days dd
+            WHERE dd.property_id = ${t.propertyId} AND dd.day = days.day AND dd.hours >= ${MIN_HOURS_PER_DAY})::text AS dd
+        FROM days ORDER BY 1`,
   );
-  const outdoor: ReportInput['outdoor'] = { month: [], lastYear: [] };
-  for (const r of outdoorRows) {
-    if (r.mean === null) continue;
-    (r.day >= month ? outdoor.month : outdoor.lastYear).push({ day: r.day, meanC: Number(r.mean) });
-  }
+  const byDay = new Map(dayRows.map((r) => [r.day, r]));
+  const num = (v: string | null | undefined) => (v == null ? null : Number(v));
+  const days: ReportInput['days'] = dayRows
+    .filter((r) => r.day >= month)
+    .map((r) => {
+      const before = byDay.get(Temporal.PlainDate.from(r.day).subtract({ years: 1 }).toString());
+      return {
+        day: r.day,
+        value: num(r.value),
+        degreeDays: num(r.dd),
+        lastYearValue: num(before?.value),
+        lastYearDegreeDays: num(before?.dd),
+      };
+    });
 
   const priceRows = await db.select().from(prices).where(eq(prices.propertyId, t.propertyId));
   const co2Rows = await db
@@ -175,7 +202,12 @@ export async function readReportInput(
     apartment,
     propertyPerM2,
     propertyHeat,
-    outdoor,
+    days,
+    settings,
+    bodies: {
+      dispute: disputeBodies(settings, t.country),
+      consumer: consumerOrganisation(settings, t.country),
+    },
     prices: priceRows.map((p) => ({
       quantity: p.quantity,
       price: Number(p.price),
@@ -184,7 +216,6 @@ export async function readReportInput(
       validTo: p.validTo,
     })),
     co2: Object.fromEntries(co2Rows.map((c) => [c.quantity, Number(c.gramPerQuantityUnit)])),
-    fuelMix: settings.fuelMix,
   };
 }
 
@@ -221,7 +252,7 @@ export async function generateMonthlyReports(
   const result: GenerateResult = { month: opts.month, created: 0, updated: 0, unchanged: 0, skipped: 0 };
   const expiresAt = new Date(opts.now.getTime() + opts.settings.ttlDays * 86_400_000);
   for (const t of await tenanciesIn(db, opts.month, opts.tenancyId)) {
-    const report: MonthlyReport = buildMonthlyReport(await readReportInput(db, t, opts.month, opts.settings));
+    const report: MonthlyReport = buildMonthlyReport(await readReportInput(db, t, opts.month));
     if (report.quantities.length === 0) {
       result.skipped++;
       continue;
