@@ -96,7 +96,10 @@ export async function runOperatorCommand(
     console.log(`First password (shown once): ${initialPassword}`);
     console.log('Log in at /admin/login; the second factor (TOTP) is set up at the first login.');
   } catch (err) {
-    if (err instanceof GraphQLError) throw new CliInputError(err.message);
+    // A coded API error (GraphQLError; yoga's copy of the class is not always graphql's): the operator's mistake.
+    if (err instanceof GraphQLError || (err instanceof Error && 'extensions' in err)) {
+      throw new CliInputError(err.message);
+    }
     throw err;
   }
   return true;

@@ -68,7 +68,7 @@ export async function checkSharedKeys(
         `Refusing to start: another process on this PostgreSQL database signs ${backend} tokens with a different ` +
           `key (${row.source === 'env' ? `from ${variable}` : 'generated in its own DATA_DIR'}), and this one ` +
           `generated its own in DATA_DIR/keys. Tokens from one would be refused by the other. Give every process ` +
-          `the same keys: set ACCOUNT_, TENANT_ and ADMIN_JWT_PRIVATE_KEY (docs/deploy.md, "Keys").`,
+          `the same keys: set ACCOUNT_JWT_PRIVATE_KEY, TENANT_JWT_PRIVATE_KEY and ADMIN_JWT_PRIVATE_KEY (docs/deploy.md, "Keys").`,
       );
     }
   }
