@@ -160,7 +160,7 @@ describe('value formats', () => {
     );
     expect(valueFormat('cold-water-volume', 'HOURLY_VALUES', 'da').format(1.5)).toBe('1,500 m³');
     expect(valueFormat('heat-energy', 'CO2', 'en').format(1234.6)).toBe('1,235 g CO₂');
-    expect(valueFormat('heat-energy', 'COST', 'da', { currency: 'DKK' }).format(12.5)).toBe('12,50\u00a0kr.');
+    expect(valueFormat('heat-energy', 'COST', 'da', { currency: 'DKK' }).format(12.5)).toBe('12,50\u00a0DKK');
     expect(valueFormat('heat-energy', 'HOURLY_VALUES', 'en').format(null)).toBe('–');
   });
 });
