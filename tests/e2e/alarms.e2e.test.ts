@@ -217,8 +217,12 @@ test.describe
       expect(await seriousA11yViolations(page)).toEqual([]);
       await page.goto(listUrl);
       await expect(page.getByTestId('unread-count')).toHaveText(`${unreadBefore - 1} unread`);
-      await page.getByRole('button', { name: 'Mark all as read' }).click();
-      await expect(page.getByTestId('unread-count')).toHaveText('0 unread');
+      // The embedded worker keeps running (every minute): a notification of another alarm created in this file may
+      // land just after the click, so mark all again until the list has none unread.
+      await expect(async () => {
+        await page.getByRole('button', { name: 'Mark all as read' }).click();
+        await expect(page.getByTestId('unread-count')).toHaveText('0 unread', { timeout: 5_000 });
+      }).toPass({ timeout: 60_000, intervals: [2_000] });
     });
 
     test('fits a 390 px phone: the list, the wizard and the notifications do not scroll sideways', async ({
