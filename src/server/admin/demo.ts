@@ -6,11 +6,15 @@ import { DEMO_PASSWORD } from '../demo/seed.ts';
 import { createOperator } from './operators.ts';
 
 export const DEMO_OPERATORS = [
-  { email: 'operator@demo.test', role: 'org_admin', description: 'console /admin: organisation admin' },
+  {
+    email: 'operator@demo.test',
+    role: 'org_admin',
+    description: 'operator (API /api/admin/graphql; no console pages yet): organisation admin',
+  },
   {
     email: 'manager@demo.test',
     role: 'property_manager',
-    description: 'console /admin: manager of Solgården',
+    description: 'operator (API /api/admin/graphql; no console pages yet): manager of Solgården',
   },
 ] as const;
 
