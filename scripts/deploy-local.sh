@@ -76,7 +76,8 @@ db_url=$(DB="$db_name" ADMIN="$admin_url" "$node_bin" -e 'const u = new URL(proc
 export DATABASE_URL=$db_url NODE_ENV=production HOST=127.0.0.1 TRUST_PROXY=1 LOG_LEVEL=info
 ACCOUNT_JWT_PRIVATE_KEY=$(openssl genpkey -algorithm ed25519)
 TENANT_JWT_PRIVATE_KEY=$(openssl genpkey -algorithm ed25519)
-export ACCOUNT_JWT_PRIVATE_KEY TENANT_JWT_PRIVATE_KEY
+ADMIN_JWT_PRIVATE_KEY=$(openssl genpkey -algorithm ed25519)
+export ACCOUNT_JWT_PRIVATE_KEY TENANT_JWT_PRIVATE_KEY ADMIN_JWT_PRIVATE_KEY
 export APP_URL="http://127.0.0.1:$proxy_port"
 (cd "$app" && "$node_bin" dist/server-node/migrate.mjs) | tee "$work/migrate.log"
 
