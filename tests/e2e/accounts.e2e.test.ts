@@ -282,7 +282,8 @@ test.describe
       await snap(page, 'modal-pending-code');
       await page.keyboard.press('Escape');
       await expect(pending).toBeHidden();
-      expect(await page.evaluate(() => localStorage.getItem('unusedActivationCode'))).toBeNull();
+      // The dialog hides at once; its close event, which forgets the code, is dispatched a task later.
+      await expect.poll(() => page.evaluate(() => localStorage.getItem('unusedActivationCode'))).toBeNull();
 
       await page.goto(`${dashboard}profile`);
       const leave = page.getByRole('button', { name: 'Leave tenancy' }).first();
