@@ -5,17 +5,12 @@ import { accounts, properties, users } from '../db/schema.ts';
 import { DEMO_PASSWORD } from '../demo/seed.ts';
 import { createOperator } from './operators.ts';
 
+/** What the start banner says every demo operator can reach today. */
+const REACHES = 'operator (API /api/admin/graphql; no console pages yet)';
+
 export const DEMO_OPERATORS = [
-  {
-    email: 'operator@demo.test',
-    role: 'org_admin',
-    description: 'operator (API /api/admin/graphql; no console pages yet): organisation admin',
-  },
-  {
-    email: 'manager@demo.test',
-    role: 'property_manager',
-    description: 'operator (API /api/admin/graphql; no console pages yet): manager of Solgården',
-  },
+  { email: 'operator@demo.test', role: 'org_admin', description: `${REACHES}: organisation admin` },
+  { email: 'manager@demo.test', role: 'property_manager', description: `${REACHES}: manager of Solgården` },
 ] as const;
 
 /** Creates the demo operators in the demo's organisation when they are missing; idempotent. */
