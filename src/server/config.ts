@@ -109,7 +109,10 @@ const schema = z.object({
   NODE_ENV: z.string().default('production'),
   /** Overrides the NODE_ENV default: 1 turns introspection and field suggestions on, 0 off. */
   GRAPHQL_INTROSPECTION: z.enum(['0', '1']).optional(),
-  /** Most series points (objects × quantities × buckets) one operation may ask tenantGraph for, summed over its fields. */
+  /**
+   * Most series points (objects × quantities × buckets) one operation may ask for, summed over its graph-shaped
+   * fields (tenantGraph, tenancyDashboard's graph, fixedCharges).
+   */
   GRAPH_MAX_POINTS: z.coerce.number().int().min(1).default(5_000),
   /** Largest request body the API reads, in bytes; a larger one is refused with 413 before it is parsed. */
   API_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(100_000),
