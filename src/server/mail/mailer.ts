@@ -23,8 +23,19 @@ export interface MailServices {
   logger: Logger;
 }
 
+/** What became of one mail: its outbox row, whether it left the machine, and the transport's error if not. */
+export interface SendResult {
+  outboxId: number;
+  delivered: boolean;
+  error: string | null;
+}
+
 /** Sends one mail; resolves once the SMTP server accepted it, or it is in the outbox (and queued for a retry). */
-export async function sendMail(services: MailServices, to: string, content: MailContent): Promise<void> {
+export async function sendMail(
+  services: MailServices,
+  to: string,
+  content: MailContent,
+): Promise<SendResult> {
   const { config, logger } = services;
   const { db } = services.database;
   const [row] = await db
@@ -46,10 +57,11 @@ export async function sendMail(services: MailServices, to: string, content: Mail
   } catch (err) {
     logger.error({ err, to, subject: content.subject }, 'sending mail failed; the send-mail job retries it');
     await enqueue(db, sendMailTask, { outboxId: row!.id }, new Date());
-    return;
+    return { outboxId: row!.id, delivered: false, error: err instanceof Error ? err.message : String(err) };
   }
   if (transport.delivers)
     await db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, row!.id));
+  return { outboxId: row!.id, delivered: transport.delivers, error: null };
 }
 
 /** Sends without making the caller wait (so response time does not reveal whether a mail went out). */
