@@ -57,6 +57,10 @@ const schema = z.object({
   APP_URL: z.url().optional(),
   /** Days finished job rows are kept before the daily sweep deletes them (at least 35). */
   JOB_RETENTION_DAYS: z.coerce.number().int().min(35).default(90),
+  /** The worker's hourly meter check files a meter with no reading for this many hours as silent (data_issues). */
+  METER_SILENT_HOURS: z.coerce.number().int().min(1).max(8760).default(48),
+  /** …and a water or electricity register unchanged for this many days as stuck. */
+  METER_STUCK_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   /**
    * Years raw register readings are kept; the daily sweep removes older ones (hourly values and rollups stay), and
    * ingestion then refuses readings older than that. Unset: every reading is kept.

@@ -23,6 +23,13 @@ export interface MailServices {
   logger: Logger;
 }
 
+/** What became of one mail: its outbox row, whether it left the machine, and the transport's error if not. */
+export interface SendResult {
+  outboxId: number;
+  delivered: boolean;
+  error: string | null;
+}
+
 /**
  * How long after a mail is written its send-mail job may run: the direct send below normally marks the row sent
  * long before, and the job then finds it sent and does nothing. A send still under way after this long may be
@@ -36,7 +43,11 @@ export const RETRY_SEND_AFTER_MS = 2 * 60_000;
  * handed to SMTP, so a crash or a refusal during the send leaves the job to deliver it (issue 24: account mail
  * in flight was lost on a crash).
  */
-export async function sendMail(services: MailServices, to: string, content: MailContent): Promise<void> {
+export async function sendMail(
+  services: MailServices,
+  to: string,
+  content: MailContent,
+): Promise<SendResult> {
   const { config, logger } = services;
   const { db } = services.database;
   const transport = mailTransportFor(config);
@@ -62,10 +73,11 @@ export async function sendMail(services: MailServices, to: string, content: Mail
     );
   } catch (err) {
     logger.error({ err, to, subject: content.subject }, 'sending mail failed; the send-mail job retries it');
-    return;
+    return { outboxId: row.id, delivered: false, error: err instanceof Error ? err.message : String(err) };
   }
   if (transport.delivers)
     await db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, row.id));
+  return { outboxId: row.id, delivered: transport.delivers, error: null };
 }
 
 /** Sends without making the caller wait (so response time does not reveal whether a mail went out). */
