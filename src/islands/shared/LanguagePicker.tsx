@@ -13,10 +13,10 @@ import { ChoiceMenu } from '../shell/ChoiceMenu.tsx';
  * profile are one setting and the next login on another device opens in it. The islands re-render at once and
  * the server parts by a soft reload.
  */
-export async function chooseLanguage(value: string): Promise<void> {
+export async function chooseLanguage(value: string, saveToAccount = false): Promise<void> {
   const lang = parseLanguage(value);
   if (!lang) return;
-  if (getSessionActor().getSnapshot().context.user) {
+  if (saveToAccount && getSessionActor().getSnapshot().context.user) {
     // The interface switches even when the account cannot be reached; the profile shows what was saved.
     await updateProfile({ language: lang }).catch(() => undefined);
   }
@@ -24,8 +24,12 @@ export async function chooseLanguage(value: string): Promise<void> {
   await navigate(window.location.href, { history: 'replace' });
 }
 
-/** The picker: choosing is an explicit act (ChoiceMenu), arrow keys alone switch nothing. */
-export function LanguagePicker() {
+/**
+ * The picker: choosing is an explicit act (ChoiceMenu), arrow keys alone switch nothing. `saveToAccount`: the
+ * tenant app's header, where a logged-in choice is saved to the account too. It is always compact (the
+ * `compact` flag is kept for the pages that pass it).
+ */
+export function LanguagePicker({ saveToAccount = false }: { compact?: boolean; saveToAccount?: boolean }) {
   const { t, i18n } = useTranslation('common');
   if (config.languages.length < 2) return null;
   return (
@@ -34,7 +38,7 @@ export function LanguagePicker() {
       label={t('language.label')}
       current={parseLanguage(i18n.language) ?? config.defaultLanguage}
       choices={config.languages.map((lang) => ({ value: lang, text: t(`language.${lang}`), lang }))}
-      onChoose={(value) => void chooseLanguage(value)}
+      onChoose={(value) => void chooseLanguage(value, saveToAccount)}
     />
   );
 }

@@ -24,7 +24,6 @@ import { ChoiceMenu } from './ChoiceMenu.tsx';
 import { Icon, type IconName } from './Icons.tsx';
 import { ShellPlaceholder } from './ShellPlaceholder.tsx';
 import './menu.css';
-import './choice-menu.css';
 
 const ShellToaster = lazy(() => import('./ShellToaster.tsx'));
 
@@ -480,7 +479,7 @@ function Header({ tenancy, tenancies, crumbs, menuOpen, onMenu }: HeaderProps) {
           </p>
         )}
         {tenancies.length > 1 && tenancy && <TenancyPicker tenancies={tenancies} selectedId={tenancy.id} />}
-        <LanguagePicker />
+        <LanguagePicker saveToAccount />
       </div>
     </header>
   );

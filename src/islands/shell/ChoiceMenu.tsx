@@ -4,6 +4,7 @@
  * list. A native select acts on every arrow key, which switched the tenancy or the whole interface.
  */
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import './choice-menu.css';
 
 /** One option: its value, its text and, for a language, the language the text is in. */
 export type Choice = { value: string; text: string; lang?: string };
