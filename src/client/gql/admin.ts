@@ -15,6 +15,11 @@ export type SecondFactorStep =
   /** No second factor yet: add otpauthUri to an authenticator app, then send its first code. */
   | 'TOTP_SETUP_REQUIRED';
 
+export type AdminPropertiesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminPropertiesQuery = { properties: Array<{ id: string, number: string, name: string, address: string, zipcode: string, city: string }> };
+
 export type OperatorLoginMutationVariables = Exact<{
   email: string;
   password: string;
@@ -69,6 +74,18 @@ export class TypedDocumentString<TResult, TVariables>
   }
 }
 
+export const AdminPropertiesDocument = new TypedDocumentString(`
+    query AdminProperties {
+  properties {
+    id
+    number
+    name
+    address
+    zipcode
+    city
+  }
+}
+    `) as unknown as TypedDocumentString<AdminPropertiesQuery, AdminPropertiesQueryVariables>;
 export const OperatorLoginDocument = new TypedDocumentString(`
     mutation OperatorLogin($email: String!, $password: String!) {
   operatorLogin(email: $email, password: $password) {

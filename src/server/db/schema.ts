@@ -358,6 +358,12 @@ export const hourlyConsumption = pgTable(
       .references(() => measurementPoints.id),
     hourStart: timestamp('hour_start', { withTimezone: true }).notNull(),
     value: numeric('value').notNull(),
+    /**
+     * Filled in, not measured: the hour lies in an interval longer than one hour between two readings (readings
+     * are missing there), and holds its share of that interval's rise. A reading that arrives inside the interval
+     * recomputes the hour, and clears the flag where the hour is then measured.
+     */
+    estimated: boolean('estimated').notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.measurementPointId, t.hourStart] })],
 );
@@ -368,6 +374,8 @@ const rollupColumns = () => ({
   max: numeric('max').notNull(),
   /** Number of hourly values; avg = sum / count. */
   count: integer('count').notNull(),
+  /** How many of those hourly values are estimated (hourly_consumption.estimated). */
+  estimated: integer('estimated').notNull().default(0),
 });
 
 /** Per point per Europe/Copenhagen day. */
