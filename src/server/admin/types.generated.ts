@@ -144,6 +144,8 @@ export type Query = {
   property: PropertySummary;
   /** Newest first; an organisation admin sees the organisation's entries, a property manager their properties'. */
   auditLog: AuditPage;
+  /** The caller's properties with their freshness, issues and tenants; filtered, sorted and paged on the server. */
+  portfolio: PortfolioPage;
 };
 
 
@@ -156,6 +158,14 @@ export type QueryAuditLogArgs = {
   filter?: InputMaybe<AuditFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
   after?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryPortfolioArgs = {
+  filter?: InputMaybe<PortfolioFilter>;
+  sort?: InputMaybe<PortfolioSort>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type Mutation = {
@@ -210,6 +220,73 @@ export type MutationSetOperatorAccessArgs = {
 
 export type MutationDeactivateOperatorArgs = {
   userId: Scalars['ID']['input'];
+};
+
+/** How fresh a property's data is, for the portfolio filter. */
+export type PortfolioFreshness =
+  /** Every property. */
+  | 'ALL'
+  /** Some active meter has not reported in the last 24 hours (or there is no meter). */
+  | 'INCOMPLETE'
+  /** No active meter has reported in the last 24 hours. */
+  | 'SILENT';
+
+export type PortfolioSortKey =
+  | 'NUMBER'
+  | 'NAME'
+  | 'CITY'
+  | 'LAST_READING'
+  | 'REPORTING_SHARE'
+  | 'OPEN_ISSUES'
+  | 'INVITED'
+  | 'ACTIVATED';
+
+export type SortDirection =
+  | 'ASC'
+  | 'DESC';
+
+export type PortfolioFilter = {
+  /** Matches the property's number, name, address and city (case-insensitive). */
+  search?: InputMaybe<Scalars['String']['input']>;
+  freshness?: InputMaybe<PortfolioFreshness>;
+  /** Only properties with open data issues. */
+  withOpenIssues?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+export type PortfolioSort = {
+  key: PortfolioSortKey;
+  direction?: InputMaybe<SortDirection>;
+};
+
+export type PortfolioRow = {
+  __typename?: 'PortfolioRow';
+  property: PropertySummary;
+  apartments: Scalars['Int']['output'];
+  /** Active meters (not removed). */
+  meters: Scalars['Int']['output'];
+  /** Active meters with a reading in the last 24 hours. */
+  metersReporting: Scalars['Int']['output'];
+  /** metersReporting / meters; null without meters. */
+  reportingShare?: Maybe<Scalars['Float']['output']>;
+  /** The newest reading of any of the property's meters (ISO instant); null when none has reported. */
+  lastReadingAt?: Maybe<Scalars['String']['output']>;
+  /** Open data issues (quarantined readings, stuck and silent meters). */
+  openIssues: Scalars['Int']['output'];
+  /** Current tenancies (started, not ended). */
+  tenancies: Scalars['Int']['output'];
+  /** Invitations sent to the current tenancies (one per tenancy and email). */
+  invited: Scalars['Int']['output'];
+  /** Tenants who have activated their access to a current tenancy. */
+  activated: Scalars['Int']['output'];
+};
+
+export type PortfolioPage = {
+  __typename?: 'PortfolioPage';
+  rows: Array<PortfolioRow>;
+  /** Properties matching the filter, over all pages. */
+  total: Scalars['Int']['output'];
+  /** When freshness was judged (ISO instant): 'the last 24 hours' end here. */
+  asOf: Scalars['String']['output'];
 };
 
 
@@ -305,6 +382,14 @@ export type ResolversTypes = {
   AuditPage: ResolverTypeWrapper<AuditPage>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  PortfolioFreshness: PortfolioFreshness;
+  PortfolioSortKey: PortfolioSortKey;
+  SortDirection: SortDirection;
+  PortfolioFilter: PortfolioFilter;
+  PortfolioSort: PortfolioSort;
+  PortfolioRow: ResolverTypeWrapper<PortfolioRow>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  PortfolioPage: ResolverTypeWrapper<PortfolioPage>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -327,6 +412,11 @@ export type ResolversParentTypes = {
   AuditPage: AuditPage;
   Query: Record<PropertyKey, never>;
   Mutation: Record<PropertyKey, never>;
+  PortfolioFilter: PortfolioFilter;
+  PortfolioSort: PortfolioSort;
+  PortfolioRow: PortfolioRow;
+  Float: Scalars['Float']['output'];
+  PortfolioPage: PortfolioPage;
 };
 
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
@@ -408,6 +498,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   properties?: Resolver<Array<ResolversTypes['PropertySummary']>, ParentType, ContextType>;
   property?: Resolver<ResolversTypes['PropertySummary'], ParentType, ContextType, RequireFields<QueryPropertyArgs, 'id'>>;
   auditLog?: Resolver<ResolversTypes['AuditPage'], ParentType, ContextType, Partial<QueryAuditLogArgs>>;
+  portfolio?: Resolver<ResolversTypes['PortfolioPage'], ParentType, ContextType, Partial<QueryPortfolioArgs>>;
 };
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
@@ -418,6 +509,25 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   createOperator?: Resolver<ResolversTypes['CreatedOperator'], ParentType, ContextType, RequireFields<MutationCreateOperatorArgs, 'input'>>;
   setOperatorAccess?: Resolver<ResolversTypes['Operator'], ParentType, ContextType, RequireFields<MutationSetOperatorAccessArgs, 'userId' | 'role' | 'propertyIds'>>;
   deactivateOperator?: Resolver<ResolversTypes['Operator'], ParentType, ContextType, RequireFields<MutationDeactivateOperatorArgs, 'userId'>>;
+};
+
+export type PortfolioRowResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PortfolioRow'] = ResolversParentTypes['PortfolioRow']> = {
+  property?: Resolver<ResolversTypes['PropertySummary'], ParentType, ContextType>;
+  apartments?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  meters?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  metersReporting?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  reportingShare?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  lastReadingAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  openIssues?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  tenancies?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  invited?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  activated?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type PortfolioPageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PortfolioPage'] = ResolversParentTypes['PortfolioPage']> = {
+  rows?: Resolver<Array<ResolversTypes['PortfolioRow']>, ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  asOf?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type Resolvers<ContextType = GraphQLContext> = {
@@ -433,8 +543,10 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AuditPage?: AuditPageResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  PortfolioRow?: PortfolioRowResolvers<ContextType>;
+  PortfolioPage?: PortfolioPageResolvers<ContextType>;
 };
 
 
 /** This backend's schema.graphql and schema/*.graphql. */
-export const typeDefs = "\"\"\"\nThe operator console's backend (/api/admin/graphql), in the style of SPEC §7: token-authorized GraphQL with its\nown issuer, audience and key, so a tenant's token is refused here and an operator's token by the tenant app.\nEvery field checks the caller's role on the server: an organisation admin sees the organisation's properties and\nmanages operators; a property manager sees only the properties given to them.\n\"\"\"\nscalar JSON\n\nenum OperatorRole {\n  ORG_ADMIN\n  PROPERTY_MANAGER\n}\n\n\"What the login asks for next.\"\nenum SecondFactorStep {\n  \"Send a code from the authenticator app, or a recovery code.\"\n  TOTP_REQUIRED\n  \"No second factor yet: add otpauthUri to an authenticator app, then send its first code.\"\n  TOTP_SETUP_REQUIRED\n}\n\ntype Organisation {\n  id: ID!\n  name: String!\n}\n\ntype Operator {\n  id: ID!\n  email: String!\n  name: String!\n  role: OperatorRole!\n  organisation: Organisation!\n  \"A property manager's properties; empty for an organisation admin (who sees them all).\"\n  propertyIds: [ID!]!\n  isActive: Boolean!\n  secondFactorEnabled: Boolean!\n}\n\ntype OperatorLoginResult {\n  next: SecondFactorStep!\n  \"Single use, 5 minutes: sent with the code to operatorSecondFactor.\"\n  challenge: String!\n  \"TOTP_SETUP_REQUIRED only: the new secret as an otpauth:// URI, as an SVG QR code, and as base32 text.\"\n  otpauthUri: String\n  qrSvg: String\n  secret: String\n}\n\ntype OperatorSession {\n  payload: JSON!\n  token: String!\n  refreshToken: String!\n  refreshExpiresIn: Int!\n  \"Shown once, after the second factor is set up: ten single-use recovery codes.\"\n  recoveryCodes: [String!]\n}\n\ntype Revoked {\n  revoked: Int!\n}\n\ntype PropertySummary {\n  id: ID!\n  number: String!\n  name: String!\n  address: String!\n  zipcode: String!\n  city: String!\n}\n\ntype CreatedOperator {\n  operator: Operator!\n  \"Shown once: the first password, which the operator changes through 'forgot password'.\"\n  initialPassword: String!\n}\n\ninput CreateOperatorInput {\n  email: String!\n  name: String\n  role: OperatorRole!\n  \"Required (at least one) for a property manager; ignored for an organisation admin.\"\n  propertyIds: [ID!]\n}\n\ntype AuditEntry {\n  id: ID!\n  at: String!\n  actor: String!\n  operatorId: ID\n  action: String!\n  subjectType: String!\n  subjectId: String!\n  propertyId: ID\n  reason: String\n  before: JSON\n  after: JSON\n}\n\ninput AuditFilter {\n  \"Matches actor, action, subject and reason (case-insensitive).\"\n  search: String\n  action: String\n  propertyId: ID\n  \"ISO dates or instants; from inclusive, to exclusive.\"\n  from: String\n  to: String\n}\n\ntype AuditPage {\n  entries: [AuditEntry!]!\n  \"Pass as `after` for the next (older) page; null at the end.\"\n  nextCursor: ID\n}\n\ntype Query {\n  \"The signed-in operator.\"\n  operatorMe: Operator!\n  \"The organisation's operators (organisation admins only).\"\n  operators: [Operator!]!\n  \"The properties the caller may see, by number.\"\n  properties: [PropertySummary!]!\n  property(id: ID!): PropertySummary!\n  \"Newest first; an organisation admin sees the organisation's entries, a property manager their properties'.\"\n  auditLog(filter: AuditFilter, first: Int, after: ID): AuditPage!\n}\n\ntype Mutation {\n  \"Email and password, throttled like the tenant login; then the second factor.\"\n  operatorLogin(email: String!, password: String!): OperatorLoginResult!\n  \"The TOTP code (or a recovery code) for a login challenge; sets the factor up on first use.\"\n  operatorSecondFactor(challenge: String!, code: String!): OperatorSession!\n  refreshToken(refreshToken: String!): OperatorSession!\n  \"Logout: revokes the refresh token's family.\"\n  revokeToken(refreshToken: String!): Revoked!\n  createOperator(input: CreateOperatorInput!): CreatedOperator!\n  setOperatorAccess(userId: ID!, role: OperatorRole!, propertyIds: [ID!]!): Operator!\n  \"Refuses the operator on every request from now on and ends their sessions.\"\n  deactivateOperator(userId: ID!): Operator!\n}\n";
+export const typeDefs = "\"\"\"\nThe operator console's backend (/api/admin/graphql), in the style of SPEC §7: token-authorized GraphQL with its\nown issuer, audience and key, so a tenant's token is refused here and an operator's token by the tenant app.\nEvery field checks the caller's role on the server: an organisation admin sees the organisation's properties and\nmanages operators; a property manager sees only the properties given to them.\n\"\"\"\nscalar JSON\n\nenum OperatorRole {\n  ORG_ADMIN\n  PROPERTY_MANAGER\n}\n\n\"What the login asks for next.\"\nenum SecondFactorStep {\n  \"Send a code from the authenticator app, or a recovery code.\"\n  TOTP_REQUIRED\n  \"No second factor yet: add otpauthUri to an authenticator app, then send its first code.\"\n  TOTP_SETUP_REQUIRED\n}\n\ntype Organisation {\n  id: ID!\n  name: String!\n}\n\ntype Operator {\n  id: ID!\n  email: String!\n  name: String!\n  role: OperatorRole!\n  organisation: Organisation!\n  \"A property manager's properties; empty for an organisation admin (who sees them all).\"\n  propertyIds: [ID!]!\n  isActive: Boolean!\n  secondFactorEnabled: Boolean!\n}\n\ntype OperatorLoginResult {\n  next: SecondFactorStep!\n  \"Single use, 5 minutes: sent with the code to operatorSecondFactor.\"\n  challenge: String!\n  \"TOTP_SETUP_REQUIRED only: the new secret as an otpauth:// URI, as an SVG QR code, and as base32 text.\"\n  otpauthUri: String\n  qrSvg: String\n  secret: String\n}\n\ntype OperatorSession {\n  payload: JSON!\n  token: String!\n  refreshToken: String!\n  refreshExpiresIn: Int!\n  \"Shown once, after the second factor is set up: ten single-use recovery codes.\"\n  recoveryCodes: [String!]\n}\n\ntype Revoked {\n  revoked: Int!\n}\n\ntype PropertySummary {\n  id: ID!\n  number: String!\n  name: String!\n  address: String!\n  zipcode: String!\n  city: String!\n}\n\ntype CreatedOperator {\n  operator: Operator!\n  \"Shown once: the first password, which the operator changes through 'forgot password'.\"\n  initialPassword: String!\n}\n\ninput CreateOperatorInput {\n  email: String!\n  name: String\n  role: OperatorRole!\n  \"Required (at least one) for a property manager; ignored for an organisation admin.\"\n  propertyIds: [ID!]\n}\n\ntype AuditEntry {\n  id: ID!\n  at: String!\n  actor: String!\n  operatorId: ID\n  action: String!\n  subjectType: String!\n  subjectId: String!\n  propertyId: ID\n  reason: String\n  before: JSON\n  after: JSON\n}\n\ninput AuditFilter {\n  \"Matches actor, action, subject and reason (case-insensitive).\"\n  search: String\n  action: String\n  propertyId: ID\n  \"ISO dates or instants; from inclusive, to exclusive.\"\n  from: String\n  to: String\n}\n\ntype AuditPage {\n  entries: [AuditEntry!]!\n  \"Pass as `after` for the next (older) page; null at the end.\"\n  nextCursor: ID\n}\n\ntype Query {\n  \"The signed-in operator.\"\n  operatorMe: Operator!\n  \"The organisation's operators (organisation admins only).\"\n  operators: [Operator!]!\n  \"The properties the caller may see, by number.\"\n  properties: [PropertySummary!]!\n  property(id: ID!): PropertySummary!\n  \"Newest first; an organisation admin sees the organisation's entries, a property manager their properties'.\"\n  auditLog(filter: AuditFilter, first: Int, after: ID): AuditPage!\n}\n\ntype Mutation {\n  \"Email and password, throttled like the tenant login; then the second factor.\"\n  operatorLogin(email: String!, password: String!): OperatorLoginResult!\n  \"The TOTP code (or a recovery code) for a login challenge; sets the factor up on first use.\"\n  operatorSecondFactor(challenge: String!, code: String!): OperatorSession!\n  refreshToken(refreshToken: String!): OperatorSession!\n  \"Logout: revokes the refresh token's family.\"\n  revokeToken(refreshToken: String!): Revoked!\n  createOperator(input: CreateOperatorInput!): CreatedOperator!\n  setOperatorAccess(userId: ID!, role: OperatorRole!, propertyIds: [ID!]!): Operator!\n  \"Refuses the operator on every request from now on and ends their sessions.\"\n  deactivateOperator(userId: ID!): Operator!\n}\n\n# The console's portfolio overview (issue 21): per property, data freshness, open data issues and tenants.\n# A file of its own under schema/ (codegen appends schema/*.graphql in name order), so the console's areas merge\n# without touching each other's lines.\n\n\"How fresh a property's data is, for the portfolio filter.\"\nenum PortfolioFreshness {\n  \"Every property.\"\n  ALL\n  \"Some active meter has not reported in the last 24 hours (or there is no meter).\"\n  INCOMPLETE\n  \"No active meter has reported in the last 24 hours.\"\n  SILENT\n}\n\nenum PortfolioSortKey {\n  NUMBER\n  NAME\n  CITY\n  LAST_READING\n  REPORTING_SHARE\n  OPEN_ISSUES\n  INVITED\n  ACTIVATED\n}\n\nenum SortDirection {\n  ASC\n  DESC\n}\n\ninput PortfolioFilter {\n  \"Matches the property's number, name, address and city (case-insensitive).\"\n  search: String\n  freshness: PortfolioFreshness\n  \"Only properties with open data issues.\"\n  withOpenIssues: Boolean\n}\n\ninput PortfolioSort {\n  key: PortfolioSortKey!\n  direction: SortDirection\n}\n\ntype PortfolioRow {\n  property: PropertySummary!\n  apartments: Int!\n  \"Active meters (not removed).\"\n  meters: Int!\n  \"Active meters with a reading in the last 24 hours.\"\n  metersReporting: Int!\n  \"metersReporting / meters; null without meters.\"\n  reportingShare: Float\n  \"The newest reading of any of the property's meters (ISO instant); null when none has reported.\"\n  lastReadingAt: String\n  \"Open data issues (quarantined readings, stuck and silent meters).\"\n  openIssues: Int!\n  \"Current tenancies (started, not ended).\"\n  tenancies: Int!\n  \"Invitations sent to the current tenancies (one per tenancy and email).\"\n  invited: Int!\n  \"Tenants who have activated their access to a current tenancy.\"\n  activated: Int!\n}\n\ntype PortfolioPage {\n  rows: [PortfolioRow!]!\n  \"Properties matching the filter, over all pages.\"\n  total: Int!\n  \"When freshness was judged (ISO instant): 'the last 24 hours' end here.\"\n  asOf: String!\n}\n\nextend type Query {\n  \"The caller's properties with their freshness, issues and tenants; filtered, sorted and paged on the server.\"\n  portfolio(filter: PortfolioFilter, sort: PortfolioSort, first: Int, offset: Int): PortfolioPage!\n}\n";

@@ -11,6 +11,7 @@ import {
   operators,
   setOperatorAccess,
 } from './resolvers/operators.ts';
+import { portfolio } from './resolvers/portfolio.ts';
 import { properties, property } from './resolvers/properties.ts';
 import { type Resolvers, typeDefs } from './types.generated.ts';
 
@@ -19,7 +20,14 @@ export const ADMIN_GRAPHQL_ENDPOINT = '/api/admin/graphql';
 
 const resolvers: Resolvers = {
   JSON: JSONScalar,
-  Query: { operatorMe, operators, properties, property, auditLog },
+  Query: {
+    operatorMe,
+    operators,
+    properties,
+    property,
+    auditLog,
+    portfolio,
+  },
   Mutation: {
     operatorLogin,
     operatorSecondFactor,
