@@ -156,7 +156,7 @@ describe('estimated hours', () => {
     expect(await estimatedHours('2025-03-10', '2025-03-11')).toEqual({ total: 48, estimatedHours: 0 });
   });
 
-  it('are marked in hours derived before the flag existed, by migration 0011', async () => {
+  it('are marked in hours derived before the flag existed, by migration 0012', async () => {
     const old = await registerMeter(
       database.db,
       { propertyId: fx.propertyId, apartmentId: fx.apartmentA },
@@ -181,7 +181,7 @@ describe('estimated hours', () => {
       sql`UPDATE monthly_rollups SET estimated = 0 WHERE measurement_point_id = ${old}`,
     );
     const migration = readFileSync(
-      new URL('../../src/server/db/migrations/0011_estimated-backfill.sql', import.meta.url),
+      new URL('../../src/server/db/migrations/0012_estimated-backfill.sql', import.meta.url),
       'utf8',
     );
     for (const statement of migration.split('--> statement-breakpoint'))
