@@ -1,6 +1,7 @@
 /**
  * A consumption chart drawn by ApexCharts, imported inside the effect so it stays out of the page's first JS.
- * Null values are gaps (never zero); partial buckets are drawn lighter. ApexCharts' keyboard module makes the
+ * Null values are gaps (never zero); partial buckets are drawn lighter, buckets with estimated hours grey (with a
+ * legend under the chart). ApexCharts' keyboard module makes the
  * chart focusable and its points steppable with the arrow keys.
  */
 import { useEffect, useRef, useState } from 'react';
@@ -32,12 +33,16 @@ export type GraphModel = {
   format: ValueFormat;
   /** A note per bucket for the table alternative (e.g. "over the limit"), beside the partial-bucket note. */
   notes?: (string | null)[];
+  /** The main series' buckets that count an estimated hour (tenantGraph's `estimated`); absent when not known. */
+  estimated?: boolean[];
 };
 
 type Props = { model: GraphModel; lang: Language; title: string; height?: number; compact?: boolean };
 
 // A lighter shade of each bar colour marks a bucket that is not over yet.
 const PARTIAL_FILL = '#fdba8c';
+/** Bars of the main series whose bucket counts estimated hours (3:1 against the white card and the main colour's hue dropped). */
+export const ESTIMATED_FILL = '#78716c';
 
 /** Axis labels: times for an hourly graph of one day, with the day when it spans several. */
 export function axisLabels(model: GraphModel, lang: Language, weekWord: string): string[] {
@@ -108,9 +113,11 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
             y,
             ...(s.kind === 'bar' && s.pointColors?.[i]
               ? { fillColor: s.pointColors[i] }
-              : s.kind === 'bar' && model.partial[i]
-                ? { fillColor: PARTIAL_FILL }
-                : {}),
+              : s.kind === 'bar' && s.key === 'main' && model.estimated?.[i]
+                ? { fillColor: ESTIMATED_FILL }
+                : s.kind === 'bar' && model.partial[i]
+                  ? { fillColor: PARTIAL_FILL }
+                  : {}),
           })),
         })),
         colors: model.series.map((s) => s.color),
@@ -162,7 +169,11 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
               const ts = model.timestamps[i];
               if (!ts) return '';
               const text = bucketLabel(ts, model.resolution, lang, { long: true, weekWord: t('chart.week') });
-              return model.partial[i] ? `${text} (${t('chart.partial')})` : text;
+              const marks = [
+                model.partial[i] ? t('chart.partial') : '',
+                model.estimated?.[i] ? t('chart.estimated') : '',
+              ].filter(Boolean);
+              return marks.length ? `${text} (${marks.join(', ')})` : text;
             },
           },
           y: { formatter: (v: number | null) => model.format.format(v ?? null) },

@@ -64,6 +64,8 @@ export function quantityGraphModel(
   return {
     timestamps: graph?.timestamps ?? [],
     partial: graph?.partial ?? [],
+    // Only a full consumption series carries the flags (the dashboard's smaller answer has none).
+    ...(c && 'estimated' in c && Array.isArray(c.estimated) ? { estimated: c.estimated as boolean[] } : {}),
     resolution,
     series,
     format,

@@ -4,6 +4,8 @@ import { type BackendYoga, createBackendYoga, type FetchClasses } from '../graph
 import type { ApiServices } from '../services.ts';
 import { auditLog } from './resolvers/auditLog.ts';
 import { operatorLogin, operatorSecondFactor, refreshToken, revokeToken } from './resolvers/auth.ts';
+// Tenancies, invitations, the data-quality queue and API keys (the "tenancies" part of issue 21).
+import * as operations from './resolvers/operations.ts';
 import {
   createOperator,
   deactivateOperator,
@@ -13,6 +15,7 @@ import {
 } from './resolvers/operators.ts';
 import { portfolio } from './resolvers/portfolio.ts';
 import { properties, property } from './resolvers/properties.ts';
+import * as tenancyCalls from './resolvers/tenancies.ts';
 import { type Resolvers, typeDefs } from './types.generated.ts';
 
 /** Where the admin backend is mounted. */
@@ -26,6 +29,13 @@ const resolvers: Resolvers = {
     properties,
     property,
     auditLog,
+    // Tenancies, invitations, data quality, API keys:
+    tenancyApartments: tenancyCalls.tenancyApartments,
+    tenancy: tenancyCalls.tenancy,
+    moveOutGraceMonths: tenancyCalls.moveOutGraceMonths,
+    invitations: operations.invitations,
+    dataQualityQueue: operations.dataQualityQueue,
+    apiKeys: operations.apiKeys,
     portfolio,
   },
   Mutation: {
@@ -36,6 +46,18 @@ const resolvers: Resolvers = {
     createOperator,
     setOperatorAccess,
     deactivateOperator,
+    // Tenancies, invitations, data quality, API keys:
+    moveOut: tenancyCalls.moveOut,
+    moveIn: tenancyCalls.moveIn,
+    setMoveOutGraceMonths: tenancyCalls.setMoveOutGraceMonths,
+    inviteTenant: operations.inviteTenant,
+    bulkInvite: operations.bulkInvite,
+    resendInvitation: operations.resendInvitation,
+    revokeInvitation: operations.revokeInvitation,
+    acceptDataIssue: operations.acceptDataIssue,
+    rejectDataIssue: operations.rejectDataIssue,
+    createApiKey: operations.createApiKey,
+    revokeApiKey: operations.revokeApiKey,
   },
 };
 

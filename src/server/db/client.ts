@@ -48,6 +48,11 @@ export interface OpenOptions {
   url?: string | undefined;
   /** Folder for PGlite's files; ignored with `url`. Omit both for an in-memory PGlite. */
   dataDir?: string | undefined;
+  /**
+   * In-memory PGlite only: a tar of a data dir (PGlite's `dumpDataDir`) to start from instead of an empty cluster
+   * (the API tests copy one migrated template per file this way, tests/api/helpers/templateDatabase.ts).
+   */
+  loadDataDir?: string | undefined;
   /** Pool size. */
   max?: number;
   /**
@@ -136,11 +141,12 @@ function workerFile(): URL {
 /** Starts PGlite in a worker thread serving a Unix socket; resolves once it accepts connections. */
 export async function startPgliteWorker(
   dataDir: string | undefined,
+  loadDataDir?: string,
 ): Promise<{ socketPath: string; stop(): Promise<void>; waits(): Promise<number[]> }> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const socketPath = join(tmpdir(), `pglite-${process.pid}-${randomBytes(4).toString('hex')}.sock`);
   const worker = new Worker(workerFile(), {
-    workerData: { dataDir, socketPath },
+    workerData: { dataDir, loadDataDir, socketPath },
   });
   const failed = new Promise<never>((_, reject) => {
     worker.once('error', reject);
@@ -246,7 +252,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const lock = options.dataDir
     ? await lockDataDir(options.dataDir, () => ({ pid: process.pid, socketPath }))
     : null;
-  const worker = await startPgliteWorker(options.dataDir).catch(async (err: unknown) => {
+  const worker = await startPgliteWorker(options.dataDir, options.loadDataDir).catch(async (err: unknown) => {
     await lock?.release();
     throw err;
   });
