@@ -15,10 +15,51 @@ export type SecondFactorStep =
   /** No second factor yet: add otpauthUri to an authenticator app, then send its first code. */
   | 'TOTP_SETUP_REQUIRED';
 
-export type AdminPropertiesQueryVariables = Exact<{ [key: string]: never; }>;
+/** How fresh a property's data is, for the portfolio filter. */
+export type PortfolioFreshness =
+  /** Every property. */
+  | 'ALL'
+  /** Some active meter has not reported in the last 24 hours (or there is no meter). */
+  | 'INCOMPLETE'
+  /** No active meter has reported in the last 24 hours. */
+  | 'SILENT';
+
+export type PortfolioSortKey =
+  | 'NUMBER'
+  | 'NAME'
+  | 'CITY'
+  | 'LAST_READING'
+  | 'REPORTING_SHARE'
+  | 'OPEN_ISSUES'
+  | 'INVITED'
+  | 'ACTIVATED';
+
+export type SortDirection =
+  | 'ASC'
+  | 'DESC';
+
+export type PortfolioFilter = {
+  /** Matches the property's number, name, address and city (case-insensitive). */
+  search?: string | null | undefined;
+  freshness?: PortfolioFreshness | null | undefined;
+  /** Only properties with open data issues. */
+  withOpenIssues?: boolean | null | undefined;
+};
+
+export type PortfolioSort = {
+  key: PortfolioSortKey;
+  direction?: SortDirection | null | undefined;
+};
+
+export type PortfolioQueryVariables = Exact<{
+  filter?: PortfolioFilter | null | undefined;
+  sort?: PortfolioSort | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
 
 
-export type AdminPropertiesQuery = { properties: Array<{ id: string, number: string, name: string, address: string, zipcode: string, city: string }> };
+export type PortfolioQuery = { portfolio: { total: number, asOf: string, rows: Array<{ apartments: number, meters: number, metersReporting: number, reportingShare: number | null, lastReadingAt: string | null, openIssues: number, tenancies: number, invited: number, activated: number, property: { id: string, number: string, name: string, address: string, zipcode: string, city: string } }> } };
 
 export type OperatorLoginMutationVariables = Exact<{
   email: string;
@@ -74,18 +115,33 @@ export class TypedDocumentString<TResult, TVariables>
   }
 }
 
-export const AdminPropertiesDocument = new TypedDocumentString(`
-    query AdminProperties {
-  properties {
-    id
-    number
-    name
-    address
-    zipcode
-    city
+export const PortfolioDocument = new TypedDocumentString(`
+    query Portfolio($filter: PortfolioFilter, $sort: PortfolioSort, $first: Int, $offset: Int) {
+  portfolio(filter: $filter, sort: $sort, first: $first, offset: $offset) {
+    total
+    asOf
+    rows {
+      property {
+        id
+        number
+        name
+        address
+        zipcode
+        city
+      }
+      apartments
+      meters
+      metersReporting
+      reportingShare
+      lastReadingAt
+      openIssues
+      tenancies
+      invited
+      activated
+    }
   }
 }
-    `) as unknown as TypedDocumentString<AdminPropertiesQuery, AdminPropertiesQueryVariables>;
+    `) as unknown as TypedDocumentString<PortfolioQuery, PortfolioQueryVariables>;
 export const OperatorLoginDocument = new TypedDocumentString(`
     mutation OperatorLogin($email: String!, $password: String!) {
   operatorLogin(email: $email, password: $password) {
