@@ -363,7 +363,7 @@ function QuantityView({ quantity, scope }: Props) {
             showTitle={false}
             model={model}
             lang={lang}
-            title={graphType === 'CO2' ? t('graph.co2_title', { quantity: quantityName }) : quantityName}
+            title={`${graphType === 'CO2' ? t('graph.co2_title', { quantity: quantityName }) : quantityName}, ${state.periodText}`}
             fileParts={[quantity, graphType === 'CO2' ? 'co2' : '', period.startDate, period.endDate]}
             testId="quantity-graph"
           />
