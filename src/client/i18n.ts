@@ -21,6 +21,7 @@ export const NAMESPACES = [
   'consumption',
   'account',
   'admin',
+  'admin-ops',
 ] as const;
 
 /** Namespaces the browser loads before any island renders; others load when `useTranslation` asks. */

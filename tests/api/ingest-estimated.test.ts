@@ -2,6 +2,7 @@
  * Issue 19 §4: hours filled in between two readings far apart are stored as estimated, the tenant API marks every
  * bucket and KPI that counts one, and the reading that arrives late replaces the estimate.
  */
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../src/server/auth/tokens.ts';
@@ -97,13 +98,13 @@ async function estimatedHours(periodBegin: string, periodEnd: string) {
   return r.data!.unitQuantityKpis[0]!;
 }
 
-async function storedFlags() {
+async function storedFlags(point = pointId) {
   const [row] = await queryRows<{ hours: string; days: number; months: number }>(
     database.db,
     sql`SELECT (SELECT string_agg(to_char(hour_start AT TIME ZONE 'UTC', 'HH24'), ',' ORDER BY hour_start)
-                FROM hourly_consumption WHERE measurement_point_id = ${pointId} AND estimated) AS hours,
-               (SELECT coalesce(sum(estimated), 0)::int FROM daily_rollups WHERE measurement_point_id = ${pointId}) AS days,
-               (SELECT coalesce(sum(estimated), 0)::int FROM monthly_rollups WHERE measurement_point_id = ${pointId}) AS months`,
+                FROM hourly_consumption WHERE measurement_point_id = ${point} AND estimated) AS hours,
+               (SELECT coalesce(sum(estimated), 0)::int FROM daily_rollups WHERE measurement_point_id = ${point}) AS days,
+               (SELECT coalesce(sum(estimated), 0)::int FROM monthly_rollups WHERE measurement_point_id = ${point}) AS months`,
   );
   return row!;
 }
@@ -153,6 +154,39 @@ describe('estimated hours', () => {
     expect(hours.estimated.some(Boolean)).toBe(false);
     expect((await graph('MONTH', '2025-03-01T00:00', '2025-04-01T00:00')).estimated).toEqual([false]);
     expect(await estimatedHours('2025-03-10', '2025-03-11')).toEqual({ total: 48, estimatedHours: 0 });
+  });
+
+  it('are marked in hours derived before the flag existed, by migration 0012', async () => {
+    const old = await registerMeter(
+      database.db,
+      { propertyId: fx.propertyId, apartmentId: fx.apartmentA },
+      'electricity-energy',
+      'M-EL-OLD',
+    );
+    const rows = hourlyRows('2025-03-09T23:00:00Z', 24, (i) => i === 3 || i === 4).map((r) => ({
+      ...r,
+      meterNumber: 'M-EL-OLD',
+    }));
+    await ingestBatch(database.db, rows, { now: NOW });
+    const derived = await storedFlags(old);
+    expect(derived).toEqual({ hours: '01,02,03', days: 3, months: 3 });
+    // As stored before migration 0009: every hour measured.
+    await database.db.execute(
+      sql`UPDATE hourly_consumption SET estimated = false WHERE measurement_point_id = ${old}`,
+    );
+    await database.db.execute(
+      sql`UPDATE daily_rollups SET estimated = 0 WHERE measurement_point_id = ${old}`,
+    );
+    await database.db.execute(
+      sql`UPDATE monthly_rollups SET estimated = 0 WHERE measurement_point_id = ${old}`,
+    );
+    const migration = readFileSync(
+      new URL('../../src/server/db/migrations/0012_estimated-backfill.sql', import.meta.url),
+      'utf8',
+    );
+    for (const statement of migration.split('--> statement-breakpoint'))
+      await database.db.execute(sql.raw(statement));
+    expect(await storedFlags(old)).toEqual(derived);
   });
 
   it('are not made by a gateway whose readings drift a few minutes off the hour', async () => {

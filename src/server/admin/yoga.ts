@@ -13,6 +13,7 @@ import {
   operators,
   setOperatorAccess,
 } from './resolvers/operators.ts';
+import { portfolio } from './resolvers/portfolio.ts';
 import { properties, property } from './resolvers/properties.ts';
 import * as tenancyCalls from './resolvers/tenancies.ts';
 import { type Resolvers, typeDefs } from './types.generated.ts';
@@ -35,6 +36,7 @@ const resolvers: Resolvers = {
     invitations: operations.invitations,
     dataQualityQueue: operations.dataQualityQueue,
     apiKeys: operations.apiKeys,
+    portfolio,
   },
   Mutation: {
     operatorLogin,

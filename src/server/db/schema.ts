@@ -328,6 +328,11 @@ export const meters = pgTable(
      * A drop across that date is a scheduled reset, not a misread. Null: no scheduled reset.
      */
     resetOn: text('reset_on'),
+    /**
+     * The newest reading's time, kept by a statement-level trigger on register_readings (migration
+     * portfolio_freshness), so the console's portfolio reads freshness without scanning readings.
+     */
+    lastReadingAt: timestamp('last_reading_at', { withTimezone: true }),
   },
   (t) => [
     index('meters_mpoint_idx').on(t.measurementPointId),

@@ -4,7 +4,16 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { implausibleJumps, implausibleSelect } from './jumps.ts';
-import { DELTA, DELTA_WRAPPED, HOURS, limCte, neighbourSpan, spansCte, sqlStateOf } from './sqlParts.ts';
+import {
+  DELTA,
+  DELTA_WRAPPED,
+  FALSE_RESET,
+  HOURS,
+  limCte,
+  neighbourSpan,
+  spansCte,
+  sqlStateOf,
+} from './sqlParts.ts';
 import { IngestError, type MeterSpan } from './types.ts';
 
 /**
@@ -146,7 +155,7 @@ export function registerHourlySql(spans: MeterSpan[], fresh = false) {
         ? // The same pass checks the intervals (implausibleJumps does it separately for an incremental batch).
           // A whole hour's bound is per_hour itself: no interval arithmetic for the common case.
           sql`SELECT meter_id, per_hour, t0, t1, v0, v1, ${HOURS} AS hours,
-                 CASE WHEN aligned THEN delta > per_hour ELSE delta > per_hour * ${HOURS} END AS over
+                 CASE WHEN aligned THEN delta > per_hour ELSE delta > per_hour * ${HOURS} END OR ${FALSE_RESET} AS over
           FROM dl`
         : undefined,
     )}`;
@@ -232,8 +241,9 @@ export function wholeHourRegistersSql(spans: MeterSpan[]): SQL {
       WINDOW w AS (PARTITION BY r.meter_id ORDER BY r.ts)
     )
     INSERT INTO hourly_consumption (measurement_point_id, hour_start, value)
-    SELECT point_id, t0, CASE WHEN delta > per_hour THEN NULL ELSE trim_scale(delta) END
-    FROM (SELECT point_id, t0, per_hour, ${DELTA} AS delta FROM iv WHERE t0 IS NOT NULL OFFSET 0) d`;
+    SELECT point_id, t0, CASE WHEN delta > per_hour OR false_reset THEN NULL ELSE trim_scale(delta) END
+    FROM (SELECT point_id, t0, per_hour, ${DELTA} AS delta, ${FALSE_RESET} AS false_reset
+          FROM iv WHERE t0 IS NOT NULL OFFSET 0) d`;
 }
 
 /** Derives the hours of whole-hour register points (wholeHourRegistersSql), under a savepoint. */
