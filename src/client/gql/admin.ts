@@ -247,6 +247,11 @@ export type PortfolioQueryVariables = Exact<{
 
 export type PortfolioQuery = { portfolio: { total: number, asOf: string, rows: Array<{ apartments: number, meters: number, metersReporting: number, reportingShare: number | null, lastReadingAt: string | null, openIssues: number, tenancies: number, invited: number, activated: number, property: { id: string, number: string, name: string, address: string, zipcode: string, city: string } }> } };
 
+export type AdminPropertiesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminPropertiesQuery = { properties: Array<{ id: string, number: string, name: string, address: string, zipcode: string, city: string }> };
+
 export type OperatorLoginMutationVariables = Exact<{
   email: string;
   password: string;
@@ -668,6 +673,18 @@ export const PortfolioDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PortfolioQuery, PortfolioQueryVariables>;
+export const AdminPropertiesDocument = new TypedDocumentString(`
+    query AdminProperties {
+  properties {
+    id
+    number
+    name
+    address
+    zipcode
+    city
+  }
+}
+    `) as unknown as TypedDocumentString<AdminPropertiesQuery, AdminPropertiesQueryVariables>;
 export const OperatorLoginDocument = new TypedDocumentString(`
     mutation OperatorLogin($email: String!, $password: String!) {
   operatorLogin(email: $email, password: $password) {
