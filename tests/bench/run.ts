@@ -9,11 +9,11 @@
  *   6. consumption operations (graph with comparisons, KPIs, table) under 20 concurrent clients;
  *   7. job queues: our jobs table, pg-boss and graphile-worker (jobs/s, duplicates, PGlite fit; tests/bench/queue.ts);
  *   8. live ingestion (tests/bench/ingest-live.ts): a late reading's cost, HTTP ingest against the bulk loader
- *      with tenantGraph under load and freshness, two properties at once.
+ *      with tenantGraph under load and freshness, two properties at once, MQTT through a restarted broker.
  * Flags: --skip-api, --skip-js, --skip-lighthouse, --skip-start, --skip-observatory, --skip-ingest,
  * --skip-consumption, --skip-queue, --skip-ingest-live; `--only <part>[,<part>…]` runs only those parts (api,
  * consumption, js, lighthouse, start, observatory, ingest, queue, ingest-live, or one piece of the last:
- * ingest-live:late, ingest-live:http, ingest-live:parallel).
+ * ingest-live:late, ingest-live:http, ingest-live:parallel, ingest-live:mqtt).
  */
 import os from 'node:os';
 import { benchApi } from './api.ts';

@@ -129,7 +129,7 @@ function Overview() {
 
   return (
     <>
-      <div className="admin-toolbar" role="search" aria-label={t('portfolio.filters')}>
+      <search className="admin-toolbar" aria-label={t('portfolio.filters')}>
         <div className="field grow">
           <label htmlFor={searchId}>{t('portfolio.search')}</label>
           <input
@@ -163,7 +163,7 @@ function Overview() {
           />
           <label htmlFor={issuesId}>{t('portfolio.with_issues')}</label>
         </div>
-      </div>
+      </search>
       <Results
         query={query}
         view={view}
