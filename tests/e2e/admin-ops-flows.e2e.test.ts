@@ -47,26 +47,28 @@ test.describe
       key = (await shown.textContent())!;
       await expect(page.getByTestId('key-e2e integrator')).toBeVisible();
       await shoot('api-keys');
-      // A cold-water register far above anything a flat uses in an hour: quarantined as a jump.
-      const hour = new Date();
-      hour.setUTCMinutes(0, 0, 0);
+      // A cold-water register that fell to almost nothing since its last reading: quarantined (the next hourly reading then rises too far).
+      // Inside the meter's installation in the e2e demo (35 to 21 days ago), between two hourly readings.
+      const at = new Date(Date.now() - 28 * 86_400_000);
+      at.setUTCMinutes(30, 0, 0);
       const sent = await request.post('/api/ingest/v1/readings', {
         headers: { authorization: `Bearer ${key}` },
-        data: [{ meter: 'CW-1001-002', timestamp: hour.toISOString(), value: 99_999_999 }],
+        data: [{ meter: 'CW-1001-002', timestamp: at.toISOString(), value: 0.001 }],
       });
       expect(sent.status()).toBe(200);
-      expect((await sent.json()).quarantined).toBe(1);
+      const receipt = await sent.json();
+      expect(receipt.totals.quarantined, JSON.stringify(receipt.results)).toBe(1);
     });
 
     test('rejects the data issue', async () => {
       await page.goto('/admin/data-quality');
-      const row = page.getByTestId('issue-CW-1001-002').filter({ hasText: 'Jump' });
+      const row = page.getByTestId('issue-CW-1001-002').filter({ hasText: '0.001' });
       await expect(row).toBeVisible();
       await shoot('data-quality');
       await row.getByRole('button', { name: 'Reject' }).click();
       await expect(row.getByRole('status')).toContainText('Rejected.');
       await page.reload();
-      await expect(page.getByTestId('issue-CW-1001-002').filter({ hasText: 'Jump' })).toHaveCount(0);
+      await expect(page.getByTestId('issue-CW-1001-002').filter({ hasText: '0.001' })).toHaveCount(0);
     });
 
     test('revokes the key: it is refused from then on', async ({ request }) => {
