@@ -184,7 +184,16 @@ function QuantityView({ quantity, scope }: Props) {
         key: 'total',
         label: kpi.partial ? t('kpi.total_so_far') : t('kpi.total'),
         value: format.format(kpi.total),
-        extra: <ComparisonSmiley value={kpi.total} reference={reference} />,
+        extra: (
+          <>
+            <ComparisonSmiley value={kpi.total} reference={reference} />
+            {kpi.estimatedHours > 0 && (
+              <span className="kpi-note muted small" data-testid="kpi-estimated">
+                {t('kpi.includes_estimated', { count: kpi.estimatedHours })}
+              </span>
+            )}
+          </>
+        ),
         testId: 'kpi-total',
       },
       { key: 'previous', label: t('kpi.previous_period'), value: format.format(kpi.previousPeriod) },
@@ -366,7 +375,7 @@ function QuantityView({ quantity, scope }: Props) {
             showTitle={false}
             model={model}
             lang={lang}
-            title={graphType === 'CO2' ? t('graph.co2_title', { quantity: quantityName }) : quantityName}
+            title={`${graphType === 'CO2' ? t('graph.co2_title', { quantity: quantityName }) : quantityName}, ${state.periodText}`}
             fileParts={[quantity, graphType === 'CO2' ? 'co2' : '', period.startDate, period.endDate]}
             testId="quantity-graph"
           />

@@ -2,7 +2,7 @@
  * What one GraphQL request may cost, on both backends. graphql-armor bounds the document (tokens, counted
  * while lexing so a huge document is refused before it is parsed; aliases; depth; directives; a static field
  * cost), and `graphPointsLimitPlugin` bounds the data: the series points (objects × quantities × buckets) of
- * every tenantGraph field of the operation together. Each refusal is a GraphQLError with
+ * every graph-shaped field of the operation together (tenantGraph, tenancyDashboard's graph, fixedCharges). Each refusal is a GraphQLError with
  * `extensions.code` QUERY_TOO_COMPLEX and `extensions.limit` naming the limit.
  * Introspection and "Did you mean" suggestions are on only when the config says so (development).
  */
@@ -173,7 +173,43 @@ function rootFields(document: DocumentNode, operationName: string | null | undef
   return [...byResponseName.values()];
 }
 
-/** The points all root tenantGraph fields of an operation ask for together, with the variables applied. */
+/** `YYYY-MM-DD` inclusive dates as the local-minute range [begin 00:00, day after end 00:00). */
+function dateRange(begin: unknown, end: unknown): [string, string] | null {
+  if (typeof begin !== 'string' || typeof end !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(end)) return null;
+  const after = new Date(`${end}T00:00Z`);
+  if (Number.isNaN(after.getTime())) return null;
+  after.setUTCDate(after.getUTCDate() + 1);
+  return [`${begin}T00:00`, `${after.toISOString().slice(0, 10)}T00:00`];
+}
+
+/**
+ * The series points one graph-shaped root field asks for, from its arguments: tenantGraph's
+ * objects × quantities × buckets; tenancyDashboard's graph (one unit × quantities × buckets); fixedCharges'
+ * buckets (its charges are a few rows of the property). 0 for any other field.
+ */
+function fieldPoints(name: string, args: Record<string, unknown>): number {
+  if (name === 'tenantGraph') return graphPoints(args.graph);
+  const input = args.input as Record<string, unknown> | null | undefined;
+  if (typeof input !== 'object' || input === null) return 0;
+  if (name === 'tenancyDashboard')
+    return graphPoints({
+      objects: [input.tenancyId],
+      quantities: input.quantities,
+      resolution: input.resolution,
+      periodBegin: input.graphBegin,
+      periodEnd: input.graphEnd,
+    });
+  if (name === 'fixedCharges') {
+    const range = dateRange(input.periodBegin, input.periodEnd);
+    return range ? estimateBuckets(input.resolution, range[0], range[1]) : 0;
+  }
+  return 0;
+}
+
+/**
+ * The points all graph-shaped root fields of an operation (tenantGraph, tenancyDashboard, fixedCharges) ask
+ * for together, with the variables applied: one limit for all of them.
+ */
 export function operationGraphPoints(
   document: DocumentNode,
   operationName: string | null | undefined,
@@ -181,15 +217,16 @@ export function operationGraphPoints(
 ): number {
   let total = 0;
   for (const node of rootFields(document, operationName)) {
-    if (node.name.value !== 'tenantGraph') continue;
-    const arg = node.arguments?.find((a) => a.name.value === 'graph');
+    const args: Record<string, unknown> = {};
     // Enum literals read as their names, which is what the estimate compares with.
-    if (arg) total += graphPoints(valueFromASTUntyped(arg.value, variables ?? {}));
+    for (const arg of node.arguments ?? [])
+      args[arg.name.value] = valueFromASTUntyped(arg.value, variables ?? {});
+    total += fieldPoints(node.name.value, args);
   }
   return total;
 }
 
-/** Refuses an operation whose tenantGraph fields ask for more than `maxPoints` points in all, before it runs. */
+/** Refuses an operation whose graph-shaped fields ask for more than `maxPoints` points in all, before it runs. */
 export function graphPointsLimitPlugin(maxPoints: number): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
@@ -203,7 +240,7 @@ export function graphPointsLimitPlugin(maxPoints: number): Plugin {
           errors: [
             tooComplex(
               'graphPoints',
-              `Query too large: tenantGraph asks for ${points} points (objects × quantities × buckets), at most ${maxPoints} per request`,
+              `Query too large: its graphs ask for ${points} points (objects × quantities × buckets), at most ${maxPoints} per request`,
             ),
           ],
         });

@@ -13,6 +13,7 @@ import { requireUserId } from '../../graphql/context.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
 import { isoDate, quantityId } from '../consumption/common.ts';
 import { MAX_PERIOD_DAYS } from '../consumption/unitData.ts';
+import { tenancyAccessOpen } from '../grace.ts';
 import type { QueryResolvers } from '../types.generated.ts';
 
 const inputSchema = z.object({
@@ -49,7 +50,7 @@ export const readoutMinMax: NonNullable<QueryResolvers['readoutMinMax']> = async
     .select({ apartmentId: tenancies.apartmentId, start: tenancies.start, end: tenancies.end })
     .from(tenancyMembers)
     .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
-    .where(and(eq(tenancyMembers.userId, userId), eq(tenancies.id, input.tenancyId)));
+    .where(and(eq(tenancyMembers.userId, userId), eq(tenancies.id, input.tenancyId), tenancyAccessOpen));
   if (!tenancy) throw forbidden();
   const [meter] = await db
     .select({ id: meters.id, number: meters.number })

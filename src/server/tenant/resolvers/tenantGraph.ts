@@ -37,7 +37,7 @@ import {
   TooManyBucketsError,
 } from '../graph/buckets.ts';
 import { partialBuckets, type Range, relatedClip } from '../graph/clip.ts';
-import { type SeriesQuery, seriesValues } from '../graph/series.ts';
+import { type SeriesQuery, seriesValuesAndEstimates } from '../graph/series.ts';
 import { currentMeters, pointObject, propertyObject, unitObject } from '../objects.ts';
 import type { Consumption, GraphSeries, QueryResolvers, RelatedValues } from '../types.generated.ts';
 
@@ -274,7 +274,10 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       { now: degreeDaySeries(nowDays, id), lastYear: degreeDaySeries(lastYearDays, id) },
     ]),
   );
-  const [raws, allocatorMonths] = await Promise.all([seriesValues(db, queries), readAllocators()]);
+  const [{ values: raws, estimated }, allocatorMonths] = await Promise.all([
+    seriesValuesAndEstimates(db, queries),
+    readAllocators(),
+  ]);
   const nowMs = Date.now();
   /** Degree days by day key of a day plan's series. */
   const byDay = (days: BucketPlan | null, slot: number | null | undefined) => {
@@ -418,6 +421,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
         relatedValues,
         climateCorrection,
         kwhEstimateMethod: kwhEstimate,
+        estimated: estimated[slot.main]!,
       };
     });
     const object =

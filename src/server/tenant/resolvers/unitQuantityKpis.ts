@@ -159,7 +159,7 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
       degreeDays: { propertyId },
     });
   const degreeDaySlots = days ? { now: degreeDaysOf(days.now), lastYear: degreeDaysOf(days.lastYear) } : null;
-  const { totals, values: dayValues } = await seriesTotalsAndValues(db, queries);
+  const { totals, values: dayValues, estimatedHours } = await seriesTotalsAndValues(db, queries);
 
   const area = Number(access.apartment.areaM2);
   return slots.map((s): QuantityKpi => {
@@ -205,6 +205,7 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
       climateCorrection: null,
       kwhEstimate: null,
       kwhEstimateMethod: null,
+      estimatedHours: estimatedHours[s.total] ?? 0,
     };
     if (climate && days && degreeDaySlots) {
       const hotWaterShare = climate.hotWaterShare ?? access.settings.hotWaterShare;
