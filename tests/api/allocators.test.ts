@@ -42,7 +42,7 @@ const OPERATOR_FACTOR = 0.7;
 
 async function hourly(db: Database['db'], point: number, perHour: number) {
   await db.execute(sql`INSERT INTO hourly_consumption (measurement_point_id, hour_start, value)
-    SELECT ${point}, h, CASE WHEN h >= '2025-11-01T00:00:00+01:00'::timestamptz THEN ${perHour * 2} ELSE ${perHour} END
+    SELECT ${point}, h, CASE WHEN h >= '2025-11-01T00:00:00+01:00'::timestamptz THEN ${perHour * 2}::numeric ELSE ${perHour}::numeric END
       FROM generate_series('2025-10-01T00:00:00+02:00'::timestamptz, '2025-11-30T23:00:00+01:00'::timestamptz,
                            interval '1 hour') h`);
 }
@@ -119,7 +119,8 @@ beforeAll(async () => {
     flats[name] = { apartmentId, tenancyId: tenancy!.id };
     tokens[name] = (await signAccessToken('tenant', api.services.keys.tenant, user!, 600)).token;
   }
-});
+  // A migrated database and two months of hours take minutes on a busy machine: no tight limit.
+}, 600_000);
 afterAll(async () => {
   await database?.close();
 });
