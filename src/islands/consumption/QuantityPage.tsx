@@ -345,7 +345,19 @@ function QuantityView({ quantity, scope }: Props) {
         {climateOn && correction && <ClimateNote correction={correction} />}
         {estimateOn && kpi?.kwhEstimateMethod && (
           <p className="note" data-testid="kwh-method">
-            {t('kpi.kwh_method', { method: kpi.kwhEstimateMethod })}
+            {t('kpi.kwh_method', {
+              // Codes, one per way a month's kWh per unit was found (docs/domain.md), each translated.
+              method: [
+                ...kpi.kwhEstimateMethod.split(',').map((code) => t(`kpi.kwh_methods.${code}`)),
+                ...(kpi.kwhPerUnit == null
+                  ? []
+                  : [
+                      t('kpi.kwh_factor', {
+                        factor: formatNumber(kpi.kwhPerUnit, lang, { maximumFractionDigits: 3 }),
+                      }),
+                    ]),
+              ].join(' '),
+            })}
           </p>
         )}
       </section>

@@ -104,7 +104,23 @@ export function reportView(report: MonthlyReport, lang: Language, t: Translate):
       : [null, null, null],
   }));
   const useNotes = [
-    ...(report.quantities.some((q) => q.kwhEstimate) ? [t('reports:report.hca_method')] : []),
+    ...report.quantities.flatMap((q) =>
+      q.kwhEstimate
+        ? [
+            t('reports:report.hca_method'),
+            // Reports stored before the method was recorded have none: the general text alone.
+            ...(q.kwhEstimate.method === undefined
+              ? []
+              : [
+                  q.kwhEstimate.method === null || q.kwhEstimate.kwhPerUnit == null
+                    ? t('reports:allocator_method.none')
+                    : t(`reports:allocator_method.${q.kwhEstimate.method}`, {
+                        factor: num(q.kwhEstimate.kwhPerUnit, 3),
+                      }),
+                ]),
+          ]
+        : [],
+    ),
     t('reports:report.property_note'),
     ...(report.quantities.some((q) => q.propertyPerM2 === null)
       ? [t('reports:report.property_floor', { count: 3 })]

@@ -23,7 +23,11 @@ export interface SeriesQuery {
   /** The ranges data may come from (the plan's range clipped to the caller's tenancies), end exclusive. */
   windows: { from: Temporal.ZonedDateTime; to: Temporal.ZonedDateTime }[];
   /** For cost: consumption times the price valid on each local day. */
-  price?: { propertyId: number; quantity: string };
+  /**
+   * Cost: values × the price of the day. `apartmentId`: the unit the values are of, for the pricing rule (allocator
+   * units are not priced where a heat meter measures the same heat, src/lib/allocators.ts).
+   */
+  price?: { propertyId: number; quantity: string; apartmentId: number };
   /**
    * Instead of points: all apartment points of a property's quantity, from property_daily_rollups
    * (property_hourly_rollups at HOUR). For summed quantities `perM2` gives the sum per m² of the apartments with data, `total` the plain sum;
@@ -43,6 +47,12 @@ function priceJoin(price: NonNullable<SeriesQuery['price']>, day: SQL): SQL {
     SELECT p.price FROM prices p
     WHERE p.property_id = ${price.propertyId} AND p.quantity = ${price.quantity}
       AND p.valid_from <= ${day} AND (p.valid_to IS NULL OR p.valid_to > ${day})
+      ${
+        price.quantity === 'hca'
+          ? sql`AND NOT EXISTS (SELECT 1 FROM measurement_points hm
+                 WHERE hm.apartment_id = ${price.apartmentId} AND hm.quantity = 'heat-energy')`
+          : sql``
+      }
     ORDER BY p.valid_from DESC LIMIT 1) pr`;
 }
 
