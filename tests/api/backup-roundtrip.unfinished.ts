@@ -1,6 +1,11 @@
-// NOT RUN (renamed from backup.test.ts so vitest leaves it out): on merged main the round trip hung for 10 minutes on
-// PostgreSQL and the refusal test failed on PGlite; the cause is open (closing note of 2026-11-25). Rename it back
-// to tests/api/backup.test.ts once fixed.
+// NOT RUN (named .unfinished.ts so vitest leaves it out). Cause found on PGlite (2026-11-25, carry): PGlite 0.5.16
+// cannot take a client's COPY ... FROM STDIN; sent one, the engine exits and the whole embedded database with it
+// (restore then failed with CONNECTION_CLOSED, then CONNECT_TIMEOUT). A fix tried, not committed: the PGlite worker
+// answers the copy-in exchange itself (CopyInResponse, collect CopyData) and on CopyDone runs the same COPY from
+// '/dev/blob' (db._handleBlob, then the COPY query in the client's turn): a plain COPY worked, in and outside a
+// transaction, but a CopyFail answered with a DO ... RAISE hung the connection. Also open: restore --replace will hit
+// audit_log's append-only TRUNCATE trigger (migration 0008), and the PostgreSQL hang is not yet explained. Rename
+// it back to tests/api/backup.test.ts once those are fixed.
 /**
  * Backups that restore (issue 20): back up the fixture, wipe (a new, migrated database), restore, and compare every
  * table's row count and a tenant's yearly graph. A restore into a database with data is refused and changes
@@ -79,9 +84,6 @@ async function yearlyGraph(database: Database): Promise<unknown> {
 }
 
 describe('backup and restore', () => {
-  // SKIPPED, visibly unfinished: after the round's merges this test hung for its whole 10 minutes on PostgreSQL on
-  // main (it passed on the deploy branch before them). Not yet found why; the likeliest suspect is the operator
-  // console's append-only triggers on audit_log against restore's TRUNCATE. See the closing note of this session.
   it.skip('backs up, wipes, restores: same row counts and the same yearly graph', async () => {
     const counts = await rowCounts(source);
     const graph = await yearlyGraph(source);
