@@ -7,9 +7,10 @@
  *   4. the MDN HTTP Observatory grade of the built app behind TLS (after 2, which builds it);
  *   5. the demo's bulk first load (730 days) in readings per second, on both engines;
  *   6. consumption operations (graph with comparisons, KPIs, table) under 20 concurrent clients;
- *   7. job queues: our jobs table, pg-boss and graphile-worker (jobs/s, duplicates, PGlite fit; tests/bench/queue.ts).
+ *   7. job queues: our jobs table, pg-boss and graphile-worker (jobs/s, duplicates, PGlite fit; tests/bench/queue.ts);
+ *   8. the console's portfolio overview with 1,000 properties and 24,000 apartments (tests/bench/portfolio.ts).
  * Flags: --skip-api, --skip-js, --skip-lighthouse, --skip-start, --skip-observatory, --skip-ingest,
- * --skip-consumption, --skip-queue.
+ * --skip-consumption, --skip-queue, --skip-portfolio.
  */
 import os from 'node:os';
 import { benchApi } from './api.ts';
@@ -18,6 +19,7 @@ import { benchIngestAll } from './ingest.ts';
 import { benchJs } from './js.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchObservatory } from './observatory.ts';
+import { benchPortfolio } from './portfolio.ts';
 import { benchQueue } from './queue.ts';
 import { benchStart } from './start.ts';
 
@@ -42,3 +44,7 @@ if (!flags.has('--skip-start')) await benchStart();
 if (!flags.has('--skip-observatory')) await benchObservatory();
 if (!flags.has('--skip-ingest')) await benchIngestAll(730, pgUrl);
 if (!flags.has('--skip-queue')) await benchQueue(pgUrl);
+if (!flags.has('--skip-portfolio')) {
+  await benchPortfolio('pglite');
+  if (pgUrl) await benchPortfolio('postgres', pgUrl);
+}
