@@ -9,11 +9,12 @@
  *   6. consumption operations (graph with comparisons, KPIs, table) under 20 concurrent clients;
  *   7. job queues: our jobs table, pg-boss and graphile-worker (jobs/s, duplicates, PGlite fit; tests/bench/queue.ts);
  *   8. live ingestion (tests/bench/ingest-live.ts): a late reading's cost, HTTP ingest against the bulk loader
- *      with tenantGraph under load and freshness, two properties at once, MQTT through a restarted broker.
+ *      with tenantGraph under load and freshness, two properties at once, MQTT through a restarted broker;
+ *   9. the console's portfolio overview with 1,000 properties and 24,000 apartments (tests/bench/portfolio.ts).
  * Flags: --skip-api, --skip-js, --skip-lighthouse, --skip-start, --skip-observatory, --skip-ingest,
- * --skip-consumption, --skip-queue, --skip-ingest-live; `--only <part>[,<part>…]` runs only those parts (api,
- * consumption, js, lighthouse, start, observatory, ingest, queue, ingest-live, or one piece of the last:
- * ingest-live:late, ingest-live:http, ingest-live:parallel, ingest-live:mqtt).
+ * --skip-consumption, --skip-queue, --skip-ingest-live, --skip-portfolio; `--only <part>[,<part>…]` runs only those
+ * parts (api, consumption, js, lighthouse, start, observatory, ingest, queue, ingest-live, portfolio, or one piece
+ * of ingest-live: ingest-live:late, ingest-live:http, ingest-live:parallel, ingest-live:mqtt).
  */
 import os from 'node:os';
 import { benchApi } from './api.ts';
@@ -23,6 +24,7 @@ import { benchIngestLive } from './ingest-live.ts';
 import { benchJs } from './js.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchObservatory } from './observatory.ts';
+import { benchPortfolio } from './portfolio.ts';
 import { benchQueue } from './queue.ts';
 import { benchStart } from './start.ts';
 
@@ -63,4 +65,8 @@ if (!flags.has('--skip-ingest-live')) {
     .filter((o) => o.startsWith('ingest-live:'))
     .map((o) => o.slice('ingest-live:'.length));
   await benchIngestLive(pieces, pgUrl);
+}
+if (!flags.has('--skip-portfolio')) {
+  await benchPortfolio('pglite');
+  if (pgUrl) await benchPortfolio('postgres', pgUrl);
 }
