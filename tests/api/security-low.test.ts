@@ -4,12 +4,16 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signAccessToken } from '../../src/server/auth/tokens.ts';
 import type { Database } from '../../src/server/db/client.ts';
-import { mailOutbox } from '../../src/server/db/schema.ts';
+import { allocationStatements, mailOutbox, users } from '../../src/server/db/schema.ts';
 import type { BackendYoga } from '../../src/server/graphql/yoga.ts';
+import { handleStatementDownload } from '../../src/server/statements/download.ts';
+import { importStatements, parseStatementFile } from '../../src/server/statements/import.ts';
 import { createTestApi, gql, type TestApi } from './helpers/api.ts';
 import { freshDatabase } from './helpers/db.ts';
 import { type Fixture, seedFixture } from './helpers/fixtures.ts';
+import { validStatement } from './helpers/statements.ts';
 
 let database: Database;
 let api: TestApi;
@@ -85,5 +89,50 @@ describe('GraphQL posts: JSON only (CSRF)', () => {
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ data: { __typename: 'Query' } });
+  });
+});
+
+describe('the statement PDF route checks the caller as the GraphQL backends do', () => {
+  const download = async (id: number, bearer: string) =>
+    handleStatementDownload(
+      api.services,
+      new Request(`http://app/api/statements/${id}/pdf?lang=en`, {
+        headers: { authorization: `Bearer ${bearer}` },
+      }),
+      String(id),
+    );
+  const errorOf = async (response: Response) =>
+    ((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code;
+
+  it('refuses a token issued before a password change and a deactivated user; serves a newer token', async () => {
+    await importStatements(database.db, parseStatementFile(JSON.stringify(validStatement)));
+    const [row] = await database.db.select({ id: allocationStatements.id }).from(allocationStatements);
+    const alice = fx.users.alice;
+    const now = Math.floor(Date.now() / 1000);
+    const before = (await signAccessToken('account', api.services.keys.account, alice, 300, now - 10)).token;
+    const after = (await signAccessToken('account', api.services.keys.account, alice, 300, now)).token;
+    // Valid before the change: the old token is served.
+    expect((await download(row!.id, before)).status).toBe(200);
+    // A password change (as endAllSessions records it): the older token is refused, a newer one served.
+    await database.db
+      .update(users)
+      .set({ tokensValidAfter: new Date(now * 1000) })
+      .where(eq(users.id, alice.id));
+    const stale = await download(row!.id, before);
+    expect(stale.status).toBe(401);
+    expect(await errorOf(stale)).toBe('TOKEN_EXPIRED');
+    const fresh = await download(row!.id, after);
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('content-type')).toBe('application/pdf');
+    // Deactivated: even the newer token is refused; reactivated, served again.
+    await database.db.update(users).set({ isActive: false }).where(eq(users.id, alice.id));
+    const inactive = await download(row!.id, after);
+    expect(inactive.status).toBe(401);
+    expect(await errorOf(inactive)).toBe('UNAUTHENTICATED');
+    await database.db
+      .update(users)
+      .set({ isActive: true, tokensValidAfter: null })
+      .where(eq(users.id, alice.id));
+    expect((await download(row!.id, after)).status).toBe(200);
   });
 });
