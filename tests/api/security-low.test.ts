@@ -10,9 +10,10 @@ import { allocationStatements, mailOutbox, users } from '../../src/server/db/sch
 import type { BackendYoga } from '../../src/server/graphql/yoga.ts';
 import { handleStatementDownload } from '../../src/server/statements/download.ts';
 import { importStatements, parseStatementFile } from '../../src/server/statements/import.ts';
+import { call, Q } from './helpers/accountsApi.ts';
 import { createTestApi, gql, type TestApi } from './helpers/api.ts';
 import { freshDatabase } from './helpers/db.ts';
-import { type Fixture, seedFixture } from './helpers/fixtures.ts';
+import { type Fixture, PASSWORD, seedFixture } from './helpers/fixtures.ts';
 import { validStatement } from './helpers/statements.ts';
 
 let database: Database;
@@ -134,5 +135,30 @@ describe('the statement PDF route checks the caller as the GraphQL backends do',
       .set({ isActive: true, tokensValidAfter: null })
       .where(eq(users.id, alice.id));
     expect((await download(row!.id, after)).status).toBe(200);
+  });
+});
+
+describe('an slt issued before a password change', () => {
+  it('can no longer be exchanged afterwards; the slt the change returns can', async () => {
+    const email = 'slt-before-change@test.test';
+    const signup = await call<{ createEmailPasswordUser: { token: string; slt: string } }>(
+      api.account,
+      Q.signup,
+      { email, password: PASSWORD, language: 'en' },
+    );
+    expect(signup.errors).toBeUndefined();
+    const { token, slt: before } = signup.data!.createEmailPasswordUser;
+    const changed = await call<{ changePassword: { slt: string } }>(
+      api.account,
+      Q.changePassword,
+      { cur: PASSWORD, pw: 'Changed#Tenant2027' },
+      { token },
+    );
+    expect(changed.errors).toBeUndefined();
+    const exchange = async (t: string) =>
+      (await call<{ loginFromSlt: { ok: { token: string } | null } }>(api.tenant, Q.loginFromSlt, { t }))
+        .data!.loginFromSlt.ok;
+    expect(await exchange(before)).toBeNull();
+    expect((await exchange(changed.data!.changePassword.slt))?.token).toBeTruthy();
   });
 });
