@@ -2,16 +2,21 @@
  * The low findings of issue 24, each from both sides of its boundary: GraphQL posts that are not JSON (a form on
  * any web site could send them without a CORS preflight) are refused before anything runs.
  */
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../src/server/auth/tokens.ts';
 import type { Database } from '../../src/server/db/client.ts';
-import { allocationStatements, mailOutbox, users } from '../../src/server/db/schema.ts';
+import { allocationStatements, mailOutbox, tenancies, users } from '../../src/server/db/schema.ts';
 import type { BackendYoga } from '../../src/server/graphql/yoga.ts';
+import { CliInputError } from '../../src/server/reports/cli.ts';
+import { runStatementsCommand } from '../../src/server/statements/cli.ts';
 import { handleStatementDownload } from '../../src/server/statements/download.ts';
 import { importStatements, parseStatementFile } from '../../src/server/statements/import.ts';
 import { call, Q } from './helpers/accountsApi.ts';
-import { createTestApi, gql, type TestApi } from './helpers/api.ts';
+import { createTestApi, errorCode, gql, type TestApi } from './helpers/api.ts';
 import { freshDatabase } from './helpers/db.ts';
 import { type Fixture, PASSWORD, seedFixture } from './helpers/fixtures.ts';
 import { validStatement } from './helpers/statements.ts';
@@ -160,5 +165,45 @@ describe('an slt issued before a password change', () => {
         .data!.loginFromSlt.ok;
     expect(await exchange(before)).toBeNull();
     expect((await exchange(changed.data!.changePassword.slt))?.token).toBeTruthy();
+  });
+});
+
+describe('null bytes get a coded validation error', () => {
+  const VALUES = `query ($i: AlarmValuesInput!) { alarmValues(input: $i) { value } }`;
+  const READOUT = `query ($t: Int!, $m: String!, $q: String!) {
+    readoutMinMax(tenancyId: $t, meterNumber: $m, quantity: $q, fromDate: "2025-06-01", toDate: "2025-06-30") {
+      meterNumber } }`;
+
+  it('alarmValues.quantity and readoutMinMax.meterNumber: BAD_USER_INPUT with one, answered without', async () => {
+    const [tenancy] = await database.db
+      .select({ id: tenancies.id })
+      .from(tenancies)
+      .where(eq(tenancies.tenancyId, 'T-A-2025'));
+    const token = (await signAccessToken('tenant', api.services.keys.tenant, fx.users.alice, 300)).token;
+    const values = (quantity: string) =>
+      gql(
+        api.tenant,
+        VALUES,
+        { i: { tenancyId: String(tenancy!.id), type: 'THRESHOLD', quantity, frequency: 'DAY' } },
+        token,
+      );
+    const readout = (m: string) => gql(api.tenant, READOUT, { t: tenancy!.id, m, q: 'heat-energy' }, token);
+    for (const r of [await values('heat-energy\u0000'), await readout('M-HEAT-A\u0000')]) {
+      expect(errorCode(r)).toBe('BAD_USER_INPUT');
+      expect(r.errors![0]!.message).toContain('null byte');
+    }
+    for (const r of [await values('heat-energy'), await readout('M-HEAT-A')])
+      expect(r.errors).toBeUndefined();
+  });
+
+  it('import-statement: a refusal naming the null byte, not a stack trace; the same file without one parses', async () => {
+    const path = join(tmpdir(), `statement-null-${process.pid}.json`);
+    writeFileSync(path, JSON.stringify({ ...validStatement, tenancy: 'T-A-2025\u0000' }));
+    const refused = await runStatementsCommand('import-statement', [path], async () => database.db).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(CliInputError);
+    expect((refused as Error).message).toContain('null byte');
+    expect(parseStatementFile(JSON.stringify(validStatement))).toHaveLength(1);
   });
 });
