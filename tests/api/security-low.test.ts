@@ -5,11 +5,12 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../src/server/auth/tokens.ts';
-import type { Database } from '../../src/server/db/client.ts';
+import { type Database, openDatabase } from '../../src/server/db/client.ts';
 import { allocationStatements, mailOutbox, tenancies, users } from '../../src/server/db/schema.ts';
+import { queryRows } from '../../src/server/db/sql.ts';
 import type { BackendYoga } from '../../src/server/graphql/yoga.ts';
 import { CliInputError } from '../../src/server/reports/cli.ts';
 import { runStatementsCommand } from '../../src/server/statements/cli.ts';
@@ -17,7 +18,7 @@ import { handleStatementDownload } from '../../src/server/statements/download.ts
 import { importStatements, parseStatementFile } from '../../src/server/statements/import.ts';
 import { call, Q } from './helpers/accountsApi.ts';
 import { createTestApi, errorCode, gql, type TestApi } from './helpers/api.ts';
-import { freshDatabase } from './helpers/db.ts';
+import { freshDatabase, testEngine } from './helpers/db.ts';
 import { type Fixture, PASSWORD, seedFixture } from './helpers/fixtures.ts';
 import { validStatement } from './helpers/statements.ts';
 
@@ -205,5 +206,33 @@ describe('null bytes get a coded validation error', () => {
     expect(refused).toBeInstanceOf(CliInputError);
     expect((refused as Error).message).toContain('null byte');
     expect(parseStatementFile(JSON.stringify(validStatement))).toHaveLength(1);
+  });
+});
+
+// PGlite has no statement timeout (single-threaded WebAssembly without timer signals: src/server/db/client.ts,
+// docs/decisions.md), so this runs on PostgreSQL only.
+describe.skipIf(testEngine !== 'postgres')('a statement past DB_STATEMENT_TIMEOUT_MS on PostgreSQL', () => {
+  it('is QUERY_TOO_COMPLEX (limit statementTimeout), not INTERNAL_SERVER_ERROR; the same request answers when quick', async () => {
+    const [current] = await queryRows<{ name: string }>(database.db, sql`SELECT current_database() AS name`);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${current!.name}`;
+    const timed = await openDatabase({ url: url.toString(), max: 1, statementTimeoutMs: 200 });
+    try {
+      const timedApi = await createTestApi(timed);
+      const token = (await signAccessToken('account', timedApi.services.keys.account, fx.users.bob, 300))
+        .token;
+      const me = () => gql(timedApi.account, '{ me { id } }', {}, token);
+      // Another session holds the users table: the caller check waits past the 200 ms timeout.
+      const blocked = await database.db.transaction(async (tx) => {
+        await tx.execute(sql`LOCK TABLE users IN ACCESS EXCLUSIVE MODE`);
+        return me();
+      });
+      expect(errorCode(blocked)).toBe('QUERY_TOO_COMPLEX');
+      expect((blocked.errors![0]!.extensions as { limit?: string }).limit).toBe('statementTimeout');
+      const quick = await me();
+      expect(quick.errors).toBeUndefined();
+    } finally {
+      await timed.close();
+    }
   });
 });
