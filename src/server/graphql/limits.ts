@@ -20,7 +20,7 @@ import {
   type ValidationContext,
   valueFromASTUntyped,
 } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import type { MaskError, Plugin } from 'graphql-yoga';
 import { MAX_BUCKETS } from '../tenant/graph/buckets.ts';
 import type { ErrorCode } from './errors.ts';
 
@@ -36,7 +36,8 @@ export type LimitName =
   | 'cost'
   | 'graphPoints'
   | 'bodySize'
-  | 'introspection';
+  | 'introspection'
+  | 'statementTimeout';
 
 /** The document limits; generous for the app's own operations (the largest has about 60 tokens, depth 5). */
 export const DOCUMENT_LIMITS = {
@@ -262,4 +263,25 @@ export function limitPlugins(options: { introspection: boolean; graphMaxPoints: 
   const plugins = [armor, graphPointsLimitPlugin(options.graphMaxPoints)];
   if (!options.introspection) plugins.push(disableIntrospectionPlugin());
   return plugins;
+}
+
+/** Whether an error (or one it wraps) is PostgreSQL cancelling a statement past statement_timeout (57014). */
+function isStatementTimeout(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    if ((e as { code?: unknown }).code === '57014') return true;
+    e = (e as { originalError?: unknown; cause?: unknown }).originalError ?? (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * Yoga's error masking, except that a statement cancelled by DB_STATEMENT_TIMEOUT_MS is a coded refusal
+ * (QUERY_TOO_COMPLEX, limit statementTimeout: the client asks for a shorter period) instead of an
+ * unexpected INTERNAL_SERVER_ERROR.
+ */
+export function maskErrorWithTimeout(mask: MaskError): MaskError {
+  return (error, message, isDev) =>
+    isStatementTimeout(error)
+      ? tooComplex('statementTimeout', 'The request took too long. Choose a shorter period or fewer series.')
+      : mask(error, message, isDev);
 }

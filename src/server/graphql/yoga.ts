@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import {
   createSchema,
   createYoga,
+  maskError,
   type Plugin,
   type YogaInitialContext,
   type YogaServerInstance,
@@ -15,7 +16,7 @@ import type { Backend } from '../auth/keys.ts';
 import { isPlainRequestId, requestScope } from '../requestScope.ts';
 import type { ApiServices } from '../services.ts';
 import { callerCheckPlugin, createContext, type GraphQLContext, rememberClientAddress } from './context.ts';
-import { limitPlugins } from './limits.ts';
+import { limitPlugins, maskErrorWithTimeout } from './limits.ts';
 import { metricsPlugin } from './metricsPlugin.ts';
 
 /** A Yoga server instance of one of our backends. */
@@ -145,7 +146,7 @@ export function createBackendYoga(options: BackendOptions): BackendYoga {
       resolvers: options.resolvers as never,
     }),
     graphqlEndpoint: options.graphqlEndpoint,
-    maskedErrors: true,
+    maskedErrors: { maskError: maskErrorWithTimeout(maskError) },
     // Same origin only, unless CORS_ORIGINS lists the caller's origin. The API uses bearer tokens, never
     // cookies, so no origin is ever told that credentials are allowed.
     cors: (request) => {
