@@ -18,7 +18,7 @@ import type { Language } from '../../lib/languages.ts';
 import { download } from '../consumption/DataTable.tsx';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
-import { ErrorAlert, useProperties, when } from './opsShared.tsx';
+import { ErrorAlert, PropertyOptions, useProperties, when } from './opsShared.tsx';
 import { useOperator } from './useOperator.ts';
 
 const PAGE_SIZE = 50;
@@ -195,11 +195,7 @@ function Audit({ lang }: { lang: Language }) {
             <label htmlFor={ids.property}>{t('audit.property')}</label>
             <select id={ids.property} value={form.propertyId} onChange={set('propertyId')}>
               <option value="">{t('audit.any_property')}</option>
-              {(properties.data?.properties ?? []).map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.number} · {p.name || p.address}
-                </option>
-              ))}
+              <PropertyOptions />
             </select>
           </div>
           <div className="field">
