@@ -282,12 +282,8 @@ function Audit({ lang }: { lang: Language }) {
                     {e.reason && <span className="admin-subtle">{e.reason}</span>}
                   </th>
                   <td>{e.propertyId ? (numberOf.get(e.propertyId) ?? e.propertyId) : '—'}</td>
-                  <td>
-                    <code className="admin-json">{json(e.before) || '—'}</code>
-                  </td>
-                  <td>
-                    <code className="admin-json">{json(e.after) || '—'}</code>
-                  </td>
+                  <td>{e.before == null ? '—' : <code className="admin-json">{json(e.before)}</code>}</td>
+                  <td>{e.after == null ? '—' : <code className="admin-json">{json(e.after)}</code>}</td>
                 </tr>
               ))}
             </tbody>
