@@ -15,6 +15,18 @@ export type SecondFactorStep =
   /** No second factor yet: add otpauthUri to an authenticator app, then send its first code. */
   | 'TOTP_SETUP_REQUIRED';
 
+export type AuditFilter = {
+  /** Matches actor, action, subject and reason (case-insensitive). */
+  search?: string | null | undefined;
+  /** The actor exactly as the log names it (an operator's email or `cli:<user>`), case-insensitive. */
+  actor?: string | null | undefined;
+  action?: string | null | undefined;
+  propertyId?: string | number | null | undefined;
+  /** ISO dates or instants; from inclusive, to exclusive. */
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+};
+
 export type InterimReadingSource =
   /** The meter's latest reading at or before the change. */
   | 'METER'
@@ -136,6 +148,20 @@ export type PortfolioSort = {
   key: PortfolioSortKey;
   direction?: SortDirection | null | undefined;
 };
+
+export type AuditLogQueryVariables = Exact<{
+  filter?: AuditFilter | null | undefined;
+  first?: number | null | undefined;
+  after?: string | number | null | undefined;
+}>;
+
+
+export type AuditLogQuery = { auditLog: { nextCursor: string | null, entries: Array<{ id: string, at: string, actor: string, action: string, subjectType: string, subjectId: string, propertyId: string | null, reason: string | null, before: unknown, after: unknown }> } };
+
+export type AuditFacetsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AuditFacetsQuery = { auditFacets: { actors: Array<string>, actions: Array<string> } };
 
 export type AdminTenancyFieldsFragment = { id: string, reference: string, tenant: string, apartmentId: string, start: string, end: string | null, accessEndsAt: string | null, members: Array<{ userId: string, email: string }>, interimReadings: Array<{ meterNumber: string, quantity: string, value: string | null, readingTs: string | null, source: InterimReadingSource }> };
 
@@ -375,6 +401,33 @@ export const ApiKeyFieldsFragmentDoc = new TypedDocumentString(`
   revokedAt
 }
     `, {"fragmentName":"ApiKeyFields"}) as unknown as TypedDocumentString<ApiKeyFieldsFragment, unknown>;
+export const AuditLogDocument = new TypedDocumentString(`
+    query AuditLog($filter: AuditFilter, $first: Int, $after: ID) {
+  auditLog(filter: $filter, first: $first, after: $after) {
+    entries {
+      id
+      at
+      actor
+      action
+      subjectType
+      subjectId
+      propertyId
+      reason
+      before
+      after
+    }
+    nextCursor
+  }
+}
+    `) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
+export const AuditFacetsDocument = new TypedDocumentString(`
+    query AuditFacets {
+  auditFacets {
+    actors
+    actions
+  }
+}
+    `) as unknown as TypedDocumentString<AuditFacetsQuery, AuditFacetsQueryVariables>;
 export const TenancyApartmentsDocument = new TypedDocumentString(`
     query TenancyApartments($propertyId: ID!) {
   tenancyApartments(propertyId: $propertyId) {

@@ -39,18 +39,23 @@ export function when(iso: string | null | undefined, lang: string): string {
 /** A property chooser above a page's table. */
 export function PropertySelect({ value, onChange }: { value: string; onChange: (id: string) => void }) {
   const { t } = useTranslation('admin-ops');
-  const properties = useProperties();
   return (
     <div className="field">
       <label htmlFor="ops-property">{t('property')}</label>
       <select id="ops-property" value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">{t('choose_property')}</option>
-        {(properties.data?.properties ?? []).map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.number} · {p.name || p.address}
-          </option>
-        ))}
+        <PropertyOptions />
       </select>
     </div>
   );
+}
+
+/** The options of a property chooser: the properties the operator reaches, by number. */
+export function PropertyOptions() {
+  const properties = useProperties();
+  return (properties.data?.properties ?? []).map((p) => (
+    <option key={p.id} value={p.id}>
+      {p.number} · {p.name || p.address}
+    </option>
+  ));
 }

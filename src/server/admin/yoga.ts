@@ -2,7 +2,7 @@
 import { JSONScalar } from '../graphql/json-scalar.ts';
 import { type BackendYoga, createBackendYoga, type FetchClasses } from '../graphql/yoga.ts';
 import type { ApiServices } from '../services.ts';
-import { auditLog } from './resolvers/auditLog.ts';
+import { auditFacets, auditLog } from './resolvers/auditLog.ts';
 import { operatorLogin, operatorSecondFactor, refreshToken, revokeToken } from './resolvers/auth.ts';
 // Tenancies, invitations, the data-quality queue and API keys (the "tenancies" part of issue 21).
 import * as operations from './resolvers/operations.ts';
@@ -29,6 +29,7 @@ const resolvers: Resolvers = {
     properties,
     property,
     auditLog,
+    auditFacets,
     // Tenancies, invitations, data quality, API keys:
     tenancyApartments: tenancyCalls.tenancyApartments,
     tenancy: tenancyCalls.tenancy,
