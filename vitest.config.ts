@@ -10,6 +10,8 @@ export default defineConfig({
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
+          // One migrated database per run, copied by each file (tests/api/helpers/db.ts).
+          globalSetup: ['tests/api/helpers/templateDatabase.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

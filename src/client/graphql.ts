@@ -47,13 +47,20 @@ export class GraphQLResponseError extends Error {
   }
 }
 
-function endpoint(backend: Backend): string {
+/** Where the operator console's backend answers (src/server/admin/yoga.ts). */
+export const ADMIN_ENDPOINT = '/api/admin/graphql';
+
+/** A backend the browser calls: the tenant app's two, or the operator console's. */
+export type Endpoint = Backend | 'admin';
+
+function endpoint(backend: Endpoint): string {
+  if (backend === 'admin') return ADMIN_ENDPOINT;
   return backend === 'account' ? config.accountEndpoint : config.tenantEndpoint;
 }
 
 /** A request with an explicit access token, or none (login and refresh calls). */
 export async function requestWithToken<T, V extends Variables = Variables>(
-  backend: Backend,
+  backend: Endpoint,
   document: TypedDocument<T, V>,
   variables: V,
   token: string | null,

@@ -13,7 +13,16 @@ import { saveLanguageChoice } from './languageChoice.ts';
 export { LANGUAGE_COOKIE, storedLanguage, writeLanguageCookie } from './languageChoice.ts';
 
 /** Every namespace (one JSON file per language under locales/). */
-export const NAMESPACES = ['common', 'domain', 'alarms', 'reports', 'consumption', 'account'] as const;
+export const NAMESPACES = [
+  'common',
+  'domain',
+  'alarms',
+  'reports',
+  'consumption',
+  'account',
+  'admin',
+  'admin-ops',
+] as const;
 
 /** Namespaces the browser loads before any island renders; others load when `useTranslation` asks. */
 const PRELOADED_NAMESPACES = ['common', 'domain'];

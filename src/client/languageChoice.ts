@@ -41,5 +41,14 @@ export function saveLanguageChoice(lang: Language): void {
  */
 export function storedLanguageMismatch(): Language | null {
   const stored = storedLanguage();
-  return stored && stored !== parseLanguage(document.documentElement.lang) ? stored : null;
+  if (!stored || stored === parseLanguage(document.documentElement.lang)) return null;
+  // The cookie already says so: the server chose another language on purpose (a public report is shown in its
+  // own language), and rendering it again would only loop.
+  return cookieLanguage(document.cookie) === stored ? null : stored;
+}
+
+/** The language the `lang` cookie carries, if any. */
+function cookieLanguage(cookies: string): Language | null {
+  const pair = cookies.split(';').find((c) => c.trim().startsWith(`${LANGUAGE_COOKIE}=`));
+  return parseLanguage(pair?.trim().slice(LANGUAGE_COOKIE.length + 1));
 }

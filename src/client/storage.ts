@@ -13,6 +13,9 @@ export const STORAGE_KEYS = {
   onboarded: 'onboarded',
   dataPolicyAccepted: 'dataPolicyAccepted',
   unusedActivationCode: 'unusedActivationCode',
+  adminToken: 'adminToken',
+  adminRefreshToken: 'adminRefreshToken',
+  adminRefreshExpiresIn: 'adminRefreshExpiresIn',
 } as const;
 
 /** The part of the Web Storage API the app needs; tests pass a Map-backed one. */
@@ -41,7 +44,9 @@ export function browserStorage(): KeyValueStorage {
   }
 }
 
-const KEYS: Record<Backend, { access: string; refresh: string; refreshExpires: string | null }> = {
+type TokenKeys = { access: string; refresh: string; refreshExpires: string | null };
+
+const KEYS: Record<Backend, TokenKeys> = {
   account: {
     access: STORAGE_KEYS.accountToken,
     refresh: STORAGE_KEYS.accountRefreshToken,
@@ -129,8 +134,14 @@ function safeSet(storage: KeyValueStorage, key: string, value: string | null): v
   }
 }
 
-function readBackend(storage: KeyValueStorage, backend: Backend, now: number): BackendTokens {
-  const keys = KEYS[backend];
+/** The operator console's tokens: kept like a tenant backend's, under keys of their own. */
+const ADMIN_KEYS: TokenKeys = {
+  access: STORAGE_KEYS.adminToken,
+  refresh: STORAGE_KEYS.adminRefreshToken,
+  refreshExpires: STORAGE_KEYS.adminRefreshExpiresIn,
+};
+
+function readBackend(storage: KeyValueStorage, keys: TokenKeys, now: number): BackendTokens {
   const rawAccess = safeGet(storage, keys.access);
   const access = parseAccessToken(rawAccess, now);
   // Expired (or unreadable) tokens are cleared on read and treated as absent (SPEC §3, §4).
@@ -154,25 +165,37 @@ function readBackend(storage: KeyValueStorage, backend: Backend, now: number): B
 /** Reads both backends' tokens, clearing expired ones; null when nothing usable is stored. */
 export function readTokens(storage: KeyValueStorage, now: number): SessionTokens | null {
   const tokens = {
-    account: readBackend(storage, 'account', now),
-    tenant: readBackend(storage, 'tenant', now),
+    account: readBackend(storage, KEYS.account, now),
+    tenant: readBackend(storage, KEYS.tenant, now),
   };
   const empty = (b: BackendTokens) => !b.access && !b.refreshToken;
   return empty(tokens.account) && empty(tokens.tenant) ? null : tokens;
 }
 
+function writeBackend(storage: KeyValueStorage, keys: TokenKeys, t: BackendTokens | null | undefined): void {
+  safeSet(storage, keys.access, t?.access?.token ?? null);
+  safeSet(storage, keys.refresh, t?.refreshToken ?? null);
+  if (keys.refreshExpires) {
+    const exp = t?.refreshExpiresAt;
+    safeSet(storage, keys.refreshExpires, exp ? String(Math.floor(exp / 1000)) : null);
+  }
+}
+
 /** Writes both backends' tokens; absent ones are removed. */
 export function writeTokens(storage: KeyValueStorage, tokens: SessionTokens | null): void {
-  for (const backend of ['account', 'tenant'] as const) {
-    const keys = KEYS[backend];
-    const t = tokens?.[backend];
-    safeSet(storage, keys.access, t?.access?.token ?? null);
-    safeSet(storage, keys.refresh, t?.refreshToken ?? null);
-    if (keys.refreshExpires) {
-      const exp = t?.refreshExpiresAt;
-      safeSet(storage, keys.refreshExpires, exp ? String(Math.floor(exp / 1000)) : null);
-    }
-  }
+  for (const backend of ['account', 'tenant'] as const)
+    writeBackend(storage, KEYS[backend], tokens?.[backend]);
+}
+
+/** The operator console's tokens, expired ones cleared; null when nothing usable is stored. */
+export function readAdminTokens(storage: KeyValueStorage, now: number): BackendTokens | null {
+  const tokens = readBackend(storage, ADMIN_KEYS, now);
+  return tokens.access || tokens.refreshToken ? tokens : null;
+}
+
+/** Writes (or with null, removes) the operator console's tokens. */
+export function writeAdminTokens(storage: KeyValueStorage, tokens: BackendTokens | null): void {
+  writeBackend(storage, ADMIN_KEYS, tokens);
 }
 
 /** Reads the selected tenancy id; null when absent or not a plausible id. */

@@ -98,7 +98,8 @@ export function unitIdSymbol(unit: UnitId, value: number, lang: Language): strin
   if (unit === 'count') return '';
   if (unit !== 'hca-unit') return SYMBOLS[unit];
   if (lang === 'da') return 'enh';
-  if (lang === 'nb') return 'enhet';
+  // SPEC §9 gives "enhet"; Norwegian says "enheter" for every amount but exactly 1 (docs/glossary.md).
+  if (lang === 'nb') return value === 1 ? 'enhet' : 'enheter';
   // English plural when the value is above 1 or is 0: "0 units", "1 unit", "0.5 unit", "2 units".
   return value > 1 || value === 0 ? 'units' : 'unit';
 }

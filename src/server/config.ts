@@ -57,6 +57,10 @@ const schema = z.object({
   APP_URL: z.url().optional(),
   /** Days finished job rows are kept before the daily sweep deletes them (at least 35). */
   JOB_RETENTION_DAYS: z.coerce.number().int().min(35).default(90),
+  /** The worker's hourly meter check files a meter with no reading for this many hours as silent (data_issues). */
+  METER_SILENT_HOURS: z.coerce.number().int().min(1).max(8760).default(48),
+  /** …and a water or electricity register unchanged for this many days as stuck. */
+  METER_STUCK_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   /**
    * Years raw register readings are kept; the daily sweep removes older ones (hourly values and rollups stay), and
    * ingestion then refuses readings older than that. Unset: every reading is kept.
@@ -109,7 +113,10 @@ const schema = z.object({
   NODE_ENV: z.string().default('production'),
   /** Overrides the NODE_ENV default: 1 turns introspection and field suggestions on, 0 off. */
   GRAPHQL_INTROSPECTION: z.enum(['0', '1']).optional(),
-  /** Most series points (objects × quantities × buckets) one operation may ask tenantGraph for, summed over its fields. */
+  /**
+   * Most series points (objects × quantities × buckets) one operation may ask for, summed over its graph-shaped
+   * fields (tenantGraph, tenancyDashboard's graph, fixedCharges).
+   */
   GRAPH_MAX_POINTS: z.coerce.number().int().min(1).default(5_000),
   /** Largest request body the API reads, in bytes; a larger one is refused with 413 before it is parsed. */
   API_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(100_000),

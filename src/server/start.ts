@@ -9,7 +9,7 @@ import type { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DEMO_OPERATORS } from './admin/demo.ts';
+import { DEMO_OPERATORS, DEMO_TOTP_SECRET } from './admin/demo.ts';
 import { type Database, openBackgroundConnection } from './db/client.ts';
 import { advertiseOrigin } from './db/dataDirLock.ts';
 import { addDemoAlarms } from './demo/alarms.ts';
@@ -219,6 +219,9 @@ async function main(): Promise<void> {
     console.log(`  Demo logins (password ${DEMO_PASSWORD}):`);
     for (const user of DEMO_USERS) console.log(`    ${user.email.padEnd(18)} ${user.description}`);
     for (const op of DEMO_OPERATORS) console.log(`    ${op.email.padEnd(18)} ${op.description}`);
+    console.log(
+      `  Operator console: http://${host}:${port}/admin (second factor: TOTP key ${DEMO_TOTP_SECRET})`,
+    );
     if (await demoCodeUnused(database.db)) console.log(`  Unused activation code: ${DEMO_ACTIVATION_CODE}`);
   }
 

@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     pollMs: 2_000,
     jobRetentionDays: config.JOB_RETENTION_DAYS,
     readingRetentionYears: config.READING_RETENTION_YEARS,
+    meterHealth: { silentHours: config.METER_SILENT_HOURS, stuckDays: config.METER_STUCK_DAYS },
   });
   const stopJobs = runner.start();
   const stopMqtt = startMqttIfConfigured(database.db, logger, config);

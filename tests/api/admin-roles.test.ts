@@ -4,6 +4,7 @@
  * login with its second factor is admin-auth.test.ts); the tenant presents a real tenant-app token.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordAudit } from '../../src/server/admin/audit.ts';
 import { issueTokens } from '../../src/server/auth/login.ts';
 import type { Database } from '../../src/server/db/client.ts';
 import { call, codeOf, Q } from './helpers/accountsApi.ts';
@@ -179,5 +180,59 @@ describe('role matrix', () => {
       otherOrgAdmin: 'FORBIDDEN',
       ...unauth,
     });
+  });
+});
+
+describe('the audit page: entries and filter choices by property, actor and date', () => {
+  const facets = `{ auditFacets { actors actions } }`;
+  type Entry = { action: string; subjectId: string; propertyId: string | null; actor: string };
+  const ids = async (who: Who, f: Record<string, unknown> = {}) =>
+    ((await as(who, A.audit, { f })).data!.auditLog as { entries: Entry[] }).entries.map((e) => e.subjectId);
+
+  beforeAll(async () => {
+    // The setOperatorAccess test above gave manager1 both properties: back to P1 only.
+    await as('orgAdmin', A.setAccess, {
+      u: String(fx.ops.manager1.id),
+      r: 'PROPERTY_MANAGER',
+      p: [String(fx.p1)],
+    });
+    const org1 = (actor: string) => ({ operatorId: null, actor });
+    const at = (propertyId: number, subjectId: string, accountId: number) => ({
+      action: 'tenancy.move_out',
+      subjectType: 'tenancy',
+      subjectId,
+      propertyId,
+      accountId,
+    });
+    await recordAudit(database.db, org1('cli:alice'), at(fx.p1, 'audit-p1', fx.org1));
+    await recordAudit(database.db, org1('cli:bob'), at(fx.p2, 'audit-p2', fx.org1));
+    await recordAudit(database.db, org1('cli:carol'), at(fx.p3, 'audit-p3', fx.org2));
+  });
+
+  it('a property manager sees only their properties’ entries and filter choices; an admin only their organisation’s', async () => {
+    const f = { action: 'tenancy.move_out' };
+    expect(await ids('managerHere', f)).toEqual(['audit-p1']);
+    expect(await ids('managerElsewhere', f)).toEqual(['audit-p2']);
+    expect(await ids('orgAdmin', f)).toEqual(['audit-p2', 'audit-p1']);
+    expect(await ids('otherOrgAdmin', f)).toEqual(['audit-p3']);
+    const choices = async (who: Who) => (await as(who, facets)).data!.auditFacets;
+    expect(await choices('managerHere')).toEqual({ actors: ['cli:alice'], actions: ['tenancy.move_out'] });
+    expect((await choices('orgAdmin')) as { actors: string[] }).toMatchObject({
+      actors: expect.arrayContaining(['cli:alice', 'cli:bob']),
+    });
+    expect(JSON.stringify(await choices('orgAdmin'))).not.toContain('cli:carol');
+    expect(await matrix(facets, () => ({}))).toMatchObject(unauth);
+  });
+
+  it('filters by actor (whole name, case-insensitive) and by date range on the server', async () => {
+    expect(await ids('orgAdmin', { actor: 'CLI:Bob' })).toEqual(['audit-p2']);
+    expect(await ids('orgAdmin', { actor: 'cli:bo' })).toEqual([]);
+    expect(await ids('orgAdmin', { actor: 'cli:%' })).toEqual([]);
+    // A manager filtering by another property's actor finds nothing.
+    expect(await ids('managerHere', { actor: 'cli:bob' })).toEqual([]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await ids('orgAdmin', { actor: 'cli:bob', from: today })).toEqual(['audit-p2']);
+    expect(await ids('orgAdmin', { actor: 'cli:bob', to: today })).toEqual([]);
+    expect(codeOf(await as('orgAdmin', A.audit, { f: { from: 'yesterday' } }))).toBe('BAD_USER_INPUT');
   });
 });

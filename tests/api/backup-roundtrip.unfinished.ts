@@ -1,7 +1,12 @@
-// NOT RUN (renamed from backup.test.ts so vitest leaves it out): on merged main the round trip hung for 10 minutes on
-// PostgreSQL and the refusal test failed on PGlite. Suspects: the append-only triggers on audit_log against restore's
-// TRUNCATE; on PGlite, branch session-2-work found that PGlite 0.5.16 exits on COPY … FROM STDIN
-// (docs/notes/session-2-work.md). Rename it back to tests/api/backup.test.ts once fixed.
+// NOT RUN (named .unfinished.ts so vitest leaves it out). Cause found on PGlite (2026-11-25, carry): PGlite 0.5.16
+// cannot take a client's COPY ... FROM STDIN; sent one, the engine exits and the whole embedded database with it
+// (restore then failed with CONNECTION_CLOSED, then CONNECT_TIMEOUT). A fix tried, not committed: the PGlite worker
+// answers the copy-in exchange itself (CopyInResponse, collect CopyData) and on CopyDone runs the same COPY from
+// '/dev/blob' (docs/notes/pglite-copy-in.patch, git apply): a plain COPY worked, in and outside a
+// transaction, and a CopyFail in a transaction rolled back; a COPY whose rows the engine refuses (outside a
+// transaction) hung, and this file with the patch applied did not finish in 7 minutes on PGlite. Also open: restore --replace will hit
+// audit_log's append-only TRUNCATE trigger (migration 0008), and the PostgreSQL hang is not yet explained. Rename
+// it back to tests/api/backup.test.ts once those are fixed.
 /**
  * Backups that restore (issue 20): back up the fixture, wipe (a new, migrated database), restore, and compare every
  * table's row count and a tenant's yearly graph. A restore into a database with data is refused and changes
@@ -80,7 +85,6 @@ async function yearlyGraph(database: Database): Promise<unknown> {
 }
 
 describe('backup and restore', () => {
-  // Skipped as well: the hang described at the top of this file.
   it.skip('backs up, wipes, restores: same row counts and the same yearly graph', async () => {
     const counts = await rowCounts(source);
     const graph = await yearlyGraph(source);

@@ -21,9 +21,9 @@ import {
   tenancyMembers,
   users,
 } from '../../src/server/db/schema.ts';
-import { rebuildPropertyHourlyRollups } from '../../src/server/ingest/propertyHourly.ts';
 import { refreshAllDegreeDays } from '../../src/server/tenant/degreeDays.ts';
 import { DATA_RANGES, type Fixture, hoursOf, PASSWORD, seedFixture } from './helpers/fixtures.ts';
+import { rollUpHours } from './helpers/rollups.ts';
 
 /** Heat of apartment C: a constant 2 kWh an hour. */
 export const HEAT_C = 2;
@@ -207,24 +207,7 @@ export async function seedConsumptionFixture(db: Db): Promise<ConsumptionFixture
 
   // Rollups of the new points as ingestion defines them (the shared fixture made those of its own points).
   const newPoints = [pHeatC, pOutdoor, pHcaAL, pHcaAB, pHcaB, pHcaC, pHeatD].map((p) => p!.id);
-  const list = `{${newPoints.join(',')}}`;
-  await db.execute(sql`INSERT INTO daily_rollups (measurement_point_id, day, sum, min, max, count)
-    SELECT measurement_point_id, (hour_start AT TIME ZONE 'Europe/Copenhagen')::date, sum(value), min(value), max(value), count(*)
-    FROM hourly_consumption WHERE measurement_point_id = ANY(${list}::int[]) GROUP BY 1, 2`);
-  await db.execute(sql`INSERT INTO monthly_rollups (measurement_point_id, month, sum, min, max, count)
-    SELECT measurement_point_id, date_trunc('month', day::timestamp)::date, sum(sum), min(min), max(max), sum(count)
-    FROM daily_rollups WHERE measurement_point_id = ANY(${list}::int[]) GROUP BY 1, 2`);
-  // Property rollups exactly as src/server/ingest/ingest.ts (updatePropertyRollups) computes them.
-  await db.execute(sql`
-    WITH per_apartment AS (
-      SELECT p.property_id, p.quantity, d.day, p.apartment_id, sum(d.sum) AS s, sum(d.count) AS c
-      FROM measurement_points p JOIN daily_rollups d ON d.measurement_point_id = p.id
-      WHERE p.apartment_id IS NOT NULL GROUP BY 1, 2, 3, 4)
-    INSERT INTO property_daily_rollups (property_id, quantity, day, sum, area_m2, per_m2, count, apartments)
-    SELECT pa.property_id, pa.quantity, pa.day, sum(pa.s), sum(ap.area_m2),
-           coalesce(trim_scale(round(sum(pa.s) / nullif(sum(ap.area_m2), 0), 9)), 0), sum(pa.c)::int, count(*)::int
-    FROM per_apartment pa JOIN apartments ap ON ap.id = pa.apartment_id GROUP BY 1, 2, 3`);
-  await rebuildPropertyHourlyRollups(db);
+  await rollUpHours(db, newPoints);
   await refreshAllDegreeDays(db);
 
   return {

@@ -184,6 +184,26 @@ describe('bulkLoadIntoEmpty', () => {
     expect(await counts()).toEqual({ readings: 0, hours: 0, days: 0 });
   });
 
+  it("refuses a misread drop that the old rule took for a reset (5456.0 -> 545.6, under one hour's bound)", async () => {
+    const misread = [
+      row(2, 'H1', '2025-01-10T10:00:00Z', '5455'),
+      row(3, 'H1', '2025-01-10T11:00:00Z', '5456.0'),
+      row(4, 'H1', '2025-01-10T12:00:00Z', '545.6'),
+      row(5, 'H1', '2025-01-10T13:00:00Z', '546'),
+    ];
+    // Whole hours (one pass, explained after) and a spread interval (the general pass) refuse it alike.
+    for (const rows of [misread, [...misread.slice(0, 2), row(4, 'H1', '2025-01-10T12:30:00Z', '545.6')]]) {
+      const error = await bulk([rows]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(IngestError);
+      expect((error as IngestError).problems.map((p) => p.reason)).toEqual([
+        expect.stringMatching(
+          /drops from 5456 to 545\.6: a register reset is accepted only when the new value is near zero \(at most 2\.5 % of the register/,
+        ),
+      ]);
+      expect(await counts()).toEqual({ readings: 0, hours: 0, days: 0 });
+    }
+  });
+
   it('accepts a reset to near zero', async () => {
     await bulk([[...good, row(9, 'H1', '2025-01-10T14:30:00Z', '0.5')]]);
     // 0.5 since the reset, spread over the hour from 13:30.

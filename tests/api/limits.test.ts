@@ -3,12 +3,14 @@
  * the static field cost, tenantGraph's objects × quantities × buckets, and introspection and suggestions off
  * in production (on in development).
  */
+import { eq } from 'drizzle-orm';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverErrorCode } from '../../src/lib/errors.ts';
 import { createAccountYoga } from '../../src/server/account/yoga.ts';
 import { signAccessToken } from '../../src/server/auth/tokens.ts';
 import type { Database } from '../../src/server/db/client.ts';
+import { tenancyMembers } from '../../src/server/db/schema.ts';
 import { DOCUMENT_LIMITS, estimateBuckets, QUERY_TOO_COMPLEX } from '../../src/server/graphql/limits.ts';
 import type { BackendYoga } from '../../src/server/graphql/yoga.ts';
 import { createTenantYoga } from '../../src/server/tenant/yoga.ts';
@@ -199,6 +201,70 @@ describe('tenantGraph points: objects × quantities × buckets, per operation', 
     const f = `tenantGraph(graph: { graphType: HOURLY_VALUES, resolution: DAY, periodBegin: "2025-01-01T00:00", periodEnd: "2028-01-06T00:00", objects: [{ kind: UNIT, id: "${fx.apartmentA}" }], quantities: ${JSON.stringify(Array(3).fill('heat-energy'))} }) { timestamps }`;
     const r = await gql(api.tenant, `query { ...F ...F ${f} } fragment F on Query { ${f} }`, {}, token);
     expect(r.errors).toBeUndefined();
+  });
+});
+
+describe('one points limit for every graph-shaped field (issue 24)', () => {
+  const days1100 = { resolution: 'DAY', graphBegin: '2025-01-01T00:00', graphEnd: '2028-01-06T00:00' };
+  const dashboardInput = async (quantities: number) => {
+    const [membership] = await database.db
+      .select({ tenancyId: tenancyMembers.tenancyId })
+      .from(tenancyMembers)
+      .where(eq(tenancyMembers.userId, fx.users.alice.id));
+    return {
+      tenancyId: String(membership!.tenancyId),
+      quantities: Array(quantities).fill('heat-energy'),
+      ...days1100,
+      periodBegin: '2025-03-01',
+      periodEnd: '2025-03-31',
+      ratingBegin: '2024-04-01',
+      ratingEnd: '2025-03-31',
+    };
+  };
+  const DASHBOARD = `query ($input: TenancyDashboardInput!) { tenancyDashboard(input: $input) { unitId tenantGraph { timestamps } } }`;
+
+  it('tenancyDashboard: 4 quantities × 1,100 days run, 5 × 1,100 are refused before reading anything', async () => {
+    const allowed = await gql<{ tenancyDashboard: { tenantGraph: { timestamps: string[] } } }>(
+      api.tenant,
+      DASHBOARD,
+      { input: await dashboardInput(4) },
+      token,
+    );
+    expect(allowed.errors).toBeUndefined();
+    expect(allowed.data?.tenancyDashboard.tenantGraph.timestamps).toHaveLength(1100);
+    const refused = await gql(api.tenant, DASHBOARD, { input: await dashboardInput(5) }, token);
+    expect(refused.data ?? null).toBeNull();
+    expect(limitsHit(refused)).toEqual(['graphPoints']);
+    expect(refused.errors?.[0]?.message).toContain('5500 points');
+  });
+
+  it('tenancyDashboard, tenantGraph and fixedCharges count against the one limit together', async () => {
+    const graph = `g: tenantGraph(graph: { graphType: HOURLY_VALUES, resolution: DAY, periodBegin: "2025-01-01T00:00", periodEnd: "2028-01-06T00:00", objects: [{ kind: UNIT, id: "${fx.apartmentA}" }], quantities: ["heat-energy"] }) { timestamps }`;
+    const both = await gql(
+      api.tenant,
+      `query ($input: TenancyDashboardInput!) { tenancyDashboard(input: $input) { unitId } ${graph} }`,
+      { input: await dashboardInput(4) },
+      token,
+    );
+    expect(limitsHit(both)).toEqual(['graphPoints']);
+    expect(both.errors?.[0]?.message).toContain('5500 points');
+    // 600 monthly buckets of fixed charges beside 4,400 graph points: 5,000, at the limit; 12 more are past it.
+    const charges = (alias: string, end: string) =>
+      `${alias}: fixedCharges(input: { unitId: "${fx.apartmentA}", periodBegin: "2000-01-01", periodEnd: "${end}", resolution: MONTH }) { timestamps }`;
+    const four = graph.replace(
+      'quantities: ["heat-energy"]',
+      'quantities: ["heat-energy", "heat-energy", "heat-energy", "heat-energy"]',
+    );
+    const atLimit = await gql(api.tenant, `{ ${four} ${charges('c', '2049-12-31')} }`, {}, token);
+    expect(limitsHit(atLimit)).toEqual([]);
+    const past = await gql(
+      api.tenant,
+      `{ ${four} ${charges('c', '2049-12-31')} ${charges('d', '2000-12-31')} }`,
+      {},
+      token,
+    );
+    expect(limitsHit(past)).toEqual(['graphPoints']);
+    expect(past.errors?.[0]?.message).toContain('5012 points');
   });
 });
 

@@ -15,6 +15,7 @@ import { createAppServer } from '../../src/server/http.ts';
 import { logTransport } from '../../src/server/jobs/mail.ts';
 import { runNextJob } from '../../src/server/jobs/queue.ts';
 import { ALL_TASKS } from '../../src/server/jobs/registry.ts';
+import { RETRY_SEND_AFTER_MS } from '../../src/server/mail/mailer.ts';
 import { ingestRows } from '../../src/server/metrics.ts';
 import { startMetricsServer } from '../../src/server/metricsHttp.ts';
 import { createTestApi, type TestApi } from './helpers/api.ts';
@@ -226,7 +227,8 @@ describe('request ids', () => {
     expect(JSON.stringify(access)).not.toMatch(/authorization|cookie/i);
     expect(api.logs.find((l) => l.msg === 'password reset requested')?.requestId).toBe(id);
 
-    // The mail goes out in the background and fails (nothing listens on port 9): a send-mail job takes it over.
+    // The mail goes out in the background with its send-mail job queued; it fails (nothing listens on port 9), so
+    // the job takes it over when due.
     let job: { key: string; request_id: string | null } | undefined;
     for (let i = 0; i < 200 && !job; i++) {
       [job] = await queryRows<{ key: string; request_id: string | null }>(
@@ -249,7 +251,7 @@ describe('request ids', () => {
     );
     const result = await runNextJob(database.db, {
       tasks: new Map(ALL_TASKS.map((t) => [t.name, t])),
-      now: new Date(Date.now() + 60_000),
+      now: new Date(Date.now() + RETRY_SEND_AFTER_MS + 60_000),
       logger,
       mail: { ...logTransport, send: () => Promise.reject(new Error('still no mail server')) },
     });

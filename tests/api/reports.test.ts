@@ -185,10 +185,17 @@ describe(`monthly reports (${testEngine})`, () => {
     });
     // Rounding happens once, on display: the snapshot keeps 310 kWh × 62 g.
     expect(heat.co2Kg).toBeCloseTo(19.22, 9);
-    // hca: 620 units × (3,100 kWh / 1,240 units in the building) = 1,550 kWh.
+    // hca: the flat has both a heat meter and allocators, so October's kWh per unit is its heat over its units
+    // (310 kWh / 620 units): 620 units × 0.5 = 310 kWh (src/lib/allocators.ts).
     const hca = report.quantities.find((q) => q.quantity === 'hca')!;
     expect(hca.month).toBe(620);
-    expect(hca.kwhEstimate).toEqual({ month: 1550, previousMonth: null, sameMonthLastYear: null });
+    expect(hca.kwhEstimate).toEqual({
+      month: 310,
+      previousMonth: null,
+      sameMonthLastYear: null,
+      method: 'metered-flats',
+      kwhPerUnit: 0.5,
+    });
     // Degree days: 31 × 10 and 31 × 8. Last year's 12 kWh a day at this year's weather, the space-heating share
     // (1 − 0.25, the property's default) only, day by day as the app: 12 × (0.25 + 0.75 × 10/8) × 31 = 441.75.
     expect(report.climate).toMatchObject({

@@ -3,11 +3,15 @@
  * limit are checked. Login used to check the password first and count the failure after, so a burst of guesses
  * at one account was checked in full and the right password among them logged in.
  */
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signAccessToken } from '../../src/server/auth/tokens.ts';
 import type { Database } from '../../src/server/db/client.ts';
+import { invitations, mailOutbox, tenancyMembers } from '../../src/server/db/schema.ts';
 import { clientAddressFrom } from '../../src/server/graphql/context.ts';
 import type { BackendYoga } from '../../src/server/graphql/yoga.ts';
 import { lookUpReport } from '../../src/server/reports/lookup.ts';
+import { Q } from './helpers/accountsApi.ts';
 import { createTestApi, type GqlResult, type TestApi } from './helpers/api.ts';
 import { freshDatabase } from './helpers/db.ts';
 import { type Fixture, PASSWORD, seedFixture } from './helpers/fixtures.ts';
@@ -26,13 +30,23 @@ afterAll(async () => {
 });
 
 /** Posts an operation as a client at `address` (behind the one trusted proxy). */
-async function post(yoga: BackendYoga, query: string, variables: Record<string, unknown>, address: string) {
+async function post<T = Record<string, unknown>>(
+  yoga: BackendYoga,
+  query: string,
+  variables: Record<string, unknown>,
+  address: string,
+  token?: string,
+) {
   const response = await yoga.fetch(`http://yoga${yoga.graphqlEndpoint}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': address,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify({ query, variables }),
   });
-  return (await response.json()) as GqlResult;
+  return (await response.json()) as GqlResult<T>;
 }
 
 const throttled = (r: GqlResult) => r.errors?.[0]?.extensions?.code === 'TOO_MANY_ATTEMPTS';
@@ -159,5 +173,93 @@ describe('forwarded addresses (TRUST_PROXY)', () => {
       ),
     );
     expect(checked).toBe(10);
+  });
+});
+
+describe('mail a user sends to an address they choose (issue 24 medium: invitations were not throttled)', () => {
+  const tokens: Record<'alice' | 'bob' | 'previous', string> = { alice: '', bob: '', previous: '' };
+  let tenancyB = 0;
+  const invite = (who: keyof typeof tokens, tenancyId: number, email: string, address: string) =>
+    post<{ inviteToTenancy: { id: string } }>(
+      api.account,
+      Q.invite,
+      { id: String(tenancyId), email },
+      address,
+      tokens[who],
+    );
+  const mailsTo = async (to: string) =>
+    (await database.db.select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.to, to))).length;
+
+  beforeAll(async () => {
+    for (const name of ['alice', 'bob', 'previous'] as const)
+      tokens[name] = (await signAccessToken('account', api.services.keys.account, fx.users[name], 300)).token;
+    // Bob and `previous` administer tenancy B: two admins besides Alice (admin of A).
+    const [b] = await database.db
+      .select({ tenancyId: tenancyMembers.tenancyId })
+      .from(tenancyMembers)
+      .where(eq(tenancyMembers.userId, fx.users.bob.id));
+    tenancyB = b!.tenancyId;
+    await database.db
+      .update(tenancyMembers)
+      .set({ isAdmin: true })
+      .where(and(eq(tenancyMembers.tenancyId, tenancyB), eq(tenancyMembers.userId, fx.users.bob.id)));
+    await database.db
+      .insert(tenancyMembers)
+      .values({ tenancyId: tenancyB, userId: fx.users.previous.id, isAdmin: true });
+  });
+
+  it('email-change links: at most 3 to one new address', async () => {
+    // `previous`: the logins above used up the failures of Alice's and Bob's accounts.
+    const { checked } = await burst(6, () =>
+      post(
+        api.account,
+        Q.requestEmailChange,
+        { pw: PASSWORD, email: 'new.previous@test.test' },
+        '10.9.0.1',
+        tokens.previous,
+      ),
+    );
+    expect(checked).toBe(3);
+    expect(await mailsTo('new.previous@test.test')).toBe(3);
+  });
+
+  it('one admin: at most 20 invitations an hour, whatever the addresses; another admin is not held back', async () => {
+    const [tenancyA] = await database.db
+      .select({ tenancyId: tenancyMembers.tenancyId })
+      .from(tenancyMembers)
+      .where(eq(tenancyMembers.userId, fx.users.alice.id));
+    const { checked } = await burst(300, (i) =>
+      invite('alice', tenancyA!.tenancyId, `invitee-${i}@test.test`, '10.9.0.2'),
+    );
+    expect(checked).toBe(20);
+    const sent = await database.db
+      .select({ id: invitations.id })
+      .from(invitations)
+      .where(eq(invitations.invitedByUserId, fx.users.alice.id));
+    expect(sent).toHaveLength(20);
+    const other = await invite('previous', tenancyB, 'invitee-0@test.test', '10.9.0.2');
+    expect(other.errors).toBeUndefined();
+  });
+
+  it('one address: at most 3 invitations and resends, from any admin; other addresses still get theirs', async () => {
+    const invited = await invite('bob', tenancyB, 'target@test.test', '10.9.0.3');
+    expect(invited.errors).toBeUndefined();
+    const { checked } = await burst(300, () =>
+      post(api.account, Q.resend, { id: invited.data!.inviteToTenancy.id }, '10.9.0.3', tokens.bob),
+    );
+    expect(checked).toBe(2);
+    expect(await mailsTo('target@test.test')).toBe(3);
+    // The same address from another admin is held back too; another address from that admin is not.
+    const again = await post(
+      api.account,
+      Q.resend,
+      { id: invited.data!.inviteToTenancy.id },
+      '10.9.0.4',
+      tokens.previous,
+    );
+    expect(throttled(again)).toBe(true);
+    const fresh = await invite('previous', tenancyB, 'fresh@test.test', '10.9.0.4');
+    expect(fresh.errors).toBeUndefined();
+    expect(await mailsTo('fresh@test.test')).toBe(1);
   });
 });

@@ -55,3 +55,10 @@ export async function dashboardTenancy(page: Page): Promise<string> {
 function tenancyInUrl(page: Page): string {
   return decodeURIComponent(DASHBOARD.exec(new URL(page.url()).pathname)?.[1] ?? '');
 }
+
+/** Chooses a language in the app header's picker (a button and its list; arrow keys alone switch nothing). */
+export async function chooseHeaderLanguage(page: Page, lang: 'en' | 'da' | 'nb'): Promise<void> {
+  await page.locator('.app-header .language-picker .choice-button').click();
+  await page.locator(`.app-header .language-picker .choice-option[lang="${lang}"]`).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', lang);
+}

@@ -52,4 +52,13 @@ describe('the language choice', () => {
     store.set('language', 'constructor');
     expect(storedLanguageMismatch()).toBeNull();
   });
+
+  it('leaves a page the server rendered in another language despite the cookie (no reload loop)', () => {
+    store.set('language', 'da');
+    doc.cookie = 'cookieAccepted=true; lang=da';
+    doc.documentElement.lang = 'en';
+    expect(storedLanguageMismatch()).toBeNull();
+    doc.cookie = 'cookieAccepted=true';
+    expect(storedLanguageMismatch()).toBe('da');
+  });
 });

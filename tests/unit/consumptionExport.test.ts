@@ -124,6 +124,7 @@ describe('graph table', () => {
               ],
               climateCorrection: null,
               kwhEstimateMethod: null,
+              estimated: [true, false],
             },
           ],
         },
@@ -136,17 +137,25 @@ describe('graph table', () => {
     ]);
     // LAST_YEAR has no value at all (before the data starts), so it is not drawn.
     expect(model.series.map((s) => s.name)).toEqual(['Yours', 'Previous']);
-    const table = graphTable(model, 'en', {
+    const words = {
       time: 'Time',
       note: 'Note',
       partial: 'not over yet',
       week: 'Week',
-    });
-    expect(table.columns).toEqual(['Time', 'Yours (m³)', 'Previous (m³)', 'Note']);
+      estimated: 'Estimated',
+      yes: 'yes',
+      no: 'no',
+    };
+    const table = graphTable(model, 'en', words);
+    // The first day counts estimated hours: a column says so, in the table and the CSV.
+    expect(table.columns).toEqual(['Time', 'Yours (m³)', 'Previous (m³)', 'Estimated', 'Note']);
     expect(table.rows.map((r) => r.map((c) => c.csv))).toEqual([
-      ['2025-03-18 00:00', '0.123', '0.200', ''],
-      ['2025-03-19 00:00', '', '0.100', 'not over yet'],
+      ['2025-03-18 00:00', '0.123', '0.200', 'yes', ''],
+      ['2025-03-19 00:00', '', '0.100', 'no', 'not over yet'],
     ]);
+    // Without an estimated bucket there is no such column.
+    const measured = graphTable({ ...model, estimated: [false, false] }, 'en', words);
+    expect(measured.columns).toEqual(['Time', 'Yours (m³)', 'Previous (m³)', 'Note']);
     expect(table.rows[0]?.[1]?.text).toBe('0.123 m³');
     expect(table.rows[1]?.[1]?.text).toBe('–');
   });

@@ -48,11 +48,18 @@ const codeKeys = [
   ...['today', 'day', 'last_7_days', 'last_30_days', 'last_365_days', 'month', 'year', 'custom'].map(
     (l) => `periods.label.${l}`,
   ),
-  'cookie_consent.line1',
-  'cookie_consent.line2',
-  'cookie_consent.accept',
-  'cookie_consent.reject',
 ];
+
+describe('the cookie banner texts', () => {
+  // SPEC §9 names the keys; the banner (ConsentBanner.astro) reads them from the reports namespace, the one set.
+  it.each(LANGUAGES)('%s has cookie_consent.line1, line2, accept and reject', (lang) => {
+    const reports = JSON.parse(
+      readFileSync(new URL(`../../locales/${lang}/reports.json`, import.meta.url), 'utf8'),
+    ) as { cookie_consent: Record<string, string> };
+    for (const key of ['line1', 'line2', 'accept', 'reject'])
+      expect(reports.cookie_consent[key]?.trim(), `${lang}: ${key}`).toBeTruthy();
+  });
+});
 
 describe('domain messages', () => {
   it.each(LANGUAGES)('%s has every key the code uses, as a non-empty string', (lang) => {

@@ -61,7 +61,9 @@ describe('formatQuantity', () => {
     expect(formatQuantity(1.6, 'hca', 'en')).toBe('2 units');
     expect(formatQuantity(0.5, 'hca', 'en', { normalized: true })).toBe('0.50 unit / m²');
     expect(formatQuantity(5, 'hca', 'da')).toBe('5 enh');
-    expect(formatQuantity(5, 'hca', 'nb')).toBe('5 enhet');
+    expect(formatQuantity(5, 'hca', 'nb')).toBe('5 enheter');
+    expect(formatQuantity(1, 'hca', 'nb')).toBe('1 enhet');
+    expect(formatQuantity(938, 'hca', 'nb')).toBe('938 enheter');
     expect(unitSymbol('hca', 2, 'en')).toBe('units');
   });
 

@@ -13,7 +13,7 @@ const input = (overrides: Partial<ReportInput> = {}): ReportInput => ({
     hca: { unit: 'hca-unit', months: { '2025-10-01': 40 } },
   },
   propertyPerM2: {},
-  propertyHeat: { '2025-10-01': { heatKwh: 1000, hcaUnits: 400 } },
+  allocatorFactors: { '2025-10-01': { method: 'metered-flats', kwhPerUnit: 1000 / 400 } },
   days: [],
   settings: { ...DEFAULT_REPORT_SETTINGS },
   bodies: {

@@ -15,6 +15,269 @@ export type SecondFactorStep =
   /** No second factor yet: add otpauthUri to an authenticator app, then send its first code. */
   | 'TOTP_SETUP_REQUIRED';
 
+export type AuditFilter = {
+  /** Matches actor, action, subject and reason (case-insensitive). */
+  search?: string | null | undefined;
+  /** The actor exactly as the log names it (an operator's email or `cli:<user>`), case-insensitive. */
+  actor?: string | null | undefined;
+  action?: string | null | undefined;
+  propertyId?: string | number | null | undefined;
+  /** ISO dates or instants; from inclusive, to exclusive. */
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+};
+
+export type InterimReadingSource =
+  /** The meter's latest reading at or before the change. */
+  | 'METER'
+  /** Read on site and typed in by the operator. */
+  | 'OPERATOR'
+  /** No reading: the meter had not reported by then and none was typed in. */
+  | 'MISSING';
+
+export type InterimReadingInput = {
+  meterNumber: string;
+  /** The register value read on site (a decimal number, at least 0). */
+  value: string;
+};
+
+export type MoveOutInput = {
+  tenancyId: string | number;
+  /** The tenancy's last day (ISO date); data from the next local midnight on is not theirs. */
+  lastDay: string;
+  /** Readings taken on site; meters left out get their own latest reading at or before the change. */
+  readings?: Array<InterimReadingInput> | null | undefined;
+};
+
+export type MoveInInput = {
+  apartmentId: string | number;
+  /** The landlord's tenancy reference (unique). */
+  reference: string;
+  tenant?: string | null | undefined;
+  /** First day (ISO date); after every other tenancy of the apartment. */
+  firstDay: string;
+};
+
+/** An operator's invitation and where it stands. */
+export type InvitationStatus =
+  /** Handed to the mail server. */
+  | 'SENT'
+  /** Waiting in the outbox (no mail server configured, or waiting for the next attempt). */
+  | 'QUEUED'
+  /** Refused: the address is not valid, or the mail server refused it (the worker retries the latter). */
+  | 'FAILED'
+  /** No address: the code is for a letter. */
+  | 'NO_ADDRESS'
+  /** The code was used: the tenant signed up. */
+  | 'ACTIVATED'
+  /** The code was revoked before it was used. */
+  | 'REVOKED'
+  /** The code expired unused. */
+  | 'EXPIRED';
+
+export type DataIssueKind =
+  | 'DROP'
+  | 'DIGIT_SHIFT'
+  | 'JUMP'
+  | 'STUCK'
+  | 'SILENT';
+
+export type DataIssueStatus =
+  | 'OPEN'
+  | 'ACCEPTED'
+  | 'REJECTED'
+  | 'ALL';
+
+export type DataIssueResolution =
+  /** A rise that really happened. */
+  | 'CORRECT'
+  /** The register restarted: the value is the use since. */
+  | 'RESET'
+  /** A new meter took over at the reading's time (needs newMeter). */
+  | 'SWAP'
+  /** A silent or stuck finding, acknowledged. */
+  | 'NOTED';
+
+export type DataIssueFilter = {
+  status?: DataIssueStatus | null | undefined;
+  propertyId?: string | number | null | undefined;
+};
+
+export type AcceptDataIssueInput = {
+  id: string | number;
+  as: DataIssueResolution;
+  note?: string | null | undefined;
+  /** SWAP: the new meter's number. */
+  newMeter?: string | null | undefined;
+  /** SWAP: the old meter's last register value, when known. */
+  endValue?: string | null | undefined;
+};
+
+/** How fresh a property's data is, for the portfolio filter. */
+export type PortfolioFreshness =
+  /** Every property. */
+  | 'ALL'
+  /** Some active meter has not reported in the last 24 hours (or there is no meter). */
+  | 'INCOMPLETE'
+  /** No active meter has reported in the last 24 hours. */
+  | 'SILENT';
+
+export type PortfolioSortKey =
+  | 'NUMBER'
+  | 'NAME'
+  | 'CITY'
+  | 'LAST_READING'
+  | 'REPORTING_SHARE'
+  | 'OPEN_ISSUES'
+  | 'INVITED'
+  | 'ACTIVATED';
+
+export type SortDirection =
+  | 'ASC'
+  | 'DESC';
+
+export type PortfolioFilter = {
+  /** Matches the property's number, name, address and city (case-insensitive). */
+  search?: string | null | undefined;
+  freshness?: PortfolioFreshness | null | undefined;
+  /** Only properties with open data issues. */
+  withOpenIssues?: boolean | null | undefined;
+};
+
+export type PortfolioSort = {
+  key: PortfolioSortKey;
+  direction?: SortDirection | null | undefined;
+};
+
+export type AuditLogQueryVariables = Exact<{
+  filter?: AuditFilter | null | undefined;
+  first?: number | null | undefined;
+  after?: string | number | null | undefined;
+}>;
+
+
+export type AuditLogQuery = { auditLog: { nextCursor: string | null, entries: Array<{ id: string, at: string, actor: string, action: string, subjectType: string, subjectId: string, propertyId: string | null, reason: string | null, before: unknown, after: unknown }> } };
+
+export type AuditFacetsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AuditFacetsQuery = { auditFacets: { actors: Array<string>, actions: Array<string> } };
+
+export type AdminTenancyFieldsFragment = { id: string, reference: string, tenant: string, apartmentId: string, start: string, end: string | null, accessEndsAt: string | null, members: Array<{ userId: string, email: string }>, interimReadings: Array<{ meterNumber: string, quantity: string, value: string | null, readingTs: string | null, source: InterimReadingSource }> };
+
+export type TenancyApartmentsQueryVariables = Exact<{
+  propertyId: string | number;
+}>;
+
+
+export type TenancyApartmentsQuery = { tenancyApartments: Array<{ id: string, uniqueId: string, apartment: string, address: string, tenancies: Array<{ id: string, reference: string, tenant: string, apartmentId: string, start: string, end: string | null, accessEndsAt: string | null, members: Array<{ userId: string, email: string }>, interimReadings: Array<{ meterNumber: string, quantity: string, value: string | null, readingTs: string | null, source: InterimReadingSource }> }> }> };
+
+export type MoveOutMutationVariables = Exact<{
+  input: MoveOutInput;
+}>;
+
+
+export type MoveOutMutation = { moveOut: { id: string, reference: string, tenant: string, apartmentId: string, start: string, end: string | null, accessEndsAt: string | null, members: Array<{ userId: string, email: string }>, interimReadings: Array<{ meterNumber: string, quantity: string, value: string | null, readingTs: string | null, source: InterimReadingSource }> } };
+
+export type MoveInMutationVariables = Exact<{
+  input: MoveInInput;
+}>;
+
+
+export type MoveInMutation = { moveIn: { id: string, reference: string, tenant: string, apartmentId: string, start: string, end: string | null, accessEndsAt: string | null, members: Array<{ userId: string, email: string }>, interimReadings: Array<{ meterNumber: string, quantity: string, value: string | null, readingTs: string | null, source: InterimReadingSource }> } };
+
+export type OperatorInvitationFieldsFragment = { id: string, tenancyReference: string, email: string | null, activationCode: string | null, status: InvitationStatus, error: string | null, line: number | null, createdAt: string };
+
+export type InvitationReportFieldsFragment = { batchId: string | null, sent: number, queued: number, failed: number, noAddress: number, activated: number, revoked: number, expired: number, invitations: Array<{ id: string, tenancyReference: string, email: string | null, activationCode: string | null, status: InvitationStatus, error: string | null, line: number | null, createdAt: string }> };
+
+export type InvitationsQueryVariables = Exact<{
+  batchId?: string | number | null | undefined;
+}>;
+
+
+export type InvitationsQuery = { invitations: { batchId: string | null, sent: number, queued: number, failed: number, noAddress: number, activated: number, revoked: number, expired: number, invitations: Array<{ id: string, tenancyReference: string, email: string | null, activationCode: string | null, status: InvitationStatus, error: string | null, line: number | null, createdAt: string }> } };
+
+export type BulkInviteMutationVariables = Exact<{
+  csv: string;
+}>;
+
+
+export type BulkInviteMutation = { bulkInvite: { problems: Array<{ line: number, message: string }>, report: { batchId: string | null, sent: number, queued: number, failed: number, noAddress: number, activated: number, revoked: number, expired: number, invitations: Array<{ id: string, tenancyReference: string, email: string | null, activationCode: string | null, status: InvitationStatus, error: string | null, line: number | null, createdAt: string }> } | null } };
+
+export type ResendInvitationMutationVariables = Exact<{
+  id: string | number;
+  email?: string | null | undefined;
+}>;
+
+
+export type ResendInvitationMutation = { resendInvitation: { id: string, tenancyReference: string, email: string | null, activationCode: string | null, status: InvitationStatus, error: string | null, line: number | null, createdAt: string } };
+
+export type RevokeInvitationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RevokeInvitationMutation = { revokeInvitation: { id: string, tenancyReference: string, email: string | null, activationCode: string | null, status: InvitationStatus, error: string | null, line: number | null, createdAt: string } };
+
+export type DataQualityQueueQueryVariables = Exact<{
+  filter?: DataIssueFilter | null | undefined;
+}>;
+
+
+export type DataQualityQueueQuery = { dataQualityQueue: { issues: Array<{ id: string, kind: DataIssueKind, status: DataIssueStatus, propertyId: string, meterNumber: string, readingTs: string, readingValue: string | null, reason: string, resolution: DataIssueResolution | null, resolvedBy: string | null }>, unknownRadioIds: Array<{ radioId: string, telegrams: number, lastSeen: string, driver: string | null }> } };
+
+export type AcceptDataIssueMutationVariables = Exact<{
+  input: AcceptDataIssueInput;
+}>;
+
+
+export type AcceptDataIssueMutation = { acceptDataIssue: { id: string, status: DataIssueStatus } };
+
+export type RejectDataIssueMutationVariables = Exact<{
+  id: string | number;
+  note?: string | null | undefined;
+}>;
+
+
+export type RejectDataIssueMutation = { rejectDataIssue: { id: string, status: DataIssueStatus } };
+
+export type ApiKeyFieldsFragment = { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null };
+
+export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null }> };
+
+export type CreateApiKeyMutationVariables = Exact<{
+  name: string;
+  propertyIds: Array<string | number> | string | number;
+}>;
+
+
+export type CreateApiKeyMutation = { createApiKey: { key: string, apiKey: { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null } } };
+
+export type RevokeApiKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RevokeApiKeyMutation = { revokeApiKey: { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null } };
+
+export type PortfolioQueryVariables = Exact<{
+  filter?: PortfolioFilter | null | undefined;
+  sort?: PortfolioSort | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type PortfolioQuery = { portfolio: { total: number, asOf: string, rows: Array<{ apartments: number, meters: number, metersReporting: number, reportingShare: number | null, lastReadingAt: string | null, openIssues: number, tenancies: number, invited: number, activated: number, property: { id: string, number: string, name: string, address: string, zipcode: string, city: string } }> } };
+
+export type AdminPropertiesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminPropertiesQuery = { properties: Array<{ id: string, number: string, name: string, address: string, zipcode: string, city: string }> };
+
 export type OperatorLoginMutationVariables = Exact<{
   email: string;
   password: string;
@@ -68,7 +331,413 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-
+export const AdminTenancyFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AdminTenancyFields on AdminTenancy {
+  id
+  reference
+  tenant
+  apartmentId
+  start
+  end
+  accessEndsAt
+  members {
+    userId
+    email
+  }
+  interimReadings {
+    meterNumber
+    quantity
+    value
+    readingTs
+    source
+  }
+}
+    `, {"fragmentName":"AdminTenancyFields"}) as unknown as TypedDocumentString<AdminTenancyFieldsFragment, unknown>;
+export const OperatorInvitationFieldsFragmentDoc = new TypedDocumentString(`
+    fragment OperatorInvitationFields on OperatorInvitation {
+  id
+  tenancyReference
+  email
+  activationCode
+  status
+  error
+  line
+  createdAt
+}
+    `, {"fragmentName":"OperatorInvitationFields"}) as unknown as TypedDocumentString<OperatorInvitationFieldsFragment, unknown>;
+export const InvitationReportFieldsFragmentDoc = new TypedDocumentString(`
+    fragment InvitationReportFields on InvitationReport {
+  batchId
+  sent
+  queued
+  failed
+  noAddress
+  activated
+  revoked
+  expired
+  invitations {
+    ...OperatorInvitationFields
+  }
+}
+    fragment OperatorInvitationFields on OperatorInvitation {
+  id
+  tenancyReference
+  email
+  activationCode
+  status
+  error
+  line
+  createdAt
+}`, {"fragmentName":"InvitationReportFields"}) as unknown as TypedDocumentString<InvitationReportFieldsFragment, unknown>;
+export const ApiKeyFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ApiKeyFields on ApiKey {
+  id
+  name
+  prefix
+  propertyIds
+  createdAt
+  createdBy
+  lastUsedAt
+  revokedAt
+}
+    `, {"fragmentName":"ApiKeyFields"}) as unknown as TypedDocumentString<ApiKeyFieldsFragment, unknown>;
+export const AuditLogDocument = new TypedDocumentString(`
+    query AuditLog($filter: AuditFilter, $first: Int, $after: ID) {
+  auditLog(filter: $filter, first: $first, after: $after) {
+    entries {
+      id
+      at
+      actor
+      action
+      subjectType
+      subjectId
+      propertyId
+      reason
+      before
+      after
+    }
+    nextCursor
+  }
+}
+    `) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
+export const AuditFacetsDocument = new TypedDocumentString(`
+    query AuditFacets {
+  auditFacets {
+    actors
+    actions
+  }
+}
+    `) as unknown as TypedDocumentString<AuditFacetsQuery, AuditFacetsQueryVariables>;
+export const TenancyApartmentsDocument = new TypedDocumentString(`
+    query TenancyApartments($propertyId: ID!) {
+  tenancyApartments(propertyId: $propertyId) {
+    id
+    uniqueId
+    apartment
+    address
+    tenancies {
+      ...AdminTenancyFields
+    }
+  }
+}
+    fragment AdminTenancyFields on AdminTenancy {
+  id
+  reference
+  tenant
+  apartmentId
+  start
+  end
+  accessEndsAt
+  members {
+    userId
+    email
+  }
+  interimReadings {
+    meterNumber
+    quantity
+    value
+    readingTs
+    source
+  }
+}`) as unknown as TypedDocumentString<TenancyApartmentsQuery, TenancyApartmentsQueryVariables>;
+export const MoveOutDocument = new TypedDocumentString(`
+    mutation MoveOut($input: MoveOutInput!) {
+  moveOut(input: $input) {
+    ...AdminTenancyFields
+  }
+}
+    fragment AdminTenancyFields on AdminTenancy {
+  id
+  reference
+  tenant
+  apartmentId
+  start
+  end
+  accessEndsAt
+  members {
+    userId
+    email
+  }
+  interimReadings {
+    meterNumber
+    quantity
+    value
+    readingTs
+    source
+  }
+}`) as unknown as TypedDocumentString<MoveOutMutation, MoveOutMutationVariables>;
+export const MoveInDocument = new TypedDocumentString(`
+    mutation MoveIn($input: MoveInInput!) {
+  moveIn(input: $input) {
+    ...AdminTenancyFields
+  }
+}
+    fragment AdminTenancyFields on AdminTenancy {
+  id
+  reference
+  tenant
+  apartmentId
+  start
+  end
+  accessEndsAt
+  members {
+    userId
+    email
+  }
+  interimReadings {
+    meterNumber
+    quantity
+    value
+    readingTs
+    source
+  }
+}`) as unknown as TypedDocumentString<MoveInMutation, MoveInMutationVariables>;
+export const InvitationsDocument = new TypedDocumentString(`
+    query Invitations($batchId: ID) {
+  invitations(batchId: $batchId) {
+    ...InvitationReportFields
+  }
+}
+    fragment OperatorInvitationFields on OperatorInvitation {
+  id
+  tenancyReference
+  email
+  activationCode
+  status
+  error
+  line
+  createdAt
+}
+fragment InvitationReportFields on InvitationReport {
+  batchId
+  sent
+  queued
+  failed
+  noAddress
+  activated
+  revoked
+  expired
+  invitations {
+    ...OperatorInvitationFields
+  }
+}`) as unknown as TypedDocumentString<InvitationsQuery, InvitationsQueryVariables>;
+export const BulkInviteDocument = new TypedDocumentString(`
+    mutation BulkInvite($csv: String!) {
+  bulkInvite(csv: $csv) {
+    problems {
+      line
+      message
+    }
+    report {
+      ...InvitationReportFields
+    }
+  }
+}
+    fragment OperatorInvitationFields on OperatorInvitation {
+  id
+  tenancyReference
+  email
+  activationCode
+  status
+  error
+  line
+  createdAt
+}
+fragment InvitationReportFields on InvitationReport {
+  batchId
+  sent
+  queued
+  failed
+  noAddress
+  activated
+  revoked
+  expired
+  invitations {
+    ...OperatorInvitationFields
+  }
+}`) as unknown as TypedDocumentString<BulkInviteMutation, BulkInviteMutationVariables>;
+export const ResendInvitationDocument = new TypedDocumentString(`
+    mutation ResendInvitation($id: ID!, $email: String) {
+  resendInvitation(id: $id, email: $email) {
+    ...OperatorInvitationFields
+  }
+}
+    fragment OperatorInvitationFields on OperatorInvitation {
+  id
+  tenancyReference
+  email
+  activationCode
+  status
+  error
+  line
+  createdAt
+}`) as unknown as TypedDocumentString<ResendInvitationMutation, ResendInvitationMutationVariables>;
+export const RevokeInvitationDocument = new TypedDocumentString(`
+    mutation RevokeInvitation($id: ID!) {
+  revokeInvitation(id: $id) {
+    ...OperatorInvitationFields
+  }
+}
+    fragment OperatorInvitationFields on OperatorInvitation {
+  id
+  tenancyReference
+  email
+  activationCode
+  status
+  error
+  line
+  createdAt
+}`) as unknown as TypedDocumentString<RevokeInvitationMutation, RevokeInvitationMutationVariables>;
+export const DataQualityQueueDocument = new TypedDocumentString(`
+    query DataQualityQueue($filter: DataIssueFilter) {
+  dataQualityQueue(filter: $filter) {
+    issues {
+      id
+      kind
+      status
+      propertyId
+      meterNumber
+      readingTs
+      readingValue
+      reason
+      resolution
+      resolvedBy
+    }
+    unknownRadioIds {
+      radioId
+      telegrams
+      lastSeen
+      driver
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DataQualityQueueQuery, DataQualityQueueQueryVariables>;
+export const AcceptDataIssueDocument = new TypedDocumentString(`
+    mutation AcceptDataIssue($input: AcceptDataIssueInput!) {
+  acceptDataIssue(input: $input) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<AcceptDataIssueMutation, AcceptDataIssueMutationVariables>;
+export const RejectDataIssueDocument = new TypedDocumentString(`
+    mutation RejectDataIssue($id: ID!, $note: String) {
+  rejectDataIssue(id: $id, note: $note) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RejectDataIssueMutation, RejectDataIssueMutationVariables>;
+export const ApiKeysDocument = new TypedDocumentString(`
+    query ApiKeys {
+  apiKeys {
+    ...ApiKeyFields
+  }
+}
+    fragment ApiKeyFields on ApiKey {
+  id
+  name
+  prefix
+  propertyIds
+  createdAt
+  createdBy
+  lastUsedAt
+  revokedAt
+}`) as unknown as TypedDocumentString<ApiKeysQuery, ApiKeysQueryVariables>;
+export const CreateApiKeyDocument = new TypedDocumentString(`
+    mutation CreateApiKey($name: String!, $propertyIds: [ID!]!) {
+  createApiKey(name: $name, propertyIds: $propertyIds) {
+    key
+    apiKey {
+      ...ApiKeyFields
+    }
+  }
+}
+    fragment ApiKeyFields on ApiKey {
+  id
+  name
+  prefix
+  propertyIds
+  createdAt
+  createdBy
+  lastUsedAt
+  revokedAt
+}`) as unknown as TypedDocumentString<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
+export const RevokeApiKeyDocument = new TypedDocumentString(`
+    mutation RevokeApiKey($id: ID!) {
+  revokeApiKey(id: $id) {
+    ...ApiKeyFields
+  }
+}
+    fragment ApiKeyFields on ApiKey {
+  id
+  name
+  prefix
+  propertyIds
+  createdAt
+  createdBy
+  lastUsedAt
+  revokedAt
+}`) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const PortfolioDocument = new TypedDocumentString(`
+    query Portfolio($filter: PortfolioFilter, $sort: PortfolioSort, $first: Int, $offset: Int) {
+  portfolio(filter: $filter, sort: $sort, first: $first, offset: $offset) {
+    total
+    asOf
+    rows {
+      property {
+        id
+        number
+        name
+        address
+        zipcode
+        city
+      }
+      apartments
+      meters
+      metersReporting
+      reportingShare
+      lastReadingAt
+      openIssues
+      tenancies
+      invited
+      activated
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PortfolioQuery, PortfolioQueryVariables>;
+export const AdminPropertiesDocument = new TypedDocumentString(`
+    query AdminProperties {
+  properties {
+    id
+    number
+    name
+    address
+    zipcode
+    city
+  }
+}
+    `) as unknown as TypedDocumentString<AdminPropertiesQuery, AdminPropertiesQueryVariables>;
 export const OperatorLoginDocument = new TypedDocumentString(`
     mutation OperatorLogin($email: String!, $password: String!) {
   operatorLogin(email: $email, password: $password) {

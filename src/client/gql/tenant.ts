@@ -254,9 +254,9 @@ export type ObjectDetailsFieldsFragment = { id: string, kind: ObjectKind, unit: 
 
 export type ClimateCorrectionFieldsFragment = { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null };
 
-export type TenantGraphFieldsFragment = { timestamps: Array<string>, partial: Array<boolean>, graphs: Array<{ type: GraphType, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null }, consumption: Array<{ values: Array<number | null>, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, relatedValues: Array<{ type: string, values: Array<number | null> }>, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null }> }> };
+export type TenantGraphFieldsFragment = { timestamps: Array<string>, partial: Array<boolean>, graphs: Array<{ type: GraphType, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null }, consumption: Array<{ values: Array<number | null>, kwhEstimateMethod: string | null, estimated: Array<boolean>, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, relatedValues: Array<{ type: string, values: Array<number | null> }>, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null }> }> };
 
-export type QuantityKpiFieldsFragment = { total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> };
+export type QuantityKpiFieldsFragment = { total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, kwhPerUnit: number | null, estimatedHours: number, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> };
 
 export type ConsumptionProjectionQueryVariables = Exact<{
   input: ProjectionInput;
@@ -356,7 +356,7 @@ export type TenantGraphQueryVariables = Exact<{
 }>;
 
 
-export type TenantGraphQuery = { tenantGraph: { timestamps: Array<string>, partial: Array<boolean>, graphs: Array<{ type: GraphType, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null }, consumption: Array<{ values: Array<number | null>, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, relatedValues: Array<{ type: string, values: Array<number | null> }>, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null }> }> } };
+export type TenantGraphQuery = { tenantGraph: { timestamps: Array<string>, partial: Array<boolean>, graphs: Array<{ type: GraphType, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null }, consumption: Array<{ values: Array<number | null>, kwhEstimateMethod: string | null, estimated: Array<boolean>, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, relatedValues: Array<{ type: string, values: Array<number | null> }>, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null }> }> } };
 
 export type LoginWithEmailAndPasswordMutationVariables = Exact<{
   credentials: CredentialsInput;
@@ -398,7 +398,7 @@ export type UnitQuantityKpisQueryVariables = Exact<{
 }>;
 
 
-export type UnitQuantityKpisQuery = { unitQuantityKpis: Array<{ total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> }> };
+export type UnitQuantityKpisQuery = { unitQuantityKpis: Array<{ total: number | null, previousPeriod: number | null, previousYear: number | null, propertyComparison: number | null, partial: boolean, previousYearClimateCorrected: number | null, totalNormalYear: number | null, kwhEstimate: number | null, kwhEstimateMethod: string | null, kwhPerUnit: number | null, estimatedHours: number, quantityDescriptor: { quantity: string, normalized: boolean, expressedAs: string | null }, climateCorrection: { applied: ClimateCorrectionKind, reason: string | null, baseTemperature: number, hotWaterShare: number, degreeDays: number | null, lastYearDegreeDays: number | null, normalDegreeDays: number | null } | null, rooms: Array<{ label: string, value: number | null }>, meters: Array<{ value: number | null, object: { id: string, kind: ObjectKind, unit: { id: string, name: string } | null, group: { id: string, quantity: string, operational: boolean, meter: { id: string, number: string, roomName: string | null } | null } | null, measurementPoint: { id: string, name: string, room: string | null, quantity: string } | null } }> }> };
 
 export type UpdateAlarmMutationVariables = Exact<{
   tenancyId: string | number;
@@ -551,6 +551,7 @@ export const TenantGraphFieldsFragmentDoc = new TypedDocumentString(`
         ...ClimateCorrectionFields
       }
       kwhEstimateMethod
+      estimated
     }
   }
 }
@@ -606,6 +607,8 @@ export const QuantityKpiFieldsFragmentDoc = new TypedDocumentString(`
   }
   kwhEstimate
   kwhEstimateMethod
+  kwhPerUnit
+  estimatedHours
   rooms {
     label
     value
@@ -1074,6 +1077,7 @@ fragment TenantGraphFields on Graph {
         ...ClimateCorrectionFields
       }
       kwhEstimateMethod
+      estimated
     }
   }
 }`) as unknown as TypedDocumentString<TenantGraphQuery, TenantGraphQueryVariables>;
@@ -1232,6 +1236,8 @@ fragment QuantityKpiFields on QuantityKpi {
   }
   kwhEstimate
   kwhEstimateMethod
+  kwhPerUnit
+  estimatedHours
   rooms {
     label
     value

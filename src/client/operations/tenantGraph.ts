@@ -29,6 +29,8 @@ export type GraphConsumption = {
   relatedValues: { type: string; values: (number | null)[] }[];
   climateCorrection: ClimateCorrection | null;
   kwhEstimateMethod: string | null;
+  /** Per bucket: true when an hour in it is estimated (filled in between readings far apart). */
+  estimated: boolean[];
 };
 
 export type TenantGraph = {

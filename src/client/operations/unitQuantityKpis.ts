@@ -28,6 +28,8 @@ export type QuantityKpi = {
   climateCorrection: ClimateCorrection | null;
   kwhEstimate: number | null;
   kwhEstimateMethod: string | null;
+  /** Hours counted in total that are estimated (filled in between readings far apart). */
+  estimatedHours: number;
   rooms: { label: string; value: number | null }[];
   meters: { object: ObjectDetails; value: number | null }[];
 };

@@ -6,6 +6,7 @@ import { homePath } from '../../client/session.ts';
 import { SERVER_ERROR_CODES, type ServerErrorCode } from '../../lib/errors.ts';
 import type { Language } from '../../lib/languages.ts';
 import { Providers } from '../shared/Providers.tsx';
+import { useHydrated } from '../shared/useHydrated.ts';
 import { useSession } from '../shared/useSession.ts';
 import { ErrorAlert } from './ErrorAlert.tsx';
 import { SIGNUP_CODE_ERROR_KEY } from './SetPasswordForm.tsx';
@@ -24,6 +25,8 @@ function Created() {
   const home = useSession(homePath);
   const loggedOut = useSession((s) => s.matches('loggedOut'));
   const [codeError, setCodeError] = useState<ServerErrorCode | null>(null);
+  // Disabled until the island runs: a click on the server-rendered button would do nothing.
+  const hydrated = useHydrated();
   useEffect(() => {
     const stored = sessionStorage.getItem(SIGNUP_CODE_ERROR_KEY);
     sessionStorage.removeItem(SIGNUP_CODE_ERROR_KEY);
@@ -36,7 +39,12 @@ function Created() {
   return (
     <>
       <ErrorAlert code={codeError} />
-      <button type="button" className="button primary block" onClick={() => void navigate(home)}>
+      <button
+        type="button"
+        className="button primary block"
+        disabled={!hydrated}
+        onClick={() => void navigate(home)}
+      >
         {t('signup.to_dashboard')}
       </button>
     </>

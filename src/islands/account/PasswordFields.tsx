@@ -51,13 +51,17 @@ export function PasswordFields(props: Props) {
                 <li key={key} className={ok ? 'rule-ok' : props.showErrors ? 'field-error' : 'muted'}>
                   <span aria-hidden="true">{ok ? '✓ ' : '• '}</span>
                   {t(`account:signup.${key}`)}
+                  <span className="visually-hidden">
+                    {' '}
+                    ({ok ? t('account:signup.rule_met') : t('account:signup.rule_not_met')})
+                  </span>
                 </li>
               );
             })}
           </ul>
           {props.showErrors &&
             other.map((e) => (
-              <p key={e} className="field-error">
+              <p key={e} className="field-error" role="alert">
                 {t(`domain:validation.${e}`)}
               </p>
             ))}
@@ -75,7 +79,7 @@ export function PasswordFields(props: Props) {
           onChange={(e) => props.onConfirm(e.target.value)}
         />
         {props.confirmError && (
-          <p id={`${id}-confirm-error`} className="field-error">
+          <p id={`${id}-confirm-error`} className="field-error" role="alert">
             {t(`domain:validation.${props.confirmError}`)}
           </p>
         )}

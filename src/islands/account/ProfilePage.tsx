@@ -18,6 +18,7 @@ import { getSessionActor } from '../../client/session.ts';
 import { type ServerErrorCode, serverErrorCode } from '../../lib/errors.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
 import { confirmPasswordError, normalizeEmail, passwordErrors, validateEmail } from '../../lib/validation.ts';
+import { focusFirstInvalid } from '../shared/focusInvalid.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { useSession } from '../shared/useSession.ts';
@@ -73,22 +74,32 @@ function PasswordField({
   id,
   value,
   onChange,
+  missing = false,
 }: {
   id: string;
   value: string;
   onChange: (v: string) => void;
+  /** Submitted empty: marked invalid, with the message tied to it and announced. */
+  missing?: boolean;
 }) {
-  const { t } = useTranslation('account');
+  const { t } = useTranslation(['account', 'domain']);
   return (
     <div className="field">
-      <label htmlFor={id}>{t('profile.delete_password')}</label>
+      <label htmlFor={id}>{t('account:profile.delete_password')}</label>
       <input
         id={id}
         type="password"
         autoComplete="current-password"
         value={value}
+        aria-invalid={missing ? true : undefined}
+        aria-describedby={missing ? `${id}-error` : undefined}
         onChange={(e) => onChange(e.target.value)}
       />
+      {missing && (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {t('domain:validation.password_required')}
+        </p>
+      )}
     </div>
   );
 }
@@ -164,7 +175,7 @@ function Preferences({ language, notifications }: { language: string; notificati
 }
 
 function PasswordChange() {
-  const { t } = useTranslation('account');
+  const { t } = useTranslation(['account', 'domain']);
   const id = useId();
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
@@ -176,7 +187,7 @@ function PasswordChange() {
   const submit = async (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     setShowErrors(true);
-    if (!current || errors.length || mismatch) return;
+    if (!current || errors.length || mismatch) return focusFirstInvalid(e.currentTarget);
     if (await run(() => changePassword(current, password))) {
       // Every session ended with the change, this one too: log in again with the new password.
       toast.success(t('profile.password_changed'), { duration: 3000 });
@@ -195,8 +206,14 @@ function PasswordChange() {
             autoComplete="current-password"
             value={current}
             aria-invalid={showErrors && !current ? true : undefined}
+            aria-describedby={showErrors && !current ? `${id}-current-error` : undefined}
             onChange={(e) => setCurrent(e.target.value)}
           />
+          {showErrors && !current && (
+            <p id={`${id}-current-error`} className="field-error" role="alert">
+              {t('domain:validation.password_required')}
+            </p>
+          )}
         </div>
         <PasswordFields
           password={password}
@@ -223,6 +240,7 @@ function EmailChange() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
+  const [passwordMissing, setPasswordMissing] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const { busy, failure, run } = useAction();
   return (
@@ -240,7 +258,8 @@ function EmailChange() {
           e.preventDefault();
           const problem = validateEmail(email);
           setFieldError(problem);
-          if (problem || !password) return;
+          setPasswordMissing(!password);
+          if (problem || !password) return focusFirstInvalid(e.currentTarget);
           const target = normalizeEmail(email);
           if (await run(() => requestEmailChange(password, target))) {
             setSentTo(target);
@@ -261,12 +280,20 @@ function EmailChange() {
             onChange={(e) => setEmail(e.target.value)}
           />
           {fieldError && (
-            <p id={`${id}-email-error`} className="field-error">
+            <p id={`${id}-email-error`} className="field-error" role="alert">
               {t(`domain:validation.${fieldError}`)}
             </p>
           )}
         </div>
-        <PasswordField id={`${id}-pw`} value={password} onChange={setPassword} />
+        <PasswordField
+          id={`${id}-pw`}
+          value={password}
+          onChange={(value) => {
+            setPassword(value);
+            if (value) setPasswordMissing(false);
+          }}
+          missing={passwordMissing}
+        />
         <button type="submit" className="button primary" disabled={busy} aria-busy={busy}>
           {t('account:profile.change_email')}
         </button>

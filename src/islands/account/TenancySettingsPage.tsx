@@ -216,7 +216,7 @@ function InviteForm({ onInvite }: { onInvite: (email: string) => Promise<void> }
           onChange={(e) => setEmail(e.target.value)}
         />
         {error && (
-          <p id={`${id}-error`} className="field-error">
+          <p id={`${id}-error`} className="field-error" role="alert">
             {t(`domain:validation.${error}`)}
           </p>
         )}

@@ -9,6 +9,7 @@ import { errorMessageKey, serverErrorCode } from '../../lib/errors.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
+import { useDocumentTitle } from '../shared/useDocumentTitle.ts';
 import { Modal } from '../shell/Modal.tsx';
 import { AlarmChart } from './AlarmChart.tsx';
 import { amount, graphHref, periodLabel, ruleText, useTenancyInView } from './shared.ts';
@@ -39,6 +40,10 @@ function Detail({ alarmId }: { alarmId: string }) {
   const remove = useDeleteAlarm(tenancyId ?? '');
   const toggle = useToggleAlarm(tenancyId ?? '');
   const [confirming, setConfirming] = useState(false);
+  const name = a
+    ? `${t(`domain:quantities.${a.quantity}`)} · ${t(`domain:alarms.frequency.${a.frequency.toLowerCase()}`)}`
+    : null;
+  useDocumentTitle(name ? t('detail.page_title', { name }) : null);
 
   if (!tenancyId) return null;
   const base = `/t/${encodeURIComponent(tenancyId)}/alarms`;
@@ -61,9 +66,7 @@ function Detail({ alarmId }: { alarmId: string }) {
       <section className="card" aria-labelledby="alarm-title">
         <header className="card-header">
           <div>
-            <h2 id="alarm-title">
-              {quantityLabel} · {t(`domain:alarms.frequency.${a.frequency.toLowerCase()}`)}
-            </h2>
+            <h2 id="alarm-title">{name}</h2>
             <p className="card-subtitle">
               {t(`domain:alarms.type.${a.type.toLowerCase()}`)}: {ruleText(a, lang, t)}
             </p>

@@ -30,6 +30,7 @@ import {
 } from '../../machines/alarmWizard.machine.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
+import { useDocumentTitle } from '../shared/useDocumentTitle.ts';
 import { amount, periodLabel, unitOf, useOwnQuantities, useTenancyInView } from './shared.ts';
 import './alarms.css';
 
@@ -136,6 +137,14 @@ function Wizard({ tenancyId, alarm }: { tenancyId: string; alarm: Alarm | null }
   const step = stepName
     ? ALARM_STEPS.indexOf(stepName as (typeof ALARM_STEPS)[number]) + 1
     : ALARM_STEPS.length;
+  useDocumentTitle(
+    t('wizard.page_title', {
+      title: t(alarm ? 'wizard.title_edit' : 'wizard.title_new'),
+      step,
+      total: ALARM_STEPS.length,
+      name: t(`domain:alarms.step.${stepName ?? 'review'}`),
+    }),
+  );
 
   // Browser back and forward: open the step in the URL when it is reachable, else put the URL right.
   useEffect(() => {

@@ -3,6 +3,7 @@
  * data-layer effects, and the tag manager, which loads only after consent and only when configured.
  */
 import { createActor } from 'xstate';
+import { focusPageHeading } from '../../client/focusHeading.ts';
 import { cookieConsentMachine, parseConsentCookie } from '../../machines/cookieConsent.machine.ts';
 
 type DataLayerEntry = Record<string, unknown>;
@@ -28,6 +29,25 @@ function loadTagManager(id: string): void {
   script.async = true;
   script.src = `https://www.googletagmanager.com/gtm.js?id=${encodeURIComponent(id)}`;
   document.head.append(script);
+}
+
+/**
+ * The banner never covers the focused element (WCAG 2.4.11): the page keeps a scroll padding as tall as the
+ * banner, and a control that still lands under it (the browser did not scroll) is scrolled above it.
+ */
+function keepFocusClear(banner: HTMLElement): void {
+  const root = document.documentElement;
+  const inner = banner.firstElementChild ?? banner;
+  new ResizeObserver(() => {
+    root.style.setProperty('--consent-height', `${Math.ceil(banner.getBoundingClientRect().height)}px`);
+  }).observe(inner);
+  document.addEventListener('focusin', (event) => {
+    const target = event.target;
+    if (banner.hidden || !(target instanceof HTMLElement) || banner.contains(target)) return;
+    const top = inner.getBoundingClientRect().top;
+    const box = target.getBoundingClientRect();
+    if (box.bottom > top - 8) window.scrollBy({ top: box.bottom - top + 16, behavior: 'instant' });
+  });
 }
 
 function bindBanner(): void {
@@ -56,13 +76,16 @@ function bindBanner(): void {
   actor.subscribe((snapshot) => {
     banner.hidden = snapshot.matches('answered');
   });
+  keepFocusClear(banner);
   actor.start();
-  banner.querySelector('[data-consent="accept"]')?.addEventListener('click', () => {
-    actor.send({ type: 'consent.accept' });
-  });
-  banner.querySelector('[data-consent="reject"]')?.addEventListener('click', () => {
-    actor.send({ type: 'consent.reject' });
-  });
+  // The answered banner hides with the button that had focus: focus goes on to the page's heading.
+  const answer = (type: 'consent.accept' | 'consent.reject') => () => {
+    const hadFocus = banner.contains(document.activeElement);
+    actor.send({ type });
+    if (hadFocus) focusPageHeading();
+  };
+  banner.querySelector('[data-consent="accept"]')?.addEventListener('click', answer('consent.accept'));
+  banner.querySelector('[data-consent="reject"]')?.addEventListener('click', answer('consent.reject'));
 }
 
 bindBanner();

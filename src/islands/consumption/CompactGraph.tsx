@@ -10,9 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { bucketLabel } from '../../lib/buckets.ts';
 import type { Language } from '../../lib/languages.ts';
 import type { GraphModel } from './ConsumptionChart.tsx';
-
-/** A lighter shade of the bar colour marks a bucket that is not over yet (as ConsumptionChart does). */
-export const PARTIAL_FILL = '#fdba8c';
+import { COLORS } from './graphModel.ts';
 
 /** Each bucket's slot is this wide in the drawing's own units; a bar takes 62% of it. */
 const SLOT = 10;
@@ -111,7 +109,7 @@ export function CompactGraph({
                 y={r.y}
                 width={r.width}
                 height={r.height}
-                fill={model.partial[i] ? PARTIAL_FILL : series.color}
+                fill={model.partial[i] ? COLORS.partial : series.color}
                 opacity={pointed === null || pointed === i ? 1 : 0.55}
               />
             ) : null,

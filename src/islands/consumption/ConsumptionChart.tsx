@@ -1,6 +1,7 @@
 /**
  * A consumption chart drawn by ApexCharts, imported inside the effect so it stays out of the page's first JS.
- * Null values are gaps (never zero); partial buckets are drawn lighter. ApexCharts' keyboard module makes the
+ * Null values are gaps (never zero); partial buckets are drawn lighter, buckets with estimated hours grey (with a
+ * legend under the chart). ApexCharts' keyboard module makes the
  * chart focusable and its points steppable with the arrow keys.
  */
 import { useEffect, useRef, useState } from 'react';
@@ -9,6 +10,7 @@ import { bucketLabel } from '../../lib/buckets.ts';
 import type { Language } from '../../lib/languages.ts';
 import type { ServerResolution } from '../../lib/periods.ts';
 import { Spinner } from '../shared/Spinner.tsx';
+import { COLORS } from './graphModel.ts';
 import type { ValueFormat } from './valueFormat.ts';
 
 /** One drawn series. */
@@ -32,12 +34,14 @@ export type GraphModel = {
   format: ValueFormat;
   /** A note per bucket for the table alternative (e.g. "over the limit"), beside the partial-bucket note. */
   notes?: (string | null)[];
+  /** The main series' buckets that count an estimated hour (tenantGraph's `estimated`); absent when not known. */
+  estimated?: boolean[];
 };
 
 type Props = { model: GraphModel; lang: Language; title: string; height?: number; compact?: boolean };
 
-// A lighter shade of each bar colour marks a bucket that is not over yet.
-const PARTIAL_FILL = '#fdba8c';
+/** Bars of the main series whose bucket counts estimated hours (3:1 against the white card and the main colour's hue dropped). */
+export const ESTIMATED_FILL = '#78716c';
 
 /** Axis labels: times for an hourly graph of one day, with the day when it spans several. */
 export function axisLabels(model: GraphModel, lang: Language, weekWord: string): string[] {
@@ -53,6 +57,31 @@ export function axisLabels(model: GraphModel, lang: Language, weekWord: string):
   );
 }
 
+/**
+ * ApexCharts names its legend toggles in English ("…, visible. Press Enter or Space to toggle.") and marks a
+ * hidden series as pressed; this names them in the page's language, the state in words, whenever it redraws them.
+ */
+function localiseLegend(host: HTMLElement, label: (name: string, hidden: boolean) => string): () => void {
+  const relabel = () => {
+    for (const toggle of host.querySelectorAll<HTMLElement>('.apexcharts-legend-series[role="button"]')) {
+      const name = toggle.querySelector('.apexcharts-legend-text')?.textContent ?? '';
+      const hidden = toggle.classList.contains('apexcharts-inactive-legend');
+      const wanted = label(name, hidden);
+      if (toggle.getAttribute('aria-label') !== wanted) toggle.setAttribute('aria-label', wanted);
+      if (toggle.hasAttribute('aria-pressed')) toggle.removeAttribute('aria-pressed');
+    }
+  };
+  const observer = new MutationObserver(relabel);
+  observer.observe(host, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ['aria-label', 'class'],
+  });
+  relabel();
+  return () => observer.disconnect();
+}
+
 /** The chart. */
 export function ConsumptionChart({ model, lang, title, height = 320, compact = false }: Props) {
   const { t } = useTranslation('consumption');
@@ -64,6 +93,7 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
   useEffect(() => {
     let disposed = false;
     let chart: { destroy: () => void } | null = null;
+    let stopLegend = () => {};
     setLoaded(false);
     (async () => {
       // Only what this chart uses: the dashboard's small bar charts need neither lines, legend nor keyboard.
@@ -108,9 +138,11 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
             y,
             ...(s.kind === 'bar' && s.pointColors?.[i]
               ? { fillColor: s.pointColors[i] }
-              : s.kind === 'bar' && model.partial[i]
-                ? { fillColor: PARTIAL_FILL }
-                : {}),
+              : s.kind === 'bar' && s.key === 'main' && model.estimated?.[i]
+                ? { fillColor: ESTIMATED_FILL }
+                : s.kind === 'bar' && model.partial[i]
+                  ? { fillColor: COLORS.partial }
+                  : {}),
           })),
         })),
         colors: model.series.map((s) => s.color),
@@ -162,7 +194,11 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
               const ts = model.timestamps[i];
               if (!ts) return '';
               const text = bucketLabel(ts, model.resolution, lang, { long: true, weekWord: t('chart.week') });
-              return model.partial[i] ? `${text} (${t('chart.partial')})` : text;
+              const marks = [
+                model.partial[i] ? t('chart.partial') : '',
+                model.estimated?.[i] ? t('chart.estimated') : '',
+              ].filter(Boolean);
+              return marks.length ? `${text} (${marks.join(', ')})` : text;
             },
           },
           y: { formatter: (v: number | null) => model.format.format(v ?? null) },
@@ -173,6 +209,9 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
       if (disposed) instance.destroy();
       else {
         chart = instance;
+        stopLegend = localiseLegend(host.current, (name, hidden) =>
+          t(hidden ? 'chart.legend_hidden' : 'chart.legend_shown', { name }),
+        );
         setLoaded(true);
       }
     })().catch(() => {
@@ -180,6 +219,7 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
     });
     return () => {
       disposed = true;
+      stopLegend();
       chart?.destroy();
     };
   }, [model, lang, title, height, compact, weekWord, t]);

@@ -9,7 +9,7 @@ export type Cell = { text: string; csv: string };
 export type TableModel = { columns: string[]; rows: Cell[][] };
 
 /** Saves text as a file through a temporary link (no server round trip). */
-function download(fileName: string, text: string): void {
+export function download(fileName: string, text: string): void {
   // The byte-order mark lets spreadsheet programs read æ, ø, å and CO₂ as UTF-8.
   const blob = new Blob([`\uFEFF${text}`], { type: 'text/csv;charset=utf-8' });
   const url = URL.createObjectURL(blob);

@@ -5,22 +5,35 @@ import { bucketLabel, localTimestamp } from '../../lib/buckets.ts';
 import { csvNumber } from '../../lib/csv.ts';
 import type { Language } from '../../lib/languages.ts';
 import { CompactGraph } from './CompactGraph.tsx';
-import { ConsumptionChart, type GraphModel } from './ConsumptionChart.tsx';
+import { ConsumptionChart, ESTIMATED_FILL, type GraphModel } from './ConsumptionChart.tsx';
 import { CsvButton, DataTable, type TableModel } from './DataTable.tsx';
 
-/** The table of a graph: one row per bucket (local time), one column per series, and a note on open buckets. */
+/**
+ * The table of a graph: one row per bucket (local time), one column per series, a column saying which buckets
+ * count estimated hours (when any does), and a note on open buckets.
+ */
 export function graphTable(
   model: GraphModel,
   lang: Language,
-  words: { time: string; note: string; partial: string; week: string },
+  words: {
+    time: string;
+    note: string;
+    partial: string;
+    week: string;
+    estimated: string;
+    yes: string;
+    no: string;
+  },
 ): TableModel {
   const noteOf = (i: number) =>
     [model.partial[i] ? words.partial : '', model.notes?.[i] ?? ''].filter(Boolean).join(', ');
   const anyNote = model.timestamps.some((_, i) => noteOf(i) !== '');
   const unit = model.format.unit ? ` (${model.format.unit})` : '';
+  const anyEstimated = model.estimated?.some(Boolean) ?? false;
   const columns = [
     words.time,
     ...model.series.map((s) => `${s.name}${unit}`),
+    ...(anyEstimated ? [words.estimated] : []),
     ...(anyNote ? [words.note] : []),
   ];
   const rows = model.timestamps.map((ts, i) => [
@@ -32,6 +45,9 @@ export function graphTable(
       const v = s.values[i] ?? null;
       return { text: model.format.format(v), csv: csvNumber(v, lang, model.format.decimals) };
     }),
+    ...(anyEstimated
+      ? [model.estimated?.[i] ? words.yes : words.no].map((text) => ({ text, csv: text }))
+      : []),
     ...(anyNote ? [{ text: noteOf(i), csv: noteOf(i) }] : []),
   ]);
   return { columns, rows };
@@ -74,6 +90,9 @@ export function GraphPanel({
             note: t('table.note'),
             partial: t('chart.partial'),
             week: t('chart.week'),
+            estimated: t('table.estimated'),
+            yes: t('table.yes'),
+            no: t('table.no'),
           })
         : null,
     [needsTable, model, lang, t],
@@ -97,6 +116,12 @@ export function GraphPanel({
       )}
       {!compact && model.partial.some(Boolean) && hasData && model.series.some((x) => x.kind === 'bar') && (
         <p className="muted small">{t('chart.partial_note')}</p>
+      )}
+      {hasData && model.estimated?.some(Boolean) && (
+        <p className="muted small estimated-legend" data-testid="estimated-legend">
+          <span className="legend-swatch" style={{ background: ESTIMATED_FILL }} aria-hidden="true" />
+          {t('chart.estimated_note')}
+        </p>
       )}
       <details className="table-alternative" onToggle={(e) => setOpen(e.currentTarget.open)}>
         <summary>

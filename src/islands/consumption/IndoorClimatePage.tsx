@@ -176,7 +176,7 @@ function ClimateView() {
               showTitle={false}
               model={g.model}
               lang={lang}
-              title={g.title}
+              title={`${g.title}, ${state.periodText}`}
               fileParts={[g.q, period.startDate, period.endDate]}
             />
           )}

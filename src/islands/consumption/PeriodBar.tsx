@@ -1,6 +1,6 @@
 /** The period bar: presets, a custom range, previous and next, the label, the resolution and the comparison. */
 import { useSelector } from '@xstate/react';
-import { type SubmitEvent, useId, useState } from 'react';
+import { type SubmitEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isPeriodPreset, PERIOD_PRESETS, type Resolution } from '../../lib/periods.ts';
 import { type Comparison, parseComparison } from '../../machines/period.machine.ts';
@@ -13,11 +13,14 @@ export function PeriodBar({ state, comparison = false, minDate }: Props) {
   const { t } = useTranslation(['consumption', 'domain']);
   const id = useId();
   const { actor } = state;
-  const label = useSelector(actor, (s) => s.context.label);
   const preset = useSelector(actor, (s) => s.context.preset);
   const choosingCustom = useSelector(actor, (s) => s.matches('choosingCustom'));
   const canNext = useSelector(actor, (s) => s.can({ type: 'period.next' }));
   const today = useSelector(actor, (s) => s.context.today);
+  // A control that disappears or turns disabled under the keyboard's focus would drop focus to the page body:
+  // focus moves on to the period choice, the control that follows (and that opened the custom range).
+  const presetRef = useRef<HTMLSelectElement>(null);
+  const focusPreset = () => presetRef.current?.focus();
 
   return (
     <section className="period-bar" aria-label={t('period.bar_label')}>
@@ -32,12 +35,19 @@ export function PeriodBar({ state, comparison = false, minDate }: Props) {
           <span aria-hidden="true">‹</span>
         </button>
         <p className="period-label" aria-live="polite" data-testid="period-label">
-          {t(`domain:${label.key}`, label.values)}
+          {state.periodText}
         </p>
         <button
           type="button"
           className="icon-button period-step"
-          onClick={() => actor.send({ type: 'period.next' })}
+          onClick={(e) => {
+            actor.send({ type: 'period.next' });
+            if (
+              e.currentTarget === document.activeElement &&
+              !actor.getSnapshot().can({ type: 'period.next' })
+            )
+              focusPreset();
+          }}
           disabled={!canNext}
           aria-label={t('domain:periods.next')}
           data-testid="period-next"
@@ -51,6 +61,7 @@ export function PeriodBar({ state, comparison = false, minDate }: Props) {
             {t('period.preset')}
           </label>
           <select
+            ref={presetRef}
             id={`${id}-preset`}
             value={choosingCustom ? 'custom' : preset}
             onChange={(e) => {
@@ -100,12 +111,16 @@ export function PeriodBar({ state, comparison = false, minDate }: Props) {
           </div>
         )}
       </div>
-      {choosingCustom && <CustomRange state={state} today={today} minDate={minDate ?? undefined} />}
+      {choosingCustom && (
+        <CustomRange state={state} today={today} minDate={minDate ?? undefined} onClosed={focusPreset} />
+      )}
     </section>
   );
 }
 
-function CustomRange({ state, today, minDate }: { state: PeriodState; today: string; minDate?: string }) {
+type CustomRangeProps = { state: PeriodState; today: string; minDate?: string; onClosed: () => void };
+
+function CustomRange({ state, today, minDate, onClosed }: CustomRangeProps) {
   const { t } = useTranslation(['consumption', 'domain']);
   const id = useId();
   const { actor } = state;
@@ -115,6 +130,7 @@ function CustomRange({ state, today, minDate }: { state: PeriodState; today: str
   const submit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     actor.send({ type: 'period.custom', startDate: start, endDate: end });
+    if (!actor.getSnapshot().matches('choosingCustom')) onClosed();
   };
   const errorId = `${id}-error`;
   return (
@@ -158,7 +174,10 @@ function CustomRange({ state, today, minDate }: { state: PeriodState; today: str
         <button
           type="button"
           className="button secondary"
-          onClick={() => actor.send({ type: 'period.customCancel' })}
+          onClick={() => {
+            actor.send({ type: 'period.customCancel' });
+            onClosed();
+          }}
         >
           {t('period.cancel')}
         </button>

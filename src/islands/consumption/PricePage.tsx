@@ -121,7 +121,7 @@ function PriceView({ quantity }: Props) {
             showTitle={false}
             model={model}
             lang={lang}
-            title={title}
+            title={`${title}, ${state.periodText}`}
             fileParts={[quantity, 'cost', period.startDate, period.endDate]}
             testId="cost-graph"
           />

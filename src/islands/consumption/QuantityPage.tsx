@@ -184,7 +184,16 @@ function QuantityView({ quantity, scope }: Props) {
         key: 'total',
         label: kpi.partial ? t('kpi.total_so_far') : t('kpi.total'),
         value: format.format(kpi.total),
-        extra: <ComparisonSmiley value={kpi.total} reference={reference} />,
+        extra: (
+          <>
+            <ComparisonSmiley value={kpi.total} reference={reference} />
+            {kpi.estimatedHours > 0 && (
+              <span className="kpi-note muted small" data-testid="kpi-estimated">
+                {t('kpi.includes_estimated', { count: kpi.estimatedHours })}
+              </span>
+            )}
+          </>
+        ),
         testId: 'kpi-total',
       },
       { key: 'previous', label: t('kpi.previous_period'), value: format.format(kpi.previousPeriod) },
@@ -336,7 +345,19 @@ function QuantityView({ quantity, scope }: Props) {
         {climateOn && correction && <ClimateNote correction={correction} />}
         {estimateOn && kpi?.kwhEstimateMethod && (
           <p className="note" data-testid="kwh-method">
-            {t('kpi.kwh_method', { method: kpi.kwhEstimateMethod })}
+            {t('kpi.kwh_method', {
+              // Codes, one per way a month's kWh per unit was found (docs/domain.md), each translated.
+              method: [
+                ...kpi.kwhEstimateMethod.split(',').map((code) => t(`kpi.kwh_methods.${code}`)),
+                ...(kpi.kwhPerUnit == null
+                  ? []
+                  : [
+                      t('kpi.kwh_factor', {
+                        factor: formatNumber(kpi.kwhPerUnit, lang, { maximumFractionDigits: 3 }),
+                      }),
+                    ]),
+              ].join(' '),
+            })}
           </p>
         )}
       </section>
@@ -354,7 +375,7 @@ function QuantityView({ quantity, scope }: Props) {
             showTitle={false}
             model={model}
             lang={lang}
-            title={graphType === 'CO2' ? t('graph.co2_title', { quantity: quantityName }) : quantityName}
+            title={`${graphType === 'CO2' ? t('graph.co2_title', { quantity: quantityName }) : quantityName}, ${state.periodText}`}
             fileParts={[quantity, graphType === 'CO2' ? 'co2' : '', period.startDate, period.endDate]}
             testId="quantity-graph"
           />

@@ -9,6 +9,8 @@ import type { ValueFormat } from './valueFormat.ts';
 export const COLORS = {
   main: '#c2410c',
   comparison: '#57534e',
+  /** A bucket that is not over yet: lighter than main, still 3.3:1 on white (WCAG 1.4.11). */
+  partial: '#df6d35',
   lastYear: '#2563eb',
   extra: ['#c2410c', '#0f766e', '#7c3aed', '#2563eb', '#be123c', '#4d7c0f'],
 } as const;
@@ -64,6 +66,8 @@ export function quantityGraphModel(
   return {
     timestamps: graph?.timestamps ?? [],
     partial: graph?.partial ?? [],
+    // Only a full consumption series carries the flags (the dashboard's smaller answer has none).
+    ...(c && 'estimated' in c && Array.isArray(c.estimated) ? { estimated: c.estimated as boolean[] } : {}),
     resolution,
     series,
     format,

@@ -24,7 +24,7 @@ const persistingMachine = periodMachine.provide({
 
 /** The page's period actor and what the page reads from it. */
 export function usePeriod(page: PeriodPage, hasHourlyData: boolean) {
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation('domain');
   const actor = useActorRef(persistingMachine, {
     input: {
       today: todayInCopenhagen().toString(),
@@ -37,6 +37,7 @@ export function usePeriod(page: PeriodPage, hasHourlyData: boolean) {
   const period = useSelector(actor, (s) => s.context.period);
   const spanType = useSelector(actor, (s) => s.context.spanType);
   const comparison = useSelector(actor, (s) => s.context.comparison);
+  const label = useSelector(actor, (s) => s.context.label);
 
   useEffect(() => {
     if (actor.getSnapshot().context.hasHourlyData !== hasHourlyData)
@@ -80,6 +81,8 @@ export function usePeriod(page: PeriodPage, hasHourlyData: boolean) {
     serverResolution: server,
     choices,
     pickResolution: setPicked,
+    /** The period in words ("Last 30 days"), for the period bar and the names of what shows it. */
+    periodText: t(`domain:${label.key}`, label.values),
   };
 }
 

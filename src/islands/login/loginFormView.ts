@@ -33,6 +33,8 @@ function showFieldError(input: HTMLInputElement, text: string | null): void {
     error = document.createElement('p');
     error.id = id;
     error.className = 'field-error';
+    // Announced when it appears, and read again with the field (aria-describedby).
+    error.setAttribute('role', 'alert');
     input.after(error);
   }
   error.textContent = text;

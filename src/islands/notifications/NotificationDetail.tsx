@@ -7,6 +7,7 @@ import { type Language, parseLanguage } from '../../lib/languages.ts';
 import { amount, graphHref, periodLabel, useTenancyInView } from '../alarms/shared.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
+import { useDocumentTitle } from '../shared/useDocumentTitle.ts';
 import { notificationTexts, receivedAt } from './text.ts';
 import '../alarms/alarms.css';
 
@@ -40,6 +41,7 @@ function Detail({ id }: { id: string }) {
       mark.mutate({ id: n.id, read: true }, { onSuccess: () => void query.refetch() });
     }
   }, [n, mark, query]);
+  useDocumentTitle(n ? t('notifications.page_title', { date: receivedAt(n, lang) }) : null);
 
   if (!tenancyId) return null;
   const list = `/t/${encodeURIComponent(tenancyId)}/notifications`;

@@ -3,7 +3,7 @@
  * tenancy and language pickers, and the page's toaster (ShellToaster.tsx). Persisted across soft navigation.
  */
 import { navigate } from 'astro:transitions/client';
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
 import { useNotifications } from '../../client/operations/notificationQueries.ts';
@@ -20,6 +20,7 @@ import { LanguagePicker } from '../shared/LanguagePicker.tsx';
 import { Providers } from '../shared/Providers.tsx';
 import { useSession } from '../shared/useSession.ts';
 import { useTenancyUnit } from '../shared/useTenancyUnit.ts';
+import { ChoiceMenu } from './ChoiceMenu.tsx';
 import { Icon, type IconName } from './Icons.tsx';
 import { ShellPlaceholder } from './ShellPlaceholder.tsx';
 import './menu.css';
@@ -186,9 +187,16 @@ function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Cru
     if (!menuOpen) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') setMenuOpen(false);
+      else if (e.key === 'Tab') keepTabInside(document.getElementById('app-menu'), e);
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    // The open drawer is modal: what lies under it leaves the tab order and the accessibility tree.
+    const under = UNDER_DRAWER.flatMap((selector) => [...document.querySelectorAll<HTMLElement>(selector)]);
+    for (const el of under) el.inert = true;
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      for (const el of under) el.inert = false;
+    };
   }, [menuOpen]);
 
   // Focus moves into the drawer when it opens, and back to the button that opened it when it closes.
@@ -228,6 +236,28 @@ function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Cru
       />
     </>
   );
+}
+
+/** What the open drawer covers: the page, the header, the skip link and the cookie banner. */
+const UNDER_DRAWER = ['#main', '.app-header', '.skip-link', '#cookie-consent'];
+
+/** Tab and Shift+Tab wrap around inside the container instead of leaving it. */
+function keepTabInside(container: HTMLElement | null, e: KeyboardEvent): void {
+  if (!container) return;
+  const stops = [...container.querySelectorAll<HTMLElement>('a[href], button:not([disabled])')].filter(
+    (el) => el.getClientRects().length > 0 && !el.closest('[aria-hidden="true"]'),
+  );
+  const first = stops[0];
+  const last = stops[stops.length - 1];
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (e.shiftKey && (active === first || !container.contains(active))) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (active === last || !container.contains(active))) {
+    e.preventDefault();
+    first.focus();
+  }
 }
 
 type Entry = {
@@ -449,7 +479,7 @@ function Header({ tenancy, tenancies, crumbs, menuOpen, onMenu }: HeaderProps) {
           </p>
         )}
         {tenancies.length > 1 && tenancy && <TenancyPicker tenancies={tenancies} selectedId={tenancy.id} />}
-        <LanguagePicker compact />
+        <LanguagePicker saveToAccount />
       </div>
     </header>
   );
@@ -457,28 +487,17 @@ function Header({ tenancy, tenancies, crumbs, menuOpen, onMenu }: HeaderProps) {
 
 function TenancyPicker({ tenancies, selectedId }: { tenancies: Tenancy[]; selectedId: string }) {
   const { t } = useTranslation('common');
-  const id = useId();
   const sorted = [...tenancies].sort((a, b) => a.apartment.address.localeCompare(b.apartment.address));
   return (
-    <div className="tenancy-picker">
-      <label htmlFor={id} className="visually-hidden">
-        {t('header.choose_tenancy')}
-      </label>
-      <select
-        id={id}
-        value={selectedId}
-        onChange={(event) => {
-          const tenancyId = event.target.value;
-          getSessionActor().send({ type: 'tenancy.select', tenancyId });
-          void navigate(`/t/${encodeURIComponent(tenancyId)}/`);
-        }}
-      >
-        {sorted.map((x) => (
-          <option key={x.id} value={x.id}>
-            {x.apartment.address}
-          </option>
-        ))}
-      </select>
-    </div>
+    <ChoiceMenu
+      className="tenancy-picker"
+      label={t('header.choose_tenancy')}
+      current={selectedId}
+      choices={sorted.map((x) => ({ value: x.id, text: x.apartment.address }))}
+      onChoose={(tenancyId) => {
+        getSessionActor().send({ type: 'tenancy.select', tenancyId });
+        void navigate(`/t/${encodeURIComponent(tenancyId)}/`);
+      }}
+    />
   );
 }

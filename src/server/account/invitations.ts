@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { apartments, type invitations, tenancies, users } from '../db/schema.ts';
-import { type MailServices, sendMail } from '../mail/mailer.ts';
+import { type MailServices, type SendResult, sendMail } from '../mail/mailer.ts';
 import { renderMail } from '../mail/messages.ts';
 
 /** The link in an invitation: signup with the code, which SPEC §3 keeps as the pending code. */
@@ -12,14 +12,18 @@ export function invitationLink(appUrl: string, code: string): string {
   return link.toString();
 }
 
-/** Mails an invitation; the language is the invitee's when they have an account, else the inviter's. */
+/**
+ * Mails an invitation; the language is the invitee's when they have an account, else the inviter's, else
+ * `fallbackLanguage` (the console passes the property's country's).
+ */
 export async function mailInvitation(
   services: MailServices & { config: { APP_URL: string } },
   db: Db,
   invitation: { email: string; activationCode: string; tenancyId: number },
   inviter: { name: string; email: string; language: string } | null,
   expiresAt: Date,
-): Promise<void> {
+  fallbackLanguage = 'en',
+): Promise<SendResult> {
   const [tenancy] = await db
     .select({ address: apartments.address, zipcode: apartments.zipcode, city: apartments.city })
     .from(tenancies)
@@ -29,7 +33,7 @@ export async function mailInvitation(
     .select({ language: users.language })
     .from(users)
     .where(eq(users.email, invitation.email));
-  const language = invitee?.language ?? inviter?.language ?? 'en';
+  const language = invitee?.language ?? inviter?.language ?? fallbackLanguage;
   const address = tenancy ? `${tenancy.address}, ${tenancy.zipcode} ${tenancy.city}` : '';
   const mail = renderMail('invite', language, {
     inviter: inviter ? inviter.name || inviter.email : address,
@@ -38,7 +42,7 @@ export async function mailInvitation(
     code: invitation.activationCode,
     expires: expiresAt.toISOString().slice(0, 10),
   });
-  await sendMail(services, invitation.email, mail);
+  return sendMail(services, invitation.email, mail);
 }
 
 /** The GraphQL shape of an invitation row. */

@@ -19,6 +19,21 @@ export const TOKEN_TTL: Record<TokenPurpose, number> = {
 
 const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
+/** Spends every unused token of the purpose that the user holds: none of them can be used from now on. */
+export async function spendUnusedTokens(
+  db: Pick<Db, 'update'>,
+  purpose: TokenPurpose,
+  userId: number,
+  now: Date = new Date(),
+): Promise<void> {
+  await db
+    .update(oneTimeTokens)
+    .set({ usedAt: now })
+    .where(
+      and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)),
+    );
+}
+
 /** Issues a token; `replace` first spends the user's unused tokens of the same purpose (one live link). */
 export async function issueOneTimeToken(
   db: Pick<Db, 'insert' | 'update'>,
@@ -27,18 +42,7 @@ export async function issueOneTimeToken(
   options: { newEmail?: string; sessionEndsAt?: Date; replace?: boolean; now?: Date } = {},
 ): Promise<{ id: number; token: string; expiresAt: Date }> {
   const now = options.now ?? new Date();
-  if (options.replace) {
-    await db
-      .update(oneTimeTokens)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(oneTimeTokens.userId, userId),
-          eq(oneTimeTokens.purpose, purpose),
-          isNull(oneTimeTokens.usedAt),
-        ),
-      );
-  }
+  if (options.replace) await spendUnusedTokens(db, purpose, userId, now);
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + TOKEN_TTL[purpose] * 1000);
   const [row] = await db

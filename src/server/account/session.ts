@@ -5,7 +5,7 @@ import { revokeAllRefreshTokens, unixSeconds } from '../auth/refresh.ts';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
-import { issueOneTimeToken } from './oneTimeTokens.ts';
+import { issueOneTimeToken, spendUnusedTokens } from './oneTimeTokens.ts';
 
 /** Account tokens plus an slt for the tenant backend's loginFromSlt. */
 export async function startSession(
@@ -31,11 +31,13 @@ export async function startSession(
 }
 
 /**
- * Ends every session of a user on both backends: all refresh-token families are revoked, and access tokens
- * issued before this second are refused from now on.
+ * Ends every session of a user on both backends: all refresh-token families are revoked, access tokens
+ * issued before this second are refused from now on, and an slt not yet exchanged can no longer start a
+ * tenant session (issue 24: one issued just before a password change was exchanged afterwards).
  */
 export async function endAllSessions(db: Pick<Db, 'update'>, userId: number, now: Date = new Date()) {
   await revokeAllRefreshTokens(db, userId, now);
+  await spendUnusedTokens(db, 'slt', userId, now);
   const second = new Date(Math.floor(now.getTime() / 1000) * 1000);
   await db.update(users).set({ tokensValidAfter: second, updatedAt: now }).where(eq(users.id, userId));
 }

@@ -51,6 +51,7 @@ export async function recordAudit(db: Pick<Db, 'insert'>, who: Actor, record: Au
 
 export interface AuditQuery {
   search?: string | null;
+  actor?: string | null;
   action?: string | null;
   propertyId?: number | null;
   from?: Date | null;
@@ -70,14 +71,31 @@ export function parseInstant(raw: string | null | undefined, name: string): Date
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** The entries a scope may read: its organisation's, and for a property manager only their properties'. */
+function scopeWhere(scope: OperatorScope): SQL[] {
+  const where: SQL[] = [eq(auditLog.accountId, scope.accountId)];
+  if (scope.propertyIds !== null) where.push(inArray(auditLog.propertyId, [...scope.propertyIds, -1]));
+  return where;
+}
+
+/** The distinct actors and actions of the entries the scope may read, sorted (the audit page's filter choices). */
+export async function auditFacets(db: Db, scope: OperatorScope) {
+  const where = and(...scopeWhere(scope));
+  const [actors, actions] = await Promise.all([
+    db.selectDistinct({ v: auditLog.actor }).from(auditLog).where(where).orderBy(auditLog.actor),
+    db.selectDistinct({ v: auditLog.action }).from(auditLog).where(where).orderBy(auditLog.action),
+  ]);
+  return { actors: actors.map((r) => r.v), actions: actions.map((r) => r.v) };
+}
+
 /**
  * The entries the scope may read, newest first: an organisation admin reads the organisation's entries, a
  * property manager only those of their properties.
  */
 export async function readAudit(db: Db, scope: OperatorScope, query: AuditQuery) {
-  const where: SQL[] = [eq(auditLog.accountId, scope.accountId)];
-  if (scope.propertyIds !== null) where.push(inArray(auditLog.propertyId, [...scope.propertyIds, -1]));
+  const where = scopeWhere(scope);
   if (query.propertyId != null) where.push(eq(auditLog.propertyId, query.propertyId));
+  if (query.actor?.trim()) where.push(ilike(auditLog.actor, escapeLike(query.actor.trim())));
   if (query.action) where.push(eq(auditLog.action, query.action));
   if (query.from) where.push(gte(auditLog.at, query.from));
   if (query.to) where.push(lt(auditLog.at, query.to));

@@ -2,8 +2,10 @@
 import { JSONScalar } from '../graphql/json-scalar.ts';
 import { type BackendYoga, createBackendYoga, type FetchClasses } from '../graphql/yoga.ts';
 import type { ApiServices } from '../services.ts';
-import { auditLog } from './resolvers/auditLog.ts';
+import { auditFacets, auditLog } from './resolvers/auditLog.ts';
 import { operatorLogin, operatorSecondFactor, refreshToken, revokeToken } from './resolvers/auth.ts';
+// Tenancies, invitations, the data-quality queue and API keys (the "tenancies" part of issue 21).
+import * as operations from './resolvers/operations.ts';
 import {
   createOperator,
   deactivateOperator,
@@ -11,7 +13,9 @@ import {
   operators,
   setOperatorAccess,
 } from './resolvers/operators.ts';
+import { portfolio } from './resolvers/portfolio.ts';
 import { properties, property } from './resolvers/properties.ts';
+import * as tenancyCalls from './resolvers/tenancies.ts';
 import { type Resolvers, typeDefs } from './types.generated.ts';
 
 /** Where the admin backend is mounted. */
@@ -19,7 +23,22 @@ export const ADMIN_GRAPHQL_ENDPOINT = '/api/admin/graphql';
 
 const resolvers: Resolvers = {
   JSON: JSONScalar,
-  Query: { operatorMe, operators, properties, property, auditLog },
+  Query: {
+    operatorMe,
+    operators,
+    properties,
+    property,
+    auditLog,
+    auditFacets,
+    // Tenancies, invitations, data quality, API keys:
+    tenancyApartments: tenancyCalls.tenancyApartments,
+    tenancy: tenancyCalls.tenancy,
+    moveOutGraceMonths: tenancyCalls.moveOutGraceMonths,
+    invitations: operations.invitations,
+    dataQualityQueue: operations.dataQualityQueue,
+    apiKeys: operations.apiKeys,
+    portfolio,
+  },
   Mutation: {
     operatorLogin,
     operatorSecondFactor,
@@ -28,6 +47,18 @@ const resolvers: Resolvers = {
     createOperator,
     setOperatorAccess,
     deactivateOperator,
+    // Tenancies, invitations, data quality, API keys:
+    moveOut: tenancyCalls.moveOut,
+    moveIn: tenancyCalls.moveIn,
+    setMoveOutGraceMonths: tenancyCalls.setMoveOutGraceMonths,
+    inviteTenant: operations.inviteTenant,
+    bulkInvite: operations.bulkInvite,
+    resendInvitation: operations.resendInvitation,
+    revokeInvitation: operations.revokeInvitation,
+    acceptDataIssue: operations.acceptDataIssue,
+    rejectDataIssue: operations.rejectDataIssue,
+    createApiKey: operations.createApiKey,
+    revokeApiKey: operations.revokeApiKey,
   },
 };
 

@@ -1,7 +1,8 @@
 /**
  * Guessing throttles (rate-limiter-flexible, stored in our database's rate_limits table so every app process
  * shares them). Failed logins count per account and per client address on both backends together;
- * password reset, activation codes and signup count every attempt.
+ * password reset, activation codes and signup count every attempt, and so does mail a user sends to an address
+ * of their choice (invitations, resends, email-change links), per sender and per recipient.
  */
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import { tooManyAttempts } from '../account/errors.ts';
@@ -24,6 +25,10 @@ const LIMITS = {
   activationUser: { points: 30, duration: 15 * 60, blockSeconds: 15 * 60 },
   /** Signups per client address. */
   signupIp: { points: 10, duration: 60 * 60, blockSeconds: 60 * 60 },
+  /** Mail a signed-in user has sent to an address they choose: invitations, their resends, email-change links. */
+  mailSender: { points: 20, duration: 60 * 60, blockSeconds: 60 * 60 },
+  /** Such mail to one address, whoever sends it. */
+  mailRecipient: { points: 3, duration: 60 * 60, blockSeconds: 60 * 60 },
 } as const;
 
 /** The name of a throttle. */

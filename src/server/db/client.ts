@@ -48,6 +48,11 @@ export interface OpenOptions {
   url?: string | undefined;
   /** Folder for PGlite's files; ignored with `url`. Omit both for an in-memory PGlite. */
   dataDir?: string | undefined;
+  /**
+   * In-memory PGlite only: a tar of a data dir (PGlite's `dumpDataDir`) to start from instead of an empty cluster
+   * (the API tests copy one migrated template per file this way, tests/api/helpers/templateDatabase.ts).
+   */
+  loadDataDir?: string | undefined;
   /** Pool size. */
   max?: number;
   /**
@@ -61,6 +66,8 @@ export interface OpenOptions {
    * socket instead of refusing (see dataDirLock.ts). Without it, a held folder throws DataDirBusyError.
    */
   attach?: boolean;
+  /** Called with every statement's SQL text (benches count the statements of an operation). */
+  logQuery?: (query: string) => void;
 }
 
 export const migrationsFolder = join(appRoot, 'src/server/db/migrations');
@@ -136,11 +143,12 @@ function workerFile(): URL {
 /** Starts PGlite in a worker thread serving a Unix socket; resolves once it accepts connections. */
 export async function startPgliteWorker(
   dataDir: string | undefined,
+  loadDataDir?: string,
 ): Promise<{ socketPath: string; stop(): Promise<void>; waits(): Promise<number[]> }> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const socketPath = join(tmpdir(), `pglite-${process.pid}-${randomBytes(4).toString('hex')}.sock`);
   const worker = new Worker(workerFile(), {
-    workerData: { dataDir, socketPath },
+    workerData: { dataDir, loadDataDir, socketPath },
   });
   const failed = new Promise<never>((_, reject) => {
     worker.once('error', reject);
@@ -210,6 +218,12 @@ export function embeddedOptions(
 }
 
 /** Opens a database without migrating it. */
+/** Drizzle's logger option for OpenOptions.logQuery. */
+function queryLogger(options: OpenOptions) {
+  const log = options.logQuery;
+  return log ? { logger: { logQuery: (query: string) => log(query) } } : {};
+}
+
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const base: Options<Record<string, PostgresType>> = { onnotice: () => {} };
@@ -221,7 +235,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       connection: { ...APP_SESSION_SETTINGS, ...(timeout > 0 ? { statement_timeout: timeout } : {}) },
     };
     const client = await connect(pool, options.url);
-    const db = drizzle(preparing(client), { schema }) as unknown as Db;
+    const db = drizzle(preparing(client), { schema, ...queryLogger(options) }) as unknown as Db;
     const database: Database = { db, engine: 'postgres', close: () => client.end({ timeout: 5 }) };
     connectOptions.set(db, {
       options: { ...base, max: 1, connection: { ...APP_SESSION_SETTINGS } },
@@ -246,7 +260,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const lock = options.dataDir
     ? await lockDataDir(options.dataDir, () => ({ pid: process.pid, socketPath }))
     : null;
-  const worker = await startPgliteWorker(options.dataDir).catch(async (err: unknown) => {
+  const worker = await startPgliteWorker(options.dataDir, options.loadDataDir).catch(async (err: unknown) => {
     await lock?.release();
     throw err;
   });
@@ -258,7 +272,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   // recycled (a recycled connection would leave its prepared statements behind in the shared session).
   const local = embeddedOptions(base, worker.socketPath);
   const client = await connect({ ...local, max: options.max ?? 1 });
-  const db = drizzle(preparing(client), { schema }) as unknown as Db;
+  const db = drizzle(preparing(client), { schema, ...queryLogger(options) }) as unknown as Db;
   // Waits the worker reported, kept for waitsBehindBackground after the histogram has them (at most the newest 10,000).
   let unreported: number[] = [];
   const recordWaits = async () => {

@@ -11,12 +11,12 @@
  *
  * Plain JavaScript (checked by TypeScript through JSDoc) so that it runs in a worker without a loader.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
-/** @type {{ dataDir?: string, socketPath: string }} */
+/** @type {{ dataDir?: string, loadDataDir?: string, socketPath: string }} */
 const options = workerData;
 
 const SSL_REQUEST = 80877103;
@@ -140,7 +140,11 @@ function startupParameters(/** @type {Buffer} */ packet) {
 }
 
 const startParams = [...PGlite.defaultStartParams, '-c', 'wal_level=minimal', '-c', 'max_wal_senders=0'];
-const db = options.dataDir ? new PGlite(options.dataDir, { startParams }) : new PGlite({ startParams });
+// In memory, `loadDataDir` starts from a dumped cluster (the API tests' migrated template) instead of running initdb.
+const loadDataDir = options.loadDataDir ? new Blob([readFileSync(options.loadDataDir)]) : undefined;
+const db = options.dataDir
+  ? new PGlite(options.dataDir, { startParams })
+  : new PGlite({ startParams, ...(loadDataDir ? { loadDataDir } : {}) });
 await db.waitReady;
 const lock = new SessionLock();
 /** Runs on the session; PGlite's own mutex keeps `db.query` callers (shutdown) out meanwhile. */

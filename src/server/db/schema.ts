@@ -23,11 +23,21 @@ import {
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 /** A landlord's or property manager's customer account; users see the accounts of their tenancies. */
-export const accounts = pgTable('accounts', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  createdAt: createdAt(),
-});
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    /**
+     * How long the members of an ended tenancy keep access to their own period, in months after the move-out
+     * day, when no final statement covers the move-out day (with one, access ends after its objection deadline).
+     * Set by an organisation admin in the console (src/server/admin/tenancies.ts); 0: access ends at move-out.
+     */
+    moveOutGraceMonths: integer('move_out_grace_months').notNull().default(12),
+    createdAt: createdAt(),
+  },
+  (t) => [check('accounts_move_out_grace', sql`${t.moveOutGraceMonths} BETWEEN 0 AND 120`)],
+);
 
 export const users = pgTable(
   'users',
@@ -318,6 +328,11 @@ export const meters = pgTable(
      * A drop across that date is a scheduled reset, not a misread. Null: no scheduled reset.
      */
     resetOn: text('reset_on'),
+    /**
+     * The newest reading's time, kept by a statement-level trigger on register_readings (migration
+     * portfolio_freshness), so the console's portfolio reads freshness without scanning readings.
+     */
+    lastReadingAt: timestamp('last_reading_at', { withTimezone: true }),
   },
   (t) => [
     index('meters_mpoint_idx').on(t.measurementPointId),
@@ -348,6 +363,12 @@ export const hourlyConsumption = pgTable(
       .references(() => measurementPoints.id),
     hourStart: timestamp('hour_start', { withTimezone: true }).notNull(),
     value: numeric('value').notNull(),
+    /**
+     * Filled in, not measured: the hour lies in an interval longer than one hour between two readings (readings
+     * are missing there), and holds its share of that interval's rise. A reading that arrives inside the interval
+     * recomputes the hour, and clears the flag where the hour is then measured.
+     */
+    estimated: boolean('estimated').notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.measurementPointId, t.hourStart] })],
 );
@@ -358,6 +379,8 @@ const rollupColumns = () => ({
   max: numeric('max').notNull(),
   /** Number of hourly values; avg = sum / count. */
   count: integer('count').notNull(),
+  /** How many of those hourly values are estimated (hourly_consumption.estimated). */
+  estimated: integer('estimated').notNull().default(0),
 });
 
 /** Per point per Europe/Copenhagen day. */
@@ -1050,5 +1073,67 @@ export const auditLog = pgTable(
     index('audit_log_at_idx').on(t.at),
     index('audit_log_account_at_idx').on(t.accountId, t.at),
     index('audit_log_property_at_idx').on(t.propertyId, t.at),
+  ],
+);
+
+/**
+ * The interim reading at a change of tenant (HeizkostenV §9b): each register meter of the flat at the first
+ * instant after the ended tenancy's last day, recorded when an operator moves the tenant out. `source`: `meter`
+ * (the meter's own latest reading at or before that instant, taken at `readingTs`), `operator` (read on site and
+ * typed in), `missing` (no reading yet: the row says so rather than inventing one).
+ */
+export const tenancyInterimReadings = pgTable(
+  'tenancy_interim_readings',
+  {
+    id: serial('id').primaryKey(),
+    tenancyId: integer('tenancy_id')
+      .notNull()
+      .references(() => tenancies.id, { onDelete: 'cascade' }),
+    meterId: integer('meter_id')
+      .notNull()
+      .references(() => meters.id),
+    /** The change of tenant: local midnight after the tenancy's last day. */
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    value: numeric('value'),
+    readingTs: timestamp('reading_ts', { withTimezone: true }),
+    source: text('source', { enum: ['meter', 'operator', 'missing'] }).notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('tenancy_interim_readings_uq').on(t.tenancyId, t.meterId)],
+);
+
+/**
+ * Invitations an operator sent from the console (one or a bulk CSV of tenancy and email): the activation code,
+ * where its mail went and whether it is used, for the delivery report. `email` null: no address (the code is for
+ * a letter). `mailError`: why the last send failed (an address refused before sending, or the SMTP server's
+ * answer; the send-mail job retries the latter). Sent and activated are read from the mail outbox and the code.
+ */
+export const operatorInvitations = pgTable(
+  'operator_invitations',
+  {
+    id: serial('id').primaryKey(),
+    tenancyId: integer('tenancy_id')
+      .notNull()
+      .references(() => tenancies.id, { onDelete: 'cascade' }),
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id),
+    /** The bulk upload it came from (its first row's id), null for a single invitation. */
+    batchId: integer('batch_id'),
+    /** The CSV line it came from. */
+    line: integer('line'),
+    email: text('email'),
+    activationCode: text('activation_code').notNull(),
+    mailOutboxId: integer('mail_outbox_id'),
+    mailError: text('mail_error'),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('operator_invitations_property_idx').on(t.propertyId, t.id),
+    index('operator_invitations_batch_idx').on(t.batchId),
   ],
 );

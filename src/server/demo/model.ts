@@ -48,6 +48,11 @@ export interface StreamPlan {
   initial: number;
   /** Hour at which the register restarts from zero (a reset), if any. */
   resetMs: number | null;
+  /**
+   * A radio outage, if any: the readings of the hours strictly between these two are never sent (the register
+   * keeps counting), so the hours between the readings on either side are estimated.
+   */
+  gap?: { fromMs: number; toMs: number };
   /** Per-room share of the apartment's heat (allocators) or temperature offset (sensors). */
   roomFactor: number;
 }
@@ -241,7 +246,11 @@ export function buildPlan(opts: {
     });
   }
 
-  // History includes a meter swap (apartment 2's cold water) and a register reset (apartment 3's electricity).
+  // History includes a meter swap (apartment 2's cold water), a register reset (apartment 3's electricity) and
+  // a radio outage the day before the history ends (apartment 1's electricity: five readings missing).
+  const outage = streams.find((s) => s.apartment === 1 && s.kind === 'electricity');
+  if (outage && span >= 2 * 24 * HOUR_MS)
+    outage.gap = { fromMs: opts.endMs - 30 * HOUR_MS, toMs: opts.endMs - 24 * HOUR_MS };
   const swap = streams.find((s) => s.apartment === 2 && s.kind === 'cold-water');
   if (swap) {
     const at = atFraction(0.4);

@@ -385,12 +385,14 @@ function simulate(
       if (ms === plan.startMs) st.value = s.initial;
       else if (ms === s.resetMs) st.value = v;
       else st.value += v;
-      rows?.push({
-        line: rows.length + 1,
-        meterNumber: s.meters[st.meter]!.number,
-        ts,
-        value: formatScaled(st.value, s.decimals),
-      });
+      const lost = s.gap !== undefined && ms > s.gap.fromMs && ms < s.gap.toMs;
+      if (!lost)
+        rows?.push({
+          line: rows.length + 1,
+          meterNumber: s.meters[st.meter]!.number,
+          ts,
+          value: formatScaled(st.value, s.decimals),
+        });
       const next = activeMeter(s, ms);
       if (next !== st.meter) {
         // A swap: the new meter starts from zero at the hour the old one was removed.

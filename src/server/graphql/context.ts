@@ -163,6 +163,20 @@ async function identifyCaller(
 }
 
 /**
+ * The caller of a request served outside GraphQL (the statement PDF route), checked exactly as the backends
+ * check theirs: the token's signature and claims, then `judgeToken` against the database (active user, token
+ * newer than the last password or email change).
+ */
+export async function authenticateRequest(
+  services: ApiServices,
+  backend: Backend,
+  request: Request,
+): Promise<Caller> {
+  const identified = await identifyCaller(services, backend, request);
+  return 'issuedAt' in identified ? checkStillValid(services.database.db, identified) : identified;
+}
+
+/**
  * Builds the per-request context of one backend: shared services, the request id, and the caller, whose
  * token is verified here and checked against the database by `callerCheckPlugin`.
  */

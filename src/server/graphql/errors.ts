@@ -3,7 +3,7 @@
  * Anything else thrown in a resolver is masked by Yoga ("Unexpected error.") and logged with the request id.
  */
 import { createGraphQLError } from 'graphql-yoga';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { BackendErrorCode } from '../../lib/errors.ts';
 
 /** The codes resolvers throw; the client's mapping (src/lib/errors.ts) covers each of them. */
@@ -42,6 +42,9 @@ export const forbidden = () => apiError('FORBIDDEN', FORBIDDEN_MESSAGE);
 export const notFound = (what: string) => apiError('NOT_FOUND', `No such ${what}`);
 /** Bad input with a readable reason. */
 export const badInput = (message: string) => apiError('BAD_USER_INPUT', message);
+
+/** Text input without null bytes (PostgreSQL cannot store or compare one): refused as BAD_USER_INPUT. */
+export const plainText = z.string().refine((text) => !text.includes('\0'), 'must not contain a null byte');
 
 /** Parses input with zod; a failure becomes one BAD_USER_INPUT error listing every problem. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

@@ -2,7 +2,7 @@
  * What one GraphQL request may cost, on both backends. graphql-armor bounds the document (tokens, counted
  * while lexing so a huge document is refused before it is parsed; aliases; depth; directives; a static field
  * cost), and `graphPointsLimitPlugin` bounds the data: the series points (objects × quantities × buckets) of
- * every tenantGraph field of the operation together. Each refusal is a GraphQLError with
+ * every graph-shaped field of the operation together (tenantGraph, tenancyDashboard's graph, fixedCharges). Each refusal is a GraphQLError with
  * `extensions.code` QUERY_TOO_COMPLEX and `extensions.limit` naming the limit.
  * Introspection and "Did you mean" suggestions are on only when the config says so (development).
  */
@@ -20,7 +20,7 @@ import {
   type ValidationContext,
   valueFromASTUntyped,
 } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import type { MaskError, Plugin } from 'graphql-yoga';
 import { MAX_BUCKETS } from '../tenant/graph/buckets.ts';
 import type { ErrorCode } from './errors.ts';
 
@@ -36,7 +36,8 @@ export type LimitName =
   | 'cost'
   | 'graphPoints'
   | 'bodySize'
-  | 'introspection';
+  | 'introspection'
+  | 'statementTimeout';
 
 /** The document limits; generous for the app's own operations (the largest has about 60 tokens, depth 5). */
 export const DOCUMENT_LIMITS = {
@@ -173,7 +174,43 @@ function rootFields(document: DocumentNode, operationName: string | null | undef
   return [...byResponseName.values()];
 }
 
-/** The points all root tenantGraph fields of an operation ask for together, with the variables applied. */
+/** `YYYY-MM-DD` inclusive dates as the local-minute range [begin 00:00, day after end 00:00). */
+function dateRange(begin: unknown, end: unknown): [string, string] | null {
+  if (typeof begin !== 'string' || typeof end !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(end)) return null;
+  const after = new Date(`${end}T00:00Z`);
+  if (Number.isNaN(after.getTime())) return null;
+  after.setUTCDate(after.getUTCDate() + 1);
+  return [`${begin}T00:00`, `${after.toISOString().slice(0, 10)}T00:00`];
+}
+
+/**
+ * The series points one graph-shaped root field asks for, from its arguments: tenantGraph's
+ * objects × quantities × buckets; tenancyDashboard's graph (one unit × quantities × buckets); fixedCharges'
+ * buckets (its charges are a few rows of the property). 0 for any other field.
+ */
+function fieldPoints(name: string, args: Record<string, unknown>): number {
+  if (name === 'tenantGraph') return graphPoints(args.graph);
+  const input = args.input as Record<string, unknown> | null | undefined;
+  if (typeof input !== 'object' || input === null) return 0;
+  if (name === 'tenancyDashboard')
+    return graphPoints({
+      objects: [input.tenancyId],
+      quantities: input.quantities,
+      resolution: input.resolution,
+      periodBegin: input.graphBegin,
+      periodEnd: input.graphEnd,
+    });
+  if (name === 'fixedCharges') {
+    const range = dateRange(input.periodBegin, input.periodEnd);
+    return range ? estimateBuckets(input.resolution, range[0], range[1]) : 0;
+  }
+  return 0;
+}
+
+/**
+ * The points all graph-shaped root fields of an operation (tenantGraph, tenancyDashboard, fixedCharges) ask
+ * for together, with the variables applied: one limit for all of them.
+ */
 export function operationGraphPoints(
   document: DocumentNode,
   operationName: string | null | undefined,
@@ -181,15 +218,16 @@ export function operationGraphPoints(
 ): number {
   let total = 0;
   for (const node of rootFields(document, operationName)) {
-    if (node.name.value !== 'tenantGraph') continue;
-    const arg = node.arguments?.find((a) => a.name.value === 'graph');
+    const args: Record<string, unknown> = {};
     // Enum literals read as their names, which is what the estimate compares with.
-    if (arg) total += graphPoints(valueFromASTUntyped(arg.value, variables ?? {}));
+    for (const arg of node.arguments ?? [])
+      args[arg.name.value] = valueFromASTUntyped(arg.value, variables ?? {});
+    total += fieldPoints(node.name.value, args);
   }
   return total;
 }
 
-/** Refuses an operation whose tenantGraph fields ask for more than `maxPoints` points in all, before it runs. */
+/** Refuses an operation whose graph-shaped fields ask for more than `maxPoints` points in all, before it runs. */
 export function graphPointsLimitPlugin(maxPoints: number): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
@@ -203,7 +241,7 @@ export function graphPointsLimitPlugin(maxPoints: number): Plugin {
           errors: [
             tooComplex(
               'graphPoints',
-              `Query too large: tenantGraph asks for ${points} points (objects × quantities × buckets), at most ${maxPoints} per request`,
+              `Query too large: its graphs ask for ${points} points (objects × quantities × buckets), at most ${maxPoints} per request`,
             ),
           ],
         });
@@ -225,4 +263,25 @@ export function limitPlugins(options: { introspection: boolean; graphMaxPoints: 
   const plugins = [armor, graphPointsLimitPlugin(options.graphMaxPoints)];
   if (!options.introspection) plugins.push(disableIntrospectionPlugin());
   return plugins;
+}
+
+/** Whether an error (or one it wraps) is PostgreSQL cancelling a statement past statement_timeout (57014). */
+function isStatementTimeout(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    if ((e as { code?: unknown }).code === '57014') return true;
+    e = (e as { originalError?: unknown; cause?: unknown }).originalError ?? (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * Yoga's error masking, except that a statement cancelled by DB_STATEMENT_TIMEOUT_MS is a coded refusal
+ * (QUERY_TOO_COMPLEX, limit statementTimeout: the client asks for a shorter period) instead of an
+ * unexpected INTERNAL_SERVER_ERROR.
+ */
+export function maskErrorWithTimeout(mask: MaskError): MaskError {
+  return (error, message, isDev) =>
+    isStatementTimeout(error)
+      ? tooComplex('statementTimeout', 'The request took too long. Choose a shorter period or fewer series.')
+      : mask(error, message, isDev);
 }

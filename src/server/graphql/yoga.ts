@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import {
   createSchema,
   createYoga,
+  maskError,
   type Plugin,
   type YogaInitialContext,
   type YogaServerInstance,
@@ -15,7 +16,7 @@ import type { Backend } from '../auth/keys.ts';
 import { isPlainRequestId, requestScope } from '../requestScope.ts';
 import type { ApiServices } from '../services.ts';
 import { callerCheckPlugin, createContext, type GraphQLContext, rememberClientAddress } from './context.ts';
-import { limitPlugins } from './limits.ts';
+import { limitPlugins, maskErrorWithTimeout } from './limits.ts';
 import { metricsPlugin } from './metricsPlugin.ts';
 
 /** A Yoga server instance of one of our backends. */
@@ -65,6 +66,43 @@ function requestIdPlugin(): Plugin {
   };
 }
 
+/** Media types a GraphQL POST may have: JSON only (the app's own client and every GraphQL client send it). */
+const JSON_TYPES = new Set([
+  'application/json',
+  'application/graphql-response+json',
+  'application/graphql+json',
+]);
+
+/**
+ * Refuses a POST that is not JSON with 415 and a coded error, before Yoga reads it. Yoga would otherwise run
+ * form-encoded and multipart posts, which any web page can make a browser send without a CORS preflight, so
+ * another site could trigger our anonymous mutations (a victim's reset mails, for instance; issue 24). JSON
+ * needs a preflight, which CORS refuses for other origins. GET still serves queries (Yoga refuses mutations
+ * over GET).
+ */
+function jsonOnlyPlugin(): Plugin {
+  return {
+    onRequest({ request, fetchAPI, endResponse }) {
+      if (request.method !== 'POST') return;
+      const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      if (JSON_TYPES.has(type)) return;
+      endResponse(
+        new fetchAPI.Response(
+          JSON.stringify({
+            errors: [
+              {
+                message: 'GraphQL requests are posted as application/json',
+                extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' },
+              },
+            ],
+          }),
+          { status: 415, headers: { 'content-type': 'application/json' } },
+        ),
+      );
+    },
+  };
+}
+
 /** Node's own fetch classes, for Yoga instances whose responses go back through Astro. */
 const NATIVE_FETCH_API = {
   fetch: globalThis.fetch,
@@ -108,7 +146,7 @@ export function createBackendYoga(options: BackendOptions): BackendYoga {
       resolvers: options.resolvers as never,
     }),
     graphqlEndpoint: options.graphqlEndpoint,
-    maskedErrors: true,
+    maskedErrors: { maskError: maskErrorWithTimeout(maskError) },
     // Same origin only, unless CORS_ORIGINS lists the caller's origin. The API uses bearer tokens, never
     // cookies, so no origin is ever told that credentials are allowed.
     cors: (request) => {
@@ -126,6 +164,7 @@ export function createBackendYoga(options: BackendOptions): BackendYoga {
     landingPage: false,
     logging: yogaLogger,
     plugins: [
+      jsonOnlyPlugin(),
       requestIdPlugin(),
       metricsPlugin(backend),
       callerCheckPlugin(options.deferCallerCheck ?? []) as Plugin,

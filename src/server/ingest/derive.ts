@@ -13,6 +13,7 @@ import {
   wholeHourSamplesSql,
 } from './hourly.ts';
 import { type JumpRow, jumpProblems } from './jumps.ts';
+import { queueLateDataRecheck } from './lateData.ts';
 import { dropEmptyRollups, freshDays, rollUpFromDaily, updateDailyRollups } from './rollups.ts';
 import { IngestError, type MeterSpan, type PhaseTimings, type PointDays, timed } from './types.ts';
 
@@ -118,6 +119,9 @@ export async function derive(
     await timed(timings, 'primary keys', () => addPrimaryKeys(tx));
   }
   if (days.length > 0) await rollUpFromDaily(tx, days, timings);
+  // Late data: days an alarm has judged or a report has shown are checked again by the worker.
+  if (!fresh && days.length > 0)
+    await timed(timings, 'late-data check', () => queueLateDataRecheck(tx, days));
   return { hoursUpdated, daysUpdated };
 }
 
@@ -139,6 +143,7 @@ export async function updateRollups(db: Db, days: PointDays[], timings?: PhaseTi
     );
     const daily = await timed(timings, 'daily rollups', () => updateDailyRollups(tx, days, false));
     await rollUpFromDaily(tx, days, timings);
+    await queueLateDataRecheck(tx, days);
     return daily.days;
   });
 }

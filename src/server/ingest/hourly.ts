@@ -4,8 +4,23 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { implausibleJumps, implausibleSelect } from './jumps.ts';
-import { DELTA, DELTA_WRAPPED, HOURS, limCte, neighbourSpan, spansCte, sqlStateOf } from './sqlParts.ts';
+import {
+  DELTA,
+  DELTA_WRAPPED,
+  FALSE_RESET,
+  HOURS,
+  limCte,
+  neighbourSpan,
+  spansCte,
+  sqlStateOf,
+} from './sqlParts.ts';
 import { IngestError, type MeterSpan } from './types.ts';
+
+/**
+ * An interval between two readings longer than this (an hour, and a quarter of an hour for a gateway's jitter)
+ * has readings missing: the hours it spreads over are estimated (hourly_consumption.estimated).
+ */
+export const ESTIMATED_AFTER_SECONDS = 4500;
 
 export interface HourlyOutcome {
   point_id: number;
@@ -15,15 +30,17 @@ export interface HourlyOutcome {
 }
 
 /**
- * The last CTE and final SELECT of an hourly recomputation: upserts `values` (point, hour start, value),
- * and reports per point the Copenhagen days of the hours that changed, and how many changed (HourlyOutcome).
+ * The last CTE and final SELECT of an hourly recomputation: upserts `values` (point, hour start, value,
+ * estimated), and reports per point the Copenhagen days of the hours that changed (in value or in being
+ * estimated), and how many changed (HourlyOutcome).
  */
 export function upsertHourlySql(values: SQL): SQL {
   return sql`, up AS (
-      INSERT INTO hourly_consumption AS hc (measurement_point_id, hour_start, value)
+      INSERT INTO hourly_consumption AS hc (measurement_point_id, hour_start, value, estimated)
       ${values}
-      ON CONFLICT (measurement_point_id, hour_start) DO UPDATE SET value = excluded.value
-        WHERE hc.value IS DISTINCT FROM excluded.value
+      ON CONFLICT (measurement_point_id, hour_start) DO UPDATE
+        SET value = excluded.value, estimated = excluded.estimated
+        WHERE (hc.value, hc.estimated) IS DISTINCT FROM (excluded.value, excluded.estimated)
       RETURNING measurement_point_id, hour_start
     )
     SELECT point_id,
@@ -42,7 +59,8 @@ export function upsertHourlySql(values: SQL): SQL {
  * difference between consecutive readings of the same meter (never across a meter swap), spread over
  * the hours between them in proportion to time; a drop within one meter is a reset, and the new value
  * counts as consumption since it. Shares are differences of rounded cumulative fractions, so the
- * hours of one interval add up to its delta exactly.
+ * hours of one interval add up to its delta exactly. An hour that takes a share of an interval longer than
+ * ESTIMATED_AFTER_SECONDS (readings are missing there) is estimated.
  */
 export function registerHourlySql(spans: MeterSpan[], fresh = false) {
   return sql`
@@ -109,11 +127,12 @@ export function registerHourlySql(spans: MeterSpan[], fresh = false) {
     ),
     sh AS (
       -- The common case, one reading per whole hour, needs no spreading.
-      SELECT dl.point_id, dl.t0 AS hour_start, dl.delta AS share FROM dl WHERE dl.aligned
+      SELECT dl.point_id, dl.t0 AS hour_start, dl.delta AS share, false AS est FROM dl WHERE dl.aligned
       UNION ALL
       SELECT sp.point_id, h.h AS hour_start,
              round(sp.delta * extract(epoch FROM least(h.h + interval '1 hour', sp.t1) - sp.t0) / sp.secs, 9)
-               - round(sp.delta * extract(epoch FROM greatest(h.h, sp.t0) - sp.t0) / sp.secs, 9) AS share
+               - round(sp.delta * extract(epoch FROM greatest(h.h, sp.t0) - sp.t0) / sp.secs, 9) AS share,
+             sp.secs > ${sql.raw(String(ESTIMATED_AFTER_SECONDS))} AS est
       FROM (SELECT dl.*, extract(epoch FROM dl.t1 - dl.t0) AS secs FROM dl WHERE NOT dl.aligned) sp
       CROSS JOIN LATERAL generate_series(
         greatest(date_trunc('hour', sp.t0, 'UTC'), sp.h_lo),
@@ -126,9 +145,9 @@ export function registerHourlySql(spans: MeterSpan[], fresh = false) {
       SELECT point_id, bool_and(aligned) AND min(meter_id) = max(meter_id) AS single FROM dl GROUP BY point_id
     )
     ${hourlyWrite(
-      sql`SELECT dl.point_id, dl.t0, trim_scale(dl.delta) FROM dl JOIN pt ON pt.point_id = dl.point_id WHERE pt.single
+      sql`SELECT dl.point_id, dl.t0, trim_scale(dl.delta), false FROM dl JOIN pt ON pt.point_id = dl.point_id WHERE pt.single
       UNION ALL
-      SELECT sh.point_id, sh.hour_start, trim_scale(sum(sh.share))
+      SELECT sh.point_id, sh.hour_start, trim_scale(sum(sh.share)), bool_or(sh.est)
       FROM sh JOIN pt ON pt.point_id = sh.point_id WHERE NOT pt.single
       GROUP BY sh.point_id, sh.hour_start`,
       fresh,
@@ -136,7 +155,7 @@ export function registerHourlySql(spans: MeterSpan[], fresh = false) {
         ? // The same pass checks the intervals (implausibleJumps does it separately for an incremental batch).
           // A whole hour's bound is per_hour itself: no interval arithmetic for the common case.
           sql`SELECT meter_id, per_hour, t0, t1, v0, v1, ${HOURS} AS hours,
-                 CASE WHEN aligned THEN delta > per_hour ELSE delta > per_hour * ${HOURS} END AS over
+                 CASE WHEN aligned THEN delta > per_hour ELSE delta > per_hour * ${HOURS} END OR ${FALSE_RESET} AS over
           FROM dl`
         : undefined,
     )}`;
@@ -149,7 +168,7 @@ export function registerHourlySql(spans: MeterSpan[], fresh = false) {
  */
 export function hourlyWrite(values: SQL, fresh: boolean, intervals?: SQL): SQL {
   if (!fresh) return upsertHourlySql(values);
-  const insert = sql`INSERT INTO hourly_consumption (measurement_point_id, hour_start, value) ${values}`;
+  const insert = sql`INSERT INTO hourly_consumption (measurement_point_id, hour_start, value, estimated) ${values}`;
   if (intervals === undefined) return insert;
   return sql`, up AS (${insert}), hv AS (${intervals})
     ${implausibleSelect()}`;
@@ -191,9 +210,9 @@ export function instantaneousHourlySql(spans: MeterSpan[], fresh = false) {
       FROM s GROUP BY point_id
     )
     ${hourlyWrite(
-      sql`SELECT s.point_id, s.ts, trim_scale(round(s.value, 6)) FROM s JOIN pt ON pt.point_id = s.point_id WHERE pt.single
+      sql`SELECT s.point_id, s.ts, trim_scale(round(s.value, 6)), false FROM s JOIN pt ON pt.point_id = s.point_id WHERE pt.single
       UNION ALL
-      SELECT s.point_id, to_timestamp(floor(s.e / 3600) * 3600), trim_scale(round(avg(s.value), 6))
+      SELECT s.point_id, to_timestamp(floor(s.e / 3600) * 3600), trim_scale(round(avg(s.value), 6)), false
       FROM s JOIN pt ON pt.point_id = s.point_id WHERE NOT pt.single
       GROUP BY s.point_id, floor(s.e / 3600)`,
       fresh,
@@ -222,8 +241,9 @@ export function wholeHourRegistersSql(spans: MeterSpan[]): SQL {
       WINDOW w AS (PARTITION BY r.meter_id ORDER BY r.ts)
     )
     INSERT INTO hourly_consumption (measurement_point_id, hour_start, value)
-    SELECT point_id, t0, CASE WHEN delta > per_hour THEN NULL ELSE trim_scale(delta) END
-    FROM (SELECT point_id, t0, per_hour, ${DELTA} AS delta FROM iv WHERE t0 IS NOT NULL OFFSET 0) d`;
+    SELECT point_id, t0, CASE WHEN delta > per_hour OR false_reset THEN NULL ELSE trim_scale(delta) END
+    FROM (SELECT point_id, t0, per_hour, ${DELTA} AS delta, ${FALSE_RESET} AS false_reset
+          FROM iv WHERE t0 IS NOT NULL OFFSET 0) d`;
 }
 
 /** Derives the hours of whole-hour register points (wholeHourRegistersSql), under a savepoint. */

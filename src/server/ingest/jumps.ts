@@ -4,7 +4,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
-import { DELTA, HOURS, limCte, neighbourSpan, spansCte } from './sqlParts.ts';
+import { RESET_FRACTION } from './misread.ts';
+import { DELTA, FALSE_RESET, HOURS, limCte, neighbourSpan, spansCte } from './sqlParts.ts';
 import type { IngestProblem, MeterSpan, ValidRow } from './types.ts';
 
 /**
@@ -56,7 +57,8 @@ export async function implausibleJumps(
       WINDOW win AS (PARTITION BY w.meter_id ORDER BY r.ts)
     ),
     hv AS (
-      SELECT meter_id, per_hour, t0, t1, v0, v1, ${HOURS} AS hours, ${DELTA} > per_hour * ${HOURS} AS over
+      SELECT meter_id, per_hour, t0, t1, v0, v1, ${HOURS} AS hours,
+             ${DELTA} > per_hour * ${HOURS} OR ${FALSE_RESET} AS over
       FROM iv WHERE t0 IS NOT NULL
     )
     ${implausibleSelect()}`,
@@ -87,7 +89,7 @@ export function jumpProblems(found: JumpRow[], batch: ValidRow[]): IngestProblem
     const limit = Number(f.per_hour) * Number(f.hours);
     const reason =
       Number(f.v1) < Number(f.v0)
-        ? `meter ${f.number} at ${new Date(Number(f.ms1)).toISOString()} drops from ${f.v0} to ${f.v1}: a register reset is accepted only when the new value is near zero (at most ${limit} for ${f.hours} h of ${f.quantity}), so this is a bad reading`
+        ? `meter ${f.number} at ${new Date(Number(f.ms1)).toISOString()} drops from ${f.v0} to ${f.v1}: a register reset is accepted only when the new value is near zero (at most ${RESET_FRACTION * 100} % of the register, and at most ${limit} for ${f.hours} h of ${f.quantity}), so this is a bad reading`
         : `meter ${f.number} at ${new Date(Number(f.ms1)).toISOString()} rises from ${f.v0} to ${f.v1} in ${f.hours} h, above the plausible ${f.per_hour} per hour for ${f.quantity}`;
     return { line, reason };
   });

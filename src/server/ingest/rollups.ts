@@ -23,9 +23,9 @@ export async function updateDailyRollups(
   days: PointDays[],
   fresh: boolean,
 ): Promise<{ days: number; hours: number }> {
-  const rollups = sql`INSERT INTO daily_rollups AS d (measurement_point_id, day, sum, min, max, count)
+  const rollups = sql`INSERT INTO daily_rollups AS d (measurement_point_id, day, sum, min, max, count, estimated)
           SELECT h.measurement_point_id, (h.hour_start AT TIME ZONE 'Europe/Copenhagen')::date,
-                 sum(h.value), min(h.value), max(h.value), count(*)::int
+                 sum(h.value), min(h.value), max(h.value), count(*)::int, count(*) FILTER (WHERE h.estimated)::int
           FROM (
             -- The days' bounds as instants, converted once per point: in a join condition they would be
             -- converted again for every hour joined (two time-zone conversions per row of a large load).
@@ -51,8 +51,10 @@ export async function updateDailyRollups(
     sql`WITH up AS (
           ${rollups}
           ON CONFLICT (measurement_point_id, day) DO UPDATE
-            SET sum = excluded.sum, min = excluded.min, max = excluded.max, count = excluded.count
-            WHERE (d.sum, d.min, d.max, d.count) IS DISTINCT FROM (excluded.sum, excluded.min, excluded.max, excluded.count)
+            SET sum = excluded.sum, min = excluded.min, max = excluded.max, count = excluded.count,
+                estimated = excluded.estimated
+            WHERE (d.sum, d.min, d.max, d.count, d.estimated)
+              IS DISTINCT FROM (excluded.sum, excluded.min, excluded.max, excluded.count, excluded.estimated)
           RETURNING d.count
         )
         SELECT count(*)::int AS n, coalesce(sum(count), 0)::int AS hours FROM up`,
@@ -77,16 +79,17 @@ export async function freshDays(tx: Db, spans: MeterSpan[]): Promise<PointDays[]
 /** Monthly rollups per point, from the daily ones of the affected months. */
 export async function updateMonthlyRollups(tx: Db, days: PointDays[]): Promise<void> {
   await tx.execute(sql`
-    INSERT INTO monthly_rollups AS mr (measurement_point_id, month, sum, min, max, count)
+    INSERT INTO monthly_rollups AS mr (measurement_point_id, month, sum, min, max, count, estimated)
     SELECT d.measurement_point_id, date_trunc('month', d.day::timestamp)::date,
-           sum(d.sum), min(d.min), max(d.max), sum(d.count)::int
+           sum(d.sum), min(d.min), max(d.max), sum(d.count)::int, sum(d.estimated)::int
     FROM ${rangesParams(days)}
     JOIN daily_rollups d ON d.measurement_point_id = rg.point_id
       AND d.day >= date_trunc('month', rg.d_lo::timestamp)::date
       AND d.day < (date_trunc('month', rg.d_hi::timestamp) + interval '1 month')::date
     GROUP BY 1, 2
     ON CONFLICT (measurement_point_id, month) DO UPDATE
-      SET sum = excluded.sum, min = excluded.min, max = excluded.max, count = excluded.count`);
+      SET sum = excluded.sum, min = excluded.min, max = excluded.max, count = excluded.count,
+          estimated = excluded.estimated`);
 }
 
 /**

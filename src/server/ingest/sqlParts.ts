@@ -4,6 +4,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { pgNumberArray, pgTextArray } from '../db/sql.ts';
 import { MAX_PER_HOUR } from './bounds.ts';
+import { RESET_FRACTION } from './misread.ts';
 import type { MeterSpan } from './types.ts';
 
 /** The CTE `a`: per meter, the time span (lo, hi) of the new readings. */
@@ -36,6 +37,12 @@ export const DELTA = sql`CASE WHEN v1 >= v0 THEN v1 - v0 ELSE v1 END`;
 export const DELTA_WRAPPED = sql`CASE WHEN v1 >= v0 THEN v1 - v0
     WHEN digits IS NOT NULL AND v0 >= power(10::numeric, digits) * 0.9 THEN power(10::numeric, digits) - v0 + v1
     ELSE v1 END`;
+
+/**
+ * A drop that is no reset under misread.ts's rule (the new value is more than RESET_FRACTION of the old one):
+ * the bulk loader refuses it, as the incremental path would quarantine it.
+ */
+export const FALSE_RESET = sql`(v1 < v0 AND v1 > v0 * ${sql.raw(String(RESET_FRACTION))})`;
 
 /** The hours an interval counts for in the plausibility bound: its length, at least one. */
 export const HOURS = sql`greatest(1, extract(epoch FROM t1 - t0) / 3600)`;

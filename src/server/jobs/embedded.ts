@@ -14,6 +14,10 @@ export function startEmbeddedWorker(services: Services): () => Promise<void> {
     pollMs: 15_000,
     jobRetentionDays: services.config.JOB_RETENTION_DAYS,
     readingRetentionYears: services.config.READING_RETENTION_YEARS,
+    meterHealth: {
+      silentHours: services.config.METER_SILENT_HOURS,
+      stuckDays: services.config.METER_STUCK_DAYS,
+    },
   });
   const stopJobs = runner.start();
   const stopMqtt = startMqttIfConfigured(services.database.db, services.logger, services.config);

@@ -1,5 +1,7 @@
 /** Every task the worker knows, by name. */
 import { ingestBatchTask } from '../ingest/batchTask.ts';
+import { lateDataTask } from '../ingest/lateData.ts';
+import { meterHealthTask } from '../ingest/meterHealth.ts';
 import type { Task } from './task.ts';
 import { consumptionReportTask } from './tasks/consumptionReport.ts';
 import { evaluateAlarmTask } from './tasks/evaluateAlarm.ts';
@@ -15,4 +17,6 @@ export const ALL_TASKS: readonly Task[] = [
   sendMailTask,
   sweepTask,
   ingestBatchTask,
+  meterHealthTask,
+  lateDataTask,
 ] as unknown as readonly Task[];

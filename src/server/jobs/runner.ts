@@ -22,6 +22,8 @@ export interface JobRunnerOptions {
   jobRetentionDays?: number;
   /** Years raw register readings are kept (READING_RETENTION_YEARS); unset: all. */
   readingRetentionYears?: number | undefined;
+  /** The hourly meter check's limits (METER_SILENT_HOURS, METER_STUCK_DAYS); default 48 hours, 7 days. */
+  meterHealth?: { silentHours: number; stuckDays: number };
 }
 
 /** A job runner over one database. */
@@ -57,6 +59,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     await scheduleDueJobs(opts.db, clock.now(), {
       jobRetentionDays: opts.jobRetentionDays,
       readingRetentionYears: opts.readingRetentionYears,
+      meterHealth: opts.meterHealth,
     });
     return drain();
   }
@@ -74,6 +77,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
             await scheduleDueJobs(opts.db, clock.now(), {
               jobRetentionDays: opts.jobRetentionDays,
               readingRetentionYears: opts.readingRetentionYears,
+              meterHealth: opts.meterHealth,
             });
           }
           await drain();

@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
+import { DEFAULT_SILENT_HOURS, DEFAULT_STUCK_DAYS, meterHealthTask } from '../ingest/meterHealth.ts';
 import { type AlarmFrequency, latestCompletePeriod, localDate } from './alarmPeriods.ts';
 import { enqueue } from './queue.ts';
 import { DEFAULT_JOB_RETENTION_DAYS, sweepTask } from './tasks/sweep.ts';
@@ -19,14 +20,19 @@ export interface ScheduleOptions {
   jobRetentionDays?: number;
   /** READING_RETENTION_YEARS; unset keeps every raw reading. */
   readingRetentionYears?: number | undefined;
+  /** METER_SILENT_HOURS and METER_STUCK_DAYS of the hourly meter check (ingest/meterHealth.ts). */
+  meterHealth?: { silentHours: number; stuckDays: number };
 }
 
-/** Queues the due alarm evaluations, monthly reports and the day's sweep; returns how many jobs were new. */
+/**
+ * Queues the due alarm evaluations, monthly reports, the day's sweep and the hour's meter check; returns how
+ * many jobs were new.
+ */
 export async function scheduleDueJobs(
   db: Db,
   now: Date,
   options: ScheduleOptions = {},
-): Promise<{ alarms: number; reports: number; sweep: boolean }> {
+): Promise<{ alarms: number; reports: number; sweep: boolean; meterHealth: boolean }> {
   const iso = now.toISOString();
   let alarmJobs = 0;
   for (const frequency of FREQUENCIES) {
@@ -68,5 +74,16 @@ export async function scheduleDueJobs(
     },
     now,
   );
-  return { alarms: alarmJobs, reports: reports.length, sweep };
+  const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000).toISOString();
+  const meterHealth = await enqueue(
+    db,
+    meterHealthTask,
+    {
+      hour,
+      silentHours: options.meterHealth?.silentHours ?? DEFAULT_SILENT_HOURS,
+      stuckDays: options.meterHealth?.stuckDays ?? DEFAULT_STUCK_DAYS,
+    },
+    now,
+  );
+  return { alarms: alarmJobs, reports: reports.length, sweep, meterHealth };
 }

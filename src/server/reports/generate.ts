@@ -9,6 +9,7 @@ import { Temporal } from 'temporal-polyfill';
 import { parseClientConfig } from '../../client/configSchema.ts';
 import { parseLanguage } from '../../lib/languages.ts';
 import { consumerOrganisation, disputeBodies } from '../../lib/reportSettings.ts';
+import { readAllocatorMonths } from '../allocators/months.ts';
 import type { Db } from '../db/client.ts';
 import {
   accounts,
@@ -126,29 +127,31 @@ export async function readReportInput(db: Db, t: TenancyRow, month: string): Pro
     quantity: string;
     month: string;
     per_m2: string;
-    total: string;
     shown: boolean;
   }>(
     db,
     sql`SELECT quantity, to_char(date_trunc('month', day), 'YYYY-MM-DD') AS month,
-               sum(per_m2)::text AS per_m2, sum(sum)::text AS total,
+               sum(per_m2)::text AS per_m2,
                bool_and(apartments >= ${MIN_PROPERTY_APARTMENTS}) AS shown
           FROM property_daily_rollups
          WHERE property_id = ${t.propertyId} AND day BETWEEN ${lastYear}::date AND ${to}::date
          GROUP BY 1, 2`,
   );
   const propertyPerM2: ReportInput['propertyPerM2'] = {};
-  const propertyHeat: ReportInput['propertyHeat'] = {};
   for (const r of propertyRows) {
     propertyPerM2[r.quantity] ??= {};
     if (r.shown) propertyPerM2[r.quantity]![r.month] = Number(r.per_m2);
-    if (r.quantity === 'heat-energy' || r.quantity === 'hca') {
-      propertyHeat[r.month] ??= { heatKwh: 0, hcaUnits: 0 };
-      const entry = propertyHeat[r.month]!;
-      if (r.quantity === 'heat-energy') entry.heatKwh = Number(r.total);
-      else entry.hcaUnits = Number(r.total);
-    }
   }
+  // kWh per allocator unit, month by month, by the one rule the app and the statement follow.
+  const allocators = await readAllocatorMonths(db, {
+    propertyId: t.propertyId,
+    apartmentId: t.apartmentId,
+    from: lastYear,
+    to,
+    operatorKwhPerUnit: settings.hcaKwhPerUnit,
+  });
+  const allocatorFactors: ReportInput['allocatorFactors'] = {};
+  for (const m of [month, addMonths(month, -1), lastYear]) allocatorFactors[m] = allocators.factorOf(m);
 
   // Day by day for the climate correction: the heat quantity's values (heat-energy, else hca) within the
   // tenancy and the property's degree days (complete days only, as the app), this month and a year earlier.
@@ -201,7 +204,7 @@ export async function readReportInput(db: Db, t: TenancyRow, month: string): Pro
     landlord: { name: t.landlord, phone: t.phone, email: t.email },
     apartment,
     propertyPerM2,
-    propertyHeat,
+    allocatorFactors,
     days,
     settings,
     bodies: {

@@ -1,6 +1,7 @@
 /**
  * Reading a public report by its code: the code is the only key, expired and unknown codes look the same,
- * and lookups are throttled per client address (rate-limiter-flexible on our own database).
+ * and lookups are throttled per client address (rate-limiter-flexible on our own database). Each lookup takes
+ * its point before the code is checked (a burst cannot slip past), and a found report gives it back.
  */
 import { eq } from 'drizzle-orm';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
@@ -73,6 +74,8 @@ export async function lookUpReport(
     await spend(db, client, MISS_COST - 1);
     return { status: 'unavailable' };
   }
+  // A found report gives its point back: reading it again, or in another language, costs nothing.
+  await limiterFor(db).reward(client, 1);
   return {
     status: 'found',
     report: row.content as MonthlyReport,

@@ -3,6 +3,7 @@
  * the figures read for one tenancy and month to the snapshot stored with the report and shown on the page.
  */
 
+import { type AllocatorFactor, type AllocatorMethod, isPricedBeside } from '../../lib/allocators.ts';
 import { correctDays, DEGREE_DAY_BASE, NORMAL_YEAR_SOURCE } from '../../lib/degreeDays.ts';
 import type { Body, Fee, FuelShare, PropertyReportSettings } from '../../lib/reportSettings.ts';
 import { addMonths, monthsBetween } from './months.ts';
@@ -40,8 +41,8 @@ export interface ReportInput {
   apartment: Record<string, { unit: string; months: Record<string, number> }>;
   /** The property's consumption per m² per quantity and month; only months where every day had 3+ apartments. */
   propertyPerM2: Record<string, Record<string, number>>;
-  /** The property's totals of heat energy (kWh) and allocator units per month, for the hca estimate. */
-  propertyHeat: Record<string, { heatKwh: number; hcaUnits: number }>;
+  /** The property's kWh per allocator unit per month, by the rules of src/lib/allocators.ts; null: none. */
+  allocatorFactors: Record<string, AllocatorFactor | null>;
   /**
    * The days of the report month, each with the heat quantity's value (heat-energy, else hca) and its degree
    * days, and the matching day a year earlier (the same date) with its value and degree days: the input of the
@@ -75,11 +76,14 @@ export interface QuantityFigures {
   /** The apartment's use per m², and the property's average per m², this month. */
   perM2: number | null;
   propertyPerM2: number | null;
-  /** Allocator units as estimated kWh: units × the building's kWh per unit that month. */
+  /** Allocator units as estimated kWh: units × the month's kWh per unit (src/lib/allocators.ts). */
   kwhEstimate: {
     month: number | null;
     previousMonth: number | null;
     sameMonthLastYear: number | null;
+    /** How this month's kWh per unit was found; null when it could not be. */
+    method: AllocatorMethod | null;
+    kwhPerUnit: number | null;
   } | null;
   cost: number | null;
   co2Kg: number | null;
@@ -139,9 +143,8 @@ export function priceOn(prices: readonly Price[], quantity: string, day: string)
   );
 }
 
-function hcaKwh(units: number | undefined, heat: { heatKwh: number; hcaUnits: number } | undefined) {
-  if (units === undefined || !heat || heat.hcaUnits <= 0) return null;
-  return (units * heat.heatKwh) / heat.hcaUnits;
+function hcaKwh(units: number | undefined, factor: AllocatorFactor | null | undefined) {
+  return units === undefined || !factor ? null : units * factor.kwhPerUnit;
 }
 
 /** Builds the report snapshot. Pure: the same input gives the same report. */
@@ -167,7 +170,10 @@ export function buildMonthlyReport(input: ReportInput): MonthlyReport {
       const used = at(m);
       const price = priceOn(input.prices, quantity, m);
       // Allocator units share out the same heat that a heat meter measures: never charge both.
-      if (quantity === 'hca' && input.apartment['heat-energy']?.months[m] !== undefined) continue;
+      const measured = Object.keys(input.apartment).filter(
+        (q) => input.apartment[q]?.months[m] !== undefined,
+      );
+      if (!isPricedBeside(quantity, measured)) continue;
       if (used === undefined || !price) continue;
       currency ??= price.currency;
       if (price.currency !== currency) continue;
@@ -189,9 +195,11 @@ export function buildMonthlyReport(input: ReportInput): MonthlyReport {
       kwhEstimate:
         quantity === 'hca'
           ? {
-              month: hcaKwh(value, input.propertyHeat[month]),
-              previousMonth: hcaKwh(at(previous), input.propertyHeat[previous]),
-              sameMonthLastYear: hcaKwh(at(lastYear), input.propertyHeat[lastYear]),
+              month: hcaKwh(value, input.allocatorFactors[month]),
+              previousMonth: hcaKwh(at(previous), input.allocatorFactors[previous]),
+              sameMonthLastYear: hcaKwh(at(lastYear), input.allocatorFactors[lastYear]),
+              method: input.allocatorFactors[month]?.method ?? null,
+              kwhPerUnit: input.allocatorFactors[month]?.kwhPerUnit ?? null,
             }
           : null,
       cost,
@@ -214,14 +222,14 @@ export function buildMonthlyReport(input: ReportInput): MonthlyReport {
     h,
   );
   // For allocators, the corrected units in kWh at last year's kWh per unit.
-  const lastYearHeat = input.propertyHeat[lastYear];
+  const lastYearFactor = input.allocatorFactors[lastYear];
   const correctedKwh =
     corrected.value === null || corrected.missing || heatThen === null
       ? null
       : heat
         ? corrected.value
-        : lastYearHeat && lastYearHeat.hcaUnits > 0
-          ? (corrected.value * lastYearHeat.heatKwh) / lastYearHeat.hcaUnits
+        : lastYearFactor
+          ? corrected.value * lastYearFactor.kwhPerUnit
           : null;
   const hotWaterM3 = input.apartment['hot-water-volume']?.months[month];
   const daysInMonth = input.days.length;

@@ -1,12 +1,14 @@
 /**
  * GET /api/statements/{id}/pdf: the statement rendered as a PDF for a member of its tenancy. Authorised by
- * the account backend's bearer token, never a public file URL; another tenant's id and an unknown id get the
- * same FORBIDDEN refusal ("Adgang ikke tilladt") as the GraphQL backends give.
+ * the account backend's bearer token, never a public file URL, checked as the GraphQL backends check theirs
+ * (`authenticateRequest`: a deactivated user, or a token issued before a password change, is refused);
+ * another tenant's id and an unknown id get the same FORBIDDEN refusal ("Adgang ikke tilladt") as the
+ * GraphQL backends give.
  */
 import { eq } from 'drizzle-orm';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
-import { AccessTokenError, verifyAccessToken } from '../auth/tokens.ts';
 import { users } from '../db/schema.ts';
+import { authenticateRequest } from '../graphql/context.ts';
 import type { ApiServices } from '../services.ts';
 import { statementDocument, statementFileName } from './access.ts';
 import { renderStatementPdf } from './pdf.ts';
@@ -23,17 +25,13 @@ export async function handleStatementDownload(
   request: Request,
   rawId: string,
 ): Promise<Response> {
-  const match = request.headers.get('authorization')?.match(/^(?:Bearer|JWT)\s+(\S+)$/i);
-  if (!match?.[1]) return json(401, 'UNAUTHENTICATED', 'login required');
-  let userId: number;
-  try {
-    userId = Number((await verifyAccessToken('account', services.keys.account, match[1])).sub);
-  } catch (error) {
-    if (!(error instanceof AccessTokenError)) throw error;
-    return error.reason === 'expired'
+  const caller = await authenticateRequest(services, 'account', request);
+  if (caller.userId === null) {
+    return caller.reason === 'expired'
       ? json(401, 'TOKEN_EXPIRED', 'Signature has expired')
       : json(401, 'UNAUTHENTICATED', 'login required');
   }
+  const { userId } = caller;
   const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : null;
   const { db } = services.database;
   const document = id === null ? null : await statementDocument(db, userId, id);

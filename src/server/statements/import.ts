@@ -16,11 +16,17 @@ export class StatementImportError extends Error {
 /** Parses and checks a file's text; throws StatementImportError with every problem. */
 export function parseStatementFile(text: string): StatementInput[] {
   let json: unknown;
+  let nullByte = false;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text, (_key, value: unknown) => {
+      if (typeof value === 'string' && value.includes('\0')) nullByte = true;
+      return value;
+    });
   } catch (error) {
     throw new StatementImportError(`The file is not valid JSON: ${(error as Error).message}`);
   }
+  if (nullByte)
+    throw new StatementImportError('The file is not valid: a text contains a null byte (\\u0000).');
   const result = parseStatementJson(json);
   if (!result.success)
     throw new StatementImportError(`The statement is not valid:\n${describeIssues(result.error)}`);

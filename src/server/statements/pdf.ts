@@ -2,9 +2,10 @@
  * Renders an allocation statement as a PDF (pdf-lib, standard Helvetica), in the numbered sections of a
  * Danish heat statement: costs, basis, share, advance payments, result, degree days, right to object.
  */
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import type { PDFFont } from 'pdf-lib';
 import { moneyFormat } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
+import { createPdfLayout, MUTED } from '../pdf/layout.ts';
 import type { StatementDetails } from './model.ts';
 import { reportsT } from './texts.ts';
 
@@ -32,12 +33,6 @@ export interface StatementDocument {
   landlordPhone: string | null;
 }
 
-const A4 = { width: 595.28, height: 841.89 };
-const MARGIN = 56;
-const INK = rgb(0.11, 0.1, 0.09);
-const MUTED = rgb(0.34, 0.33, 0.31);
-const LINE = rgb(0.85, 0.84, 0.83);
-
 const localeOf = (lang: Language) => (lang === 'en' ? 'en-GB' : 'da-DK');
 
 /** Renders the statement; the same input gives the same bytes except the creation date. */
@@ -57,73 +52,13 @@ export async function renderStatementPdf(
       new Date(`${d}T12:00:00Z`),
     );
 
-  const pdf = await PDFDocument.create();
-  pdf.setTitle(`${t('pdf.title')} ${s.periodStart} – ${s.periodEnd}`);
-  pdf.setLanguage(lang);
-  pdf.setCreator('Tenant app');
-  pdf.setCreationDate(now);
-  const regular = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  let page: PDFPage = pdf.addPage([A4.width, A4.height]);
-  let y = A4.height - MARGIN;
-  const width = A4.width - 2 * MARGIN;
-
-  const ensure = (space: number) => {
-    if (y - space < MARGIN + 24) {
-      page = pdf.addPage([A4.width, A4.height]);
-      y = A4.height - MARGIN;
-    }
-  };
-  const wrap = (text: string, font: PDFFont, size: number, max: number): string[] => {
-    const lines: string[] = [];
-    let line = '';
-    for (const word of text.split(/\s+/)) {
-      const next = line ? `${line} ${word}` : word;
-      if (font.widthOfTextAtSize(next, size) > max && line) {
-        lines.push(line);
-        line = word;
-      } else line = next;
-    }
-    if (line) lines.push(line);
-    return lines;
-  };
-  const text = (
-    value: string,
-    opts: { size?: number; font?: PDFFont; color?: typeof INK; gap?: number } = {},
-  ) => {
-    const size = opts.size ?? 10;
-    const font = opts.font ?? regular;
-    for (const line of wrap(value, font, size, width)) {
-      ensure(size + 4);
-      page.drawText(line, { x: MARGIN, y: y - size, size, font, color: opts.color ?? INK });
-      y -= size + 4;
-    }
-    y -= opts.gap ?? 4;
-  };
-  const heading = (value: string) => {
-    ensure(40);
-    y -= 10;
-    text(value, { size: 12.5, font: bold, gap: 6 });
-  };
-  const rule = () => {
-    page.drawLine({ start: { x: MARGIN, y }, end: { x: A4.width - MARGIN, y }, thickness: 0.6, color: LINE });
-    y -= 6;
-  };
-  /** A table row: the first cell left-aligned, the others right-aligned in fixed columns. */
-  const row = (cells: string[], font: PDFFont = regular) => {
-    const size = 9.5;
-    ensure(size + 8);
-    const columns = [0, 0.48, 0.66, 0.84, 1].map((f) => MARGIN + f * width);
-    cells.forEach((cell, i) => {
-      if (i === 0) page.drawText(cell, { x: columns[0]!, y: y - size, size, font, color: INK });
-      else {
-        const right = columns[Math.min(i + 1, columns.length - 1)]! - (i === cells.length - 1 ? 0 : 8);
-        const w = font.widthOfTextAtSize(cell, size);
-        page.drawText(cell, { x: right - w, y: y - size, size, font, color: INK });
-      }
-    });
-    y -= size + 7;
-  };
+  const layout = await createPdfLayout({
+    title: `${t('pdf.title')} ${s.periodStart} – ${s.periodEnd}`,
+    lang,
+    now,
+  });
+  const { text, heading, rule, bold } = layout;
+  const row = (cells: string[], font?: PDFFont) => layout.row(cells, { font });
 
   // Header
   text(s.landlord, { size: 10, font: bold, color: MUTED, gap: 2 });
@@ -216,10 +151,9 @@ export async function renderStatementPdf(
   const contact = [s.landlordEmail, s.landlordPhone].filter(Boolean).join(' · ');
   if (contact) text(t('pdf.contact', { contact }));
 
-  const pages = pdf.getPages();
-  pages.forEach((p, i) => {
-    const footer = `${t('pdf.footer', { id: s.id, date: now.toISOString().slice(0, 10) })}   ${i + 1}/${pages.length}`;
-    p.drawText(footer, { x: MARGIN, y: MARGIN / 2, size: 8, font: regular, color: MUTED });
-  });
-  return pdf.save();
+  layout.footer(
+    (page, pages) =>
+      `${t('pdf.footer', { id: s.id, date: now.toISOString().slice(0, 10) })}   ${page}/${pages}`,
+  );
+  return layout.pdf.save();
 }

@@ -1,7 +1,8 @@
 /**
  * Who may see what: a user sees an apartment (unit) and its measurement points only through a tenancy they
  * are a member of, and only the data inside that tenancy's dates, so a new tenant never sees the previous
- * tenant's consumption. Unknown ids and other tenants' ids get the same FORBIDDEN error.
+ * tenant's consumption. Unknown ids and other tenants' ids get the same FORBIDDEN error. After an ended
+ * tenancy's grace period (grace.ts) it gives its members nothing at all.
  */
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
@@ -21,6 +22,7 @@ import {
 import { pgNumberArray, pgTextArray } from '../db/sql.ts';
 import { requireValidToken, type TokenClaim, type TokenUser } from '../graphql/context.ts';
 import { forbidden } from '../graphql/errors.ts';
+import { tenancyAccessOpen } from './grace.ts';
 
 /** Dates of a tenancy as local midnights; `to` is exclusive, null while the tenancy runs. */
 export interface TenancyWindow {
@@ -83,7 +85,7 @@ function accessQuery<Extra extends Record<string, SQL> = Record<never, never>>(
     .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))
     .innerJoin(properties, eq(properties.id, apartments.propertyId))
     .leftJoin(propertyReportSettings, eq(propertyReportSettings.propertyId, properties.id))
-    .where(where)
+    .where(and(where, tenancyAccessOpen))
     .orderBy(asc(tenancies.start), asc(tenancies.id));
 }
 
@@ -237,7 +239,7 @@ function prepareUnitsAndPoints(db: Db) {
     })
     .from(users)
     .leftJoin(tenancyMembers, eq(tenancyMembers.userId, users.id))
-    .leftJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
+    .leftJoin(tenancies, and(eq(tenancies.id, tenancyMembers.tenancyId), tenancyAccessOpen))
     .leftJoin(apartments, eq(apartments.id, tenancies.apartmentId))
     .leftJoin(properties, eq(properties.id, apartments.propertyId))
     .leftJoin(propertyReportSettings, eq(propertyReportSettings.propertyId, properties.id))

@@ -78,7 +78,11 @@ export function dataHoursOf(fromDate: string, toDate: string): Temporal.Instant[
 /** Inserts the fixture and returns its ids. */
 export async function seedFixture(db: Db): Promise<Fixture> {
   const passwordHash = await hashPassword(PASSWORD);
-  const [account] = await db.insert(accounts).values({ name: 'Test landlord' }).returning();
+  // Its ended tenancy (2025) stays readable: these tests are about the data windows, not the grace period.
+  const [account] = await db
+    .insert(accounts)
+    .values({ name: 'Test landlord', moveOutGraceMonths: 120 })
+    .returning();
   const [property] = await db
     .insert(properties)
     .values({

@@ -1,5 +1,11 @@
 import type { Db } from '../../../src/server/db/client.ts';
-import { accounts, apartments, properties } from '../../../src/server/db/schema.ts';
+import {
+  accounts,
+  apartments,
+  measurementPoints,
+  meters,
+  properties,
+} from '../../../src/server/db/schema.ts';
 
 /** An account with one property (P1, Testvej 1, Aarhus) and its apartments; returns their ids in order. */
 export async function testProperty(
@@ -28,4 +34,24 @@ export async function testProperty(
     )
     .returning();
   return { propertyId: property!.id, apartmentIds: rows.map((r) => r.id) };
+}
+
+/** A register measurement point of an apartment with one meter (installed 2020-01-01); returns the point's id. */
+export async function registerMeter(
+  db: Db,
+  at: { propertyId: number; apartmentId: number },
+  quantity: string,
+  number: string,
+): Promise<number> {
+  const [point] = await db
+    .insert(measurementPoints)
+    .values({ ...at, quantity, unit: 'kilo-watt-hour', name: quantity, readingKind: 'register' })
+    .returning();
+  await db.insert(meters).values({
+    measurementPointId: point!.id,
+    number,
+    legacyKind: 'energy',
+    installedAt: new Date('2020-01-01T00:00:00Z'),
+  });
+  return point!.id;
 }

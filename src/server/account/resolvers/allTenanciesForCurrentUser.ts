@@ -11,6 +11,7 @@ import {
   tenancyMembers,
 } from '../../db/schema.ts';
 import { requireUserId } from '../../graphql/context.ts';
+import { tenancyAccessOpen } from '../../tenant/grace.ts';
 import type { DateRange, MeterUnit, QueryResolvers } from '../types.generated.ts';
 
 /** First and last day with data for each tenancy's apartment, within the tenancy's dates. */
@@ -76,7 +77,8 @@ export const allTenanciesForCurrentUser: NonNullable<QueryResolvers['allTenancie
     .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
     .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))
     .innerJoin(properties, eq(properties.id, apartments.propertyId))
-    .where(eq(tenancyMembers.userId, userId))
+    // An ended tenancy drops out of the list once its grace period is over (tenant/grace.ts).
+    .where(and(eq(tenancyMembers.userId, userId), tenancyAccessOpen))
     .orderBy(asc(tenancies.start), asc(tenancies.id));
   const availability = await dataAvailability(
     ctx.db,

@@ -1,5 +1,6 @@
 /** `inviteToTenancy` (tenancy admin): a new activation code, an invitation row, and a mail with the code link. */
 import { and, eq, isNull } from 'drizzle-orm';
+import { consumeAttempt } from '../../auth/throttle.ts';
 import { invitations, tenancyMembers, users } from '../../db/schema.ts';
 import { createActivationCode } from '../activation.ts';
 import { tenancyUserExists } from '../errors.ts';
@@ -16,6 +17,10 @@ export const inviteToTenancy: NonNullable<MutationResolvers['inviteToTenancy']> 
   const { tenancyId } = await requireAdmin(ctx, args.tenancyId);
   const inviter = await currentUser(ctx);
   const email = parseEmail(args.email);
+  await consumeAttempt(ctx.db, [
+    ['mailSender', String(inviter.id)],
+    ['mailRecipient', email],
+  ]);
   const [member] = await ctx.db
     .select({ userId: users.id })
     .from(tenancyMembers)

@@ -1,5 +1,6 @@
 /** `requestEmailChange`: needs the password; mails a confirmation link to the new address, a notice to the old. */
 import { confirmPassword } from '../../auth/login.ts';
+import { consumeAttempt } from '../../auth/throttle.ts';
 import { sendMail, sendMailInBackground } from '../../mail/mailer.ts';
 import { renderMail } from '../../mail/messages.ts';
 import { userExists } from '../errors.ts';
@@ -15,6 +16,10 @@ export const requestEmailChange: NonNullable<MutationResolvers['requestEmailChan
   const user = await currentUser(ctx);
   await confirmPassword(ctx.db, user, args.password, ctx);
   const newEmail = parseEmail(args.newEmail);
+  await consumeAttempt(ctx.db, [
+    ['mailSender', String(user.id)],
+    ['mailRecipient', newEmail],
+  ]);
   if (newEmail === user.email || (await userByEmail(ctx, newEmail))) throw userExists();
   const { token } = await issueOneTimeToken(ctx.db, 'email_change', user.id, { newEmail, replace: true });
   const link = new URL('/confirm-email', ctx.services.config.APP_URL);

@@ -1,5 +1,6 @@
 /** `resendInvitation` (tenancy admin): mails a pending invitation again, with its code's expiry renewed. */
 import { and, eq, isNull } from 'drizzle-orm';
+import { consumeAttempt } from '../../auth/throttle.ts';
 import { activationCodes, invitations } from '../../db/schema.ts';
 import { forbidden } from '../../graphql/errors.ts';
 import { ACTIVATION_CODE_TTL_DAYS } from '../activation.ts';
@@ -23,6 +24,10 @@ export const resendInvitation: NonNullable<MutationResolvers['resendInvitation']
   if (!found) throw forbidden();
   await requireAdmin(ctx, String(found.tenancyId));
   const inviter = await currentUser(ctx);
+  await consumeAttempt(ctx.db, [
+    ['mailSender', String(inviter.id)],
+    ['mailRecipient', found.email],
+  ]);
   const now = new Date();
   const expiresAt = new Date(now.getTime() + ACTIVATION_CODE_TTL_DAYS * 86_400_000);
   const invitation = await ctx.db.transaction(async (tx) => {

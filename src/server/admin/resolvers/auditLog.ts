@@ -1,7 +1,7 @@
 /** `auditLog`: the entries the caller's role may read, newest first, filtered, a page at a time. */
 import { parseId } from '../../account/users.ts';
 import { badInput } from '../../graphql/errors.ts';
-import { parseInstant, readAudit } from '../audit.ts';
+import { parseInstant, readAudit, auditFacets as readFacets } from '../audit.ts';
 import { requireOperator, requireProperty } from '../scope.ts';
 import type { QueryResolvers } from '../types.generated.ts';
 
@@ -18,6 +18,7 @@ export const auditLog: NonNullable<QueryResolvers['auditLog']> = async (_p, args
   if (args.after && beforeId === null) throw badInput('after must be a cursor from a previous page');
   const rows = await readAudit(ctx.db, scope, {
     search: filter.search?.slice(0, 200),
+    actor: filter.actor?.slice(0, 320),
     action: filter.action,
     propertyId,
     from: parseInstant(filter.from, 'from'),
@@ -43,3 +44,7 @@ export const auditLog: NonNullable<QueryResolvers['auditLog']> = async (_p, args
     nextCursor: rows.length > limit ? String(page[page.length - 1]!.id) : null,
   };
 };
+
+/** `auditFacets`: the actor and action choices of the audit page, in the caller's scope. */
+export const auditFacets: NonNullable<QueryResolvers['auditFacets']> = async (_p, _a, ctx) =>
+  readFacets(ctx.db, await requireOperator(ctx));

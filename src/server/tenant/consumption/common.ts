@@ -87,16 +87,3 @@ export function climateReport(args: {
     return { ...base, applied: 'NONE', reason: 'degree_days_missing' };
   return { ...base, applied: 'DEGREE_DAYS', reason: null };
 }
-
-/** The description of the hca kWh estimate, with the factor used. */
-export function kwhEstimateMethod(kwhPerUnit: number | null): string {
-  if (kwhPerUnit === null)
-    return 'not possible: the property has no heat-energy and allocator totals for this period';
-  return `allocator units × property heat (kWh) ÷ property allocator units in the period = ${kwhPerUnit.toFixed(4)} kWh per unit (docs/domain.md)`;
-}
-
-/** The kWh per allocator unit over a period, from the property's heat and allocator totals. */
-export function kwhPerUnit(propertyHeat: number | null, propertyUnits: number | null): number | null {
-  if (propertyHeat === null || propertyUnits === null || propertyUnits <= 0) return null;
-  return propertyHeat / propertyUnits;
-}

@@ -94,7 +94,9 @@ export function totalQuery(
     ...source,
     aggregation: QUANTITIES[quantity].aggregation,
     windows: clipToTenancies(plan, access),
-    ...(graphType === 'COST' ? { price: { propertyId: access.property.id, quantity } } : {}),
+    ...(graphType === 'COST'
+      ? { price: { propertyId: access.property.id, quantity, apartmentId: access.apartment.id } }
+      : {}),
   };
 }
 

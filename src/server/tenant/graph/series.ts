@@ -23,7 +23,11 @@ export interface SeriesQuery {
   /** The ranges data may come from (the plan's range clipped to the caller's tenancies), end exclusive. */
   windows: { from: Temporal.ZonedDateTime; to: Temporal.ZonedDateTime }[];
   /** For cost: consumption times the price valid on each local day. */
-  price?: { propertyId: number; quantity: string };
+  /**
+   * Cost: values × the price of the day. `apartmentId`: the unit the values are of, for the pricing rule (allocator
+   * units are not priced where a heat meter measures the same heat, src/lib/allocators.ts).
+   */
+  price?: { propertyId: number; quantity: string; apartmentId: number };
   /**
    * Instead of points: all apartment points of a property's quantity, from property_daily_rollups
    * (property_hourly_rollups at HOUR). For summed quantities `perM2` gives the sum per m² of the apartments with data, `total` the plain sum;
@@ -43,20 +47,27 @@ function priceJoin(price: NonNullable<SeriesQuery['price']>, day: SQL): SQL {
     SELECT p.price FROM prices p
     WHERE p.property_id = ${price.propertyId} AND p.quantity = ${price.quantity}
       AND p.valid_from <= ${day} AND (p.valid_to IS NULL OR p.valid_to > ${day})
+      ${
+        price.quantity === 'hca'
+          ? sql`AND NOT EXISTS (SELECT 1 FROM measurement_points hm
+                 WHERE hm.apartment_id = ${price.apartmentId} AND hm.quantity = 'heat-energy')`
+          : sql``
+      }
     ORDER BY p.valid_from DESC LIMIT 1) pr`;
 }
 
 function hourlySource(q: SeriesQuery, ids: string, from: string, to: string): SQL {
   const day = sql`(h.hour_start AT TIME ZONE ${TIME_ZONE})::date`;
   return sql`SELECT extract(epoch FROM h.hour_start)::bigint::text AS k,
-      ${q.price ? sql`h.value * pr.price` : sql`h.value`} AS x, 1 AS c
+      ${q.price ? sql`h.value * pr.price` : sql`h.value`} AS x, 1 AS c, h.estimated::int AS e
     FROM hourly_consumption h ${q.price ? priceJoin(q.price, day) : sql``}
     WHERE h.measurement_point_id = ANY(${ids}::int[])
       AND h.hour_start >= ${from}::timestamptz AND h.hour_start < ${to}::timestamptz`;
 }
 
 function dailySource(q: SeriesQuery, ids: string, key: SQL, where: SQL): SQL {
-  return sql`SELECT ${key} AS k, ${q.price ? sql`d.sum * pr.price` : sql`d.sum`} AS x, d.count AS c
+  return sql`SELECT ${key} AS k, ${q.price ? sql`d.sum * pr.price` : sql`d.sum`} AS x, d.count AS c,
+      d.estimated AS e
     FROM daily_rollups d ${q.price ? priceJoin(q.price, sql`d.day`) : sql``}
     WHERE d.measurement_point_id = ANY(${ids}::int[]) AND ${where}`;
 }
@@ -77,7 +88,8 @@ function dayKey(resolution: BucketPlan['resolution']): SQL {
 
 /** The property's complete days of degree days (SeriesQuery.degreeDays); c counts the days. */
 function degreeDaySource(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.ZonedDateTime): SQL {
-  return sql`SELECT ${dayKey(q.plan.resolution)} AS k, d.degree_days AS x, 1 AS c FROM property_degree_days d
+  return sql`SELECT ${dayKey(q.plan.resolution)} AS k, d.degree_days AS x, 1 AS c, 0 AS e
+    FROM property_degree_days d
     WHERE d.property_id = ${q.degreeDays!.propertyId} AND d.hours >= ${MIN_HOURS_PER_DAY}
       AND d.day >= ${from.toPlainDate().toString()}::date AND d.day < ${to.toPlainDate().toString()}::date`;
 }
@@ -96,7 +108,7 @@ function propertySource(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Tempor
     const day = sql`(g.hour_start AT TIME ZONE ${TIME_ZONE})::date`;
     const value = perM2 ? sql`g.sum / nullif(g.area_m2, 0)` : sql`g.sum`;
     return sql`SELECT extract(epoch FROM g.hour_start)::bigint::text AS k,
-        ${q.price ? sql`${value} * pr.price` : value} AS x, g.count AS c
+        ${q.price ? sql`${value} * pr.price` : value} AS x, g.count AS c, 0 AS e
       FROM property_hourly_rollups g ${q.price ? priceJoin(q.price, day) : sql``}
       WHERE g.property_id = ${p.propertyId} AND g.quantity = ${p.quantity}
         AND g.apartments >= ${MIN_PROPERTY_APARTMENTS}
@@ -105,7 +117,7 @@ function propertySource(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Tempor
   }
   const key = dayKey(resolution);
   const value = perM2 ? sql`d.per_m2` : sql`d.sum`;
-  return sql`SELECT ${key} AS k, ${q.price ? sql`${value} * pr.price` : value} AS x, d.count AS c
+  return sql`SELECT ${key} AS k, ${q.price ? sql`${value} * pr.price` : value} AS x, d.count AS c, 0 AS e
     FROM property_daily_rollups d ${q.price ? priceJoin(q.price, sql`d.day`) : sql``}
     WHERE d.property_id = ${p.propertyId} AND d.quantity = ${p.quantity}
       AND d.apartments >= ${MIN_PROPERTY_APARTMENTS}
@@ -147,7 +159,7 @@ function source(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.Zoned
     wholeTo = toDate;
   }
   const edges = sql`(${inRange(fromDate, wholeFrom)} OR ${inRange(wholeTo, toDate)})`;
-  return sql`SELECT ${daily(sql`m.month`)} AS k, m.sum AS x, m.count AS c FROM monthly_rollups m
+  return sql`SELECT ${daily(sql`m.month`)} AS k, m.sum AS x, m.count AS c, m.estimated AS e FROM monthly_rollups m
       WHERE m.measurement_point_id = ANY(${ids}::int[])
         AND m.month >= ${wholeFrom.toString()}::date AND m.month < ${wholeTo.toString()}::date
     UNION ALL ${dailySource(q, ids, daily(sql`d.day`), edges)}`;
@@ -158,7 +170,9 @@ function unionParts(queries: SeriesQuery[]): SQL[] {
   return queries.flatMap((q, i) =>
     q.pointIds.length === 0 && !q.property && !q.degreeDays
       ? []
-      : q.windows.map((w) => sql`SELECT ${i}::int AS i, u.k, u.x, u.c FROM (${source(q, w.from, w.to)}) u`),
+      : q.windows.map(
+          (w) => sql`SELECT ${i}::int AS i, u.k, u.x, u.c, u.e FROM (${source(q, w.from, w.to)}) u`,
+        ),
   );
 }
 
@@ -210,19 +224,24 @@ export async function seriesTotals(db: Db, queries: SeriesQuery[]): Promise<(num
 export async function seriesTotalsAndValues(
   db: Db,
   queries: SeriesQuery[],
-): Promise<{ totals: (number | null)[]; values: (number | null)[][] }> {
+): Promise<{ totals: (number | null)[]; values: (number | null)[][]; estimatedHours: number[] }> {
   const parts = unionParts(queries);
   if (parts.length === 0)
-    return { totals: queries.map(() => null), values: queries.map((q) => q.plan.keys.map(() => null)) };
+    return {
+      totals: queries.map(() => null),
+      values: queries.map((q) => q.plan.keys.map(() => null)),
+      estimatedHours: queries.map(() => 0),
+    };
   const rows = await queryRows<{
     i: number;
     k: string | null;
     g: number;
     x: string | null;
     c: string | null;
+    e: number | null;
   }>(
     db,
-    sql`SELECT s.i, s.k, GROUPING(s.k)::int AS g, sum(s.x)::text AS x, sum(s.c)::text AS c
+    sql`SELECT s.i, s.k, GROUPING(s.k)::int AS g, sum(s.x)::text AS x, sum(s.c)::text AS c, sum(s.e)::int AS e
         FROM (${sql.join(parts, sql` UNION ALL `)}) s GROUP BY GROUPING SETS ((s.i), (s.i, s.k))`,
   );
   const totals = new Map<number, (typeof rows)[number]>();
@@ -234,6 +253,7 @@ export async function seriesTotalsAndValues(
   return {
     totals: queries.map((q, i) => totalOf(q, totals.get(i))),
     values: queries.map((q, i) => q.plan.keys.map((key, b) => bucketOf(q, b, buckets.get(`${i}|${key}`)))),
+    estimatedHours: queries.map((_, i) => Number(totals.get(i)?.e ?? 0)),
   };
 }
 
@@ -242,14 +262,37 @@ export async function seriesTotalsAndValues(
  * data. Each series' rows are tagged with its index, so sums and counts group per series and bucket.
  */
 export async function seriesValues(db: Db, queries: SeriesQuery[]): Promise<(number | null)[][]> {
-  const none = () => queries.map((q) => q.plan.keys.map((): number | null => null));
+  return (await seriesValuesAndEstimates(db, queries)).values;
+}
+
+/**
+ * seriesValues, and per series and bucket whether any hour counted in it is estimated (filled in between two
+ * readings far apart: hourly_consumption.estimated). Property and degree-day series are never marked.
+ */
+export async function seriesValuesAndEstimates(
+  db: Db,
+  queries: SeriesQuery[],
+): Promise<{ values: (number | null)[][]; estimated: boolean[][] }> {
   const parts = unionParts(queries);
-  if (parts.length === 0) return none();
-  const rows = await queryRows<{ i: number; k: string; x: string | null; c: string | null }>(
+  if (parts.length === 0)
+    return {
+      values: queries.map((q) => q.plan.keys.map((): number | null => null)),
+      estimated: queries.map((q) => q.plan.keys.map(() => false)),
+    };
+  const rows = await queryRows<{
+    i: number;
+    k: string;
+    x: string | null;
+    c: string | null;
+    e: number | null;
+  }>(
     db,
-    sql`SELECT s.i, s.k, sum(s.x)::text AS x, sum(s.c)::text AS c
+    sql`SELECT s.i, s.k, sum(s.x)::text AS x, sum(s.c)::text AS c, sum(s.e)::int AS e
         FROM (${sql.join(parts, sql` UNION ALL `)}) s GROUP BY s.i, s.k`,
   );
   const byKey = new Map(rows.map((r) => [`${r.i}|${r.k}`, r]));
-  return queries.map((q, i) => q.plan.keys.map((key, b) => bucketOf(q, b, byKey.get(`${i}|${key}`))));
+  return {
+    values: queries.map((q, i) => q.plan.keys.map((key, b) => bucketOf(q, b, byKey.get(`${i}|${key}`)))),
+    estimated: queries.map((q, i) => q.plan.keys.map((key) => Number(byKey.get(`${i}|${key}`)?.e ?? 0) > 0)),
+  };
 }

@@ -8,6 +8,7 @@ import { queryRows } from '../../db/sql.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
 import { isWaterQuantity } from '../../jobs/evaluator.ts';
 import { storedQuantities } from '../../jobs/values.ts';
+import { tenancyAccessOpen } from '../grace.ts';
 import type { Alarm, AlarmEvaluation, AlarmFrequency, AlarmInput, AlarmType } from '../types.generated.ts';
 
 /** A positive integer id from a GraphQL ID, or null for anything else (no row can have it). */
@@ -29,7 +30,7 @@ export async function requireTenancy(db: Db, userId: number, tenancyId: string) 
     .select({ tenancy: tenancies })
     .from(tenancyMembers)
     .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
-    .where(and(eq(tenancyMembers.userId, userId), eq(tenancyMembers.tenancyId, id)));
+    .where(and(eq(tenancyMembers.userId, userId), eq(tenancyMembers.tenancyId, id), tenancyAccessOpen));
   if (!row) throw forbidden();
   return row.tenancy;
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { requireUserId } from '../../graphql/context.ts';
-import { parseInput } from '../../graphql/errors.ts';
+import { parseInput, plainText } from '../../graphql/errors.ts';
 import { type AlarmFrequency, recentPeriods } from '../../jobs/alarmPeriods.ts';
 import { systemClock } from '../../jobs/clock.ts';
 import { periodValue } from '../../jobs/evaluator.ts';
@@ -16,13 +16,14 @@ import { requireTenancy } from './alarmShared.ts';
 export const alarmValues: NonNullable<QueryResolvers['alarmValues']> = async (_parent, args, ctx) => {
   const userId = requireUserId(ctx);
   const tenancy = await requireTenancy(ctx.db, userId, args.input.tenancyId);
-  const { count } = parseInput(z.object({ count: z.number().int().min(1).max(24).nullish() }), {
-    count: args.input.count,
-  });
+  const { count, quantity } = parseInput(
+    z.object({ count: z.number().int().min(1).max(24).nullish(), quantity: plainText }),
+    { count: args.input.count, quantity: args.input.quantity },
+  );
   const frequency = args.input.frequency.toLowerCase() as AlarmFrequency;
   const periods = recentPeriods((ctx.services.clock ?? systemClock).now(), frequency, count ?? 1);
   // Only the tenancy's own days: a period partly before move-in or after move-out has no value.
-  const source = await alarmSource(ctx.db, tenancy.id, args.input.quantity);
+  const source = await alarmSource(ctx.db, tenancy.id, quantity);
   const days = await dailyTotals(ctx.db, source, { start: periods[0]!.start, end: periods.at(-1)!.end });
   const average = args.input.type === 'INDOOR_CLIMATE';
   return periods.map((p) => ({

@@ -61,7 +61,10 @@ export const consumptionProjection: NonNullable<QueryResolvers['consumptionProje
         aggregation: QUANTITIES[quantity].aggregation,
         windows: clipToTenancies(soFarPlan, access),
       };
-      queries.push(base, { ...base, price: { propertyId: access.property.id, quantity } });
+      queries.push(base, {
+        ...base,
+        price: { propertyId: access.property.id, quantity, apartmentId: access.apartment.id },
+      });
     }
   }
   const daily = queries.length ? await seriesValues(db, queries) : [];

@@ -1,5 +1,5 @@
 /** `me` (the `Me` query) on the tenant backend: the short user shape, with permissions and accounts. */
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { activeUser } from '../../auth/login.ts';
 import {
   apartments,
@@ -12,6 +12,7 @@ import {
 } from '../../db/schema.ts';
 import { optionalUserId } from '../../graphql/context.ts';
 import { loginRequired } from '../../graphql/errors.ts';
+import { tenancyAccessOpen } from '../grace.ts';
 import type { QueryResolvers } from '../types.generated.ts';
 
 export const me: NonNullable<QueryResolvers['me']> = async (_parent, _args, ctx) => {
@@ -37,7 +38,7 @@ export const me: NonNullable<QueryResolvers['me']> = async (_parent, _args, ctx)
         .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
         .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))
         .innerJoin(properties, eq(properties.id, apartments.propertyId))
-        .where(eq(tenancyMembers.userId, userId)),
+        .where(and(eq(tenancyMembers.userId, userId), tenancyAccessOpen)),
     );
   const accountIds = accounts.map((a) => a.id).sort((a, b) => a - b);
   return {

@@ -10,14 +10,15 @@ import { TIME_ZONE } from '../../../lib/periods.ts';
 import { measurementPoints, meters, tenancies, tenancyMembers } from '../../db/schema.ts';
 import { queryRows } from '../../db/sql.ts';
 import { requireUserId } from '../../graphql/context.ts';
-import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
+import { badInput, forbidden, parseInput, plainText } from '../../graphql/errors.ts';
 import { isoDate, quantityId } from '../consumption/common.ts';
 import { MAX_PERIOD_DAYS } from '../consumption/unitData.ts';
+import { tenancyAccessOpen } from '../grace.ts';
 import type { QueryResolvers } from '../types.generated.ts';
 
 const inputSchema = z.object({
   tenancyId: z.number().int().positive().max(2_147_483_647),
-  meterNumber: z.string().trim().min(1).max(100),
+  meterNumber: plainText.trim().min(1).max(100),
   quantity: quantityId,
   fromDate: isoDate,
   toDate: isoDate,
@@ -49,7 +50,7 @@ export const readoutMinMax: NonNullable<QueryResolvers['readoutMinMax']> = async
     .select({ apartmentId: tenancies.apartmentId, start: tenancies.start, end: tenancies.end })
     .from(tenancyMembers)
     .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
-    .where(and(eq(tenancyMembers.userId, userId), eq(tenancies.id, input.tenancyId)));
+    .where(and(eq(tenancyMembers.userId, userId), eq(tenancies.id, input.tenancyId), tenancyAccessOpen));
   if (!tenancy) throw forbidden();
   const [meter] = await db
     .select({ id: meters.id, number: meters.number })

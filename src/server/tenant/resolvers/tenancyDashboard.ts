@@ -9,6 +9,7 @@ import { tenancies, tenancyMembers } from '../../db/schema.ts';
 import { requireUserId } from '../../graphql/context.ts';
 import { forbidden, parseInput } from '../../graphql/errors.ts';
 import { dbId } from '../consumption/common.ts';
+import { tenancyAccessOpen } from '../grace.ts';
 import type { QueryResolvers } from '../types.generated.ts';
 import { tenantGraph } from './tenantGraph.ts';
 import { tenantUnits } from './tenantUnits.ts';
@@ -34,7 +35,9 @@ export const tenancyDashboard: NonNullable<QueryResolvers['tenancyDashboard']> =
     .select({ apartmentId: tenancies.apartmentId })
     .from(tenancyMembers)
     .innerJoin(tenancies, eq(tenancies.id, tenancyMembers.tenancyId))
-    .where(and(eq(tenancyMembers.tenancyId, tenancyId), eq(tenancyMembers.userId, userId)));
+    .where(
+      and(eq(tenancyMembers.tenancyId, tenancyId), eq(tenancyMembers.userId, userId), tenancyAccessOpen),
+    );
   if (!membership) throw forbidden();
   const unitId = String(membership.apartmentId);
   const { quantities } = input;

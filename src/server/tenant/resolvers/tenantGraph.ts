@@ -8,7 +8,9 @@
 import { inArray } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
+import { TIME_ZONE } from '../../../lib/periods.ts';
 import { GRAPH_TYPES, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
+import { readAllocatorMonths } from '../../allocators/months.ts';
 import { measurementPoints, propertyCo2Factors } from '../../db/schema.ts';
 import { tokenToCheck } from '../../graphql/context.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
@@ -23,15 +25,7 @@ import {
   normalOn,
   sumKnown,
 } from '../consumption/climate.ts';
-import {
-  climateInput,
-  climateReport,
-  dbId,
-  isClimateCorrected,
-  kwhEstimateMethod,
-  kwhPerUnit,
-  quantityId,
-} from '../consumption/common.ts';
+import { climateInput, climateReport, dbId, isClimateCorrected, quantityId } from '../consumption/common.ts';
 import {
   type BucketPlan,
   lastYearPlan,
@@ -43,7 +37,7 @@ import {
   TooManyBucketsError,
 } from '../graph/buckets.ts';
 import { partialBuckets, type Range, relatedClip } from '../graph/clip.ts';
-import { type SeriesQuery, seriesValues } from '../graph/series.ts';
+import { type SeriesQuery, seriesValuesAndEstimates } from '../graph/series.ts';
 import { currentMeters, pointObject, propertyObject, unitObject } from '../objects.ts';
 import type { Consumption, GraphSeries, QueryResolvers, RelatedValues } from '../types.generated.ts';
 
@@ -194,12 +188,38 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     ...source,
     aggregation: QUANTITIES[quantity].aggregation,
     windows: clipToTenancies(clips.get(p) ?? p, access),
-    ...(input.graphType === 'COST' ? { price: { propertyId: access.property.id, quantity } } : {}),
+    ...(input.graphType === 'COST'
+      ? { price: { propertyId: access.property.id, quantity, apartmentId: access.apartment.id } }
+      : {}),
   });
-  const propertyTotal = (propertyId: number, quantity: QuantityId): Source => ({
-    pointIds: [],
-    property: { propertyId, quantity, measure: 'total' },
-  });
+  // One read of the allocator months per property (and unit) the estimate is asked for, whatever the period.
+  const allocatorReads = new Map<
+    string,
+    { propertyId: number; apartmentId: number | null; factor: number | null }
+  >();
+  const allocatorsOf = (propertyId: number, apartmentId: number | null, factor: number | null) => {
+    const key = `${propertyId}:${apartmentId}`;
+    allocatorReads.set(key, { propertyId, apartmentId, factor });
+    return key;
+  };
+  const readAllocators = async () =>
+    new Map(
+      await Promise.all(
+        [...allocatorReads].map(
+          async ([key, r]) =>
+            [
+              key,
+              await readAllocatorMonths(db, {
+                propertyId: r.propertyId,
+                apartmentId: r.apartmentId,
+                from: plan.from.toPlainDate().toString(),
+                to: plan.to.subtract({ nanoseconds: 1 }).toPlainDate().toString(),
+                operatorKwhPerUnit: r.factor,
+              }),
+            ] as const,
+        ),
+      ),
+    );
   const slots = resolved.map(({ o, access }) =>
     quantities.map((quantity) => {
       const propertyId = access.property.id;
@@ -229,13 +249,10 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       const corrects = fineNeeded && isClimateCorrected(quantity);
       const dayMain = corrects && nowDays ? add(withPlan(nowDays, source, access, quantity)) : null;
       const dayLy = corrects && lastYearDays ? add(withPlan(lastYearDays, source, access, quantity)) : null;
-      // For the hca kWh estimate: the property's heat and allocator totals over the same buckets.
+      // For the hca kWh estimate: the property's kWh per allocator unit, month by month (read beside the series).
       const estimate =
         input.hcaKwhEstimate && quantity === 'hca' && input.graphType === 'HOURLY_VALUES'
-          ? {
-              heat: add(withPlan(plan, propertyTotal(propertyId, 'heat-energy'), access, 'heat-energy')),
-              units: add(withPlan(plan, propertyTotal(propertyId, 'hca'), access, 'hca')),
-            }
+          ? allocatorsOf(propertyId, o.kind === 'UNIT' ? o.id : null, access.settings.hcaKwhPerUnit)
           : null;
       return { main, property, last, ly, estimate, dayMain, dayLy };
     }),
@@ -257,7 +274,10 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       { now: degreeDaySeries(nowDays, id), lastYear: degreeDaySeries(lastYearDays, id) },
     ]),
   );
-  const raws = await seriesValues(db, queries);
+  const [{ values: raws, estimated }, allocatorMonths] = await Promise.all([
+    seriesValuesAndEstimates(db, queries),
+    readAllocators(),
+  ]);
   const nowMs = Date.now();
   /** Degree days by day key of a day plan's series. */
   const byDay = (days: BucketPlan | null, slot: number | null | undefined) => {
@@ -376,23 +396,24 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       }
       let kwhEstimate: string | null = null;
       if (slot.estimate !== null) {
-        // Over the buckets where both property totals are known.
-        const heat = raws[slot.estimate.heat]!;
-        const units = raws[slot.estimate.units]!;
-        const both = heat.flatMap((h, b) =>
-          h !== null && units[b] != null ? [[h, units[b]!] as const] : [],
-        );
-        const perUnit = both.length
-          ? kwhPerUnit(
-              both.reduce((sum, [h]) => sum + h, 0),
-              both.reduce((sum, [, u]) => sum + u, 0),
-            )
-          : null;
-        kwhEstimate = kwhEstimateMethod(perUnit);
-        relatedValues.push({
-          type: 'KWH_ESTIMATE',
-          values: values.map((v) => (v === null || perUnit === null ? null : v * perUnit)),
+        // Each bucket at its own month's kWh per unit (a bucket across months: weighted by the unit's units).
+        const allocators = allocatorMonths.get(slot.estimate)!;
+        const methods = new Set<string>();
+        const estimated = values.map((v, b) => {
+          const from = Temporal.Instant.fromEpochMilliseconds(plan.startMs[b]!).toZonedDateTimeISO(TIME_ZONE);
+          const end = Temporal.Instant.fromEpochMilliseconds(plan.startMs[b + 1] ?? plan.to.epochMilliseconds)
+            .toZonedDateTimeISO(TIME_ZONE)
+            .subtract({ nanoseconds: 1 });
+          const factor = allocators.factorBetween(
+            from.toPlainDate().toString(),
+            end.toPlainDate().add({ days: 1 }).toString(),
+          );
+          if (v === null || factor === null) return null;
+          for (const m of factor.methods) methods.add(m);
+          return v * factor.kwhPerUnit;
         });
+        kwhEstimate = methods.size > 0 ? [...methods].join(',') : 'none';
+        relatedValues.push({ type: 'KWH_ESTIMATE', values: estimated });
       }
       return {
         quantityDescriptor: { quantity, normalized, expressedAs: input.graphType === 'CO2' ? 'co2' : null },
@@ -400,6 +421,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
         relatedValues,
         climateCorrection,
         kwhEstimateMethod: kwhEstimate,
+        estimated: estimated[slot.main]!,
       };
     });
     const object =

@@ -6,8 +6,10 @@
 
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
+import { allocatorKwh } from '../../../lib/allocators.ts';
 import { correctDays } from '../../../lib/degreeDays.ts';
 import { GRAPH_TYPES, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
+import { readAllocatorMonths } from '../../allocators/months.ts';
 import { requireUserId } from '../../graphql/context.ts';
 import { parseInput } from '../../graphql/errors.ts';
 import { clipToTenancies } from '../access.ts';
@@ -18,8 +20,6 @@ import {
   dbId,
   isClimateCorrected,
   isoDate,
-  kwhEstimateMethod,
-  kwhPerUnit,
   quantityId,
 } from '../consumption/common.ts';
 import {
@@ -73,6 +73,19 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
   );
   const factors = await co2Factors(db, graphType, propertyId);
   const { queries, add } = seriesCollector();
+  // The hca kWh estimate: the property's kWh per allocator unit month by month (one statement, any period).
+  const wantsEstimate =
+    Boolean(input.hcaKwhEstimate) && graphType === 'HOURLY_VALUES' && quantities.includes('hca');
+  const estimateDays = wantsEstimate ? planBuckets('DAY', period.from, period.to) : null;
+  const allocators = wantsEstimate
+    ? await readAllocatorMonths(db, {
+        propertyId,
+        apartmentId: access.apartment.id,
+        from: period.from.toPlainDate().toString(),
+        to: period.to.subtract({ nanoseconds: 1 }).toPlainDate().toString(),
+        operatorKwhPerUnit: access.settings.hcaKwhPerUnit,
+      })
+    : null;
   // The climate correction is made day by day (src/lib/degreeDays.ts correctDays), as in tenantGraph and the
   // report: the days of the period and of the same dates a year earlier, with their values and degree days.
   const wantsDegreeDays = climate !== null && quantities.some(isClimateCorrected);
@@ -86,16 +99,14 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
     const own = points.filter((p) => p.quantity === quantity);
     const ids = { pointIds: own.map((p) => p.id) };
     const rooms = [...new Set(own.flatMap((p) => (p.room ? [p.room] : [])))];
-    const propertyTotal = (q: QuantityId) =>
-      add(
-        totalQuery(period, access, q, 'HOURLY_VALUES', {
-          pointIds: [],
-          property: { propertyId, quantity: q, measure: 'total' },
-        }),
-      );
+    // The unit's allocator units day by day (within its tenancies), priced month by month below.
     const estimate =
-      input.hcaKwhEstimate && quantity === 'hca' && graphType === 'HOURLY_VALUES'
-        ? { heat: propertyTotal('heat-energy'), units: propertyTotal('hca') }
+      estimateDays && quantity === 'hca'
+        ? add({
+            ...totalQuery(period, access, quantity, graphType, ids),
+            plan: estimateDays,
+            windows: clipToTenancies(estimateDays, access),
+          })
         : null;
     return {
       quantity,
@@ -148,7 +159,7 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
       degreeDays: { propertyId },
     });
   const degreeDaySlots = days ? { now: degreeDaysOf(days.now), lastYear: degreeDaysOf(days.lastYear) } : null;
-  const { totals, values: dayValues } = await seriesTotalsAndValues(db, queries);
+  const { totals, values: dayValues, estimatedHours } = await seriesTotalsAndValues(db, queries);
 
   const area = Number(access.apartment.areaM2);
   return slots.map((s): QuantityKpi => {
@@ -194,6 +205,7 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
       climateCorrection: null,
       kwhEstimate: null,
       kwhEstimateMethod: null,
+      estimatedHours: estimatedHours[s.total] ?? 0,
     };
     if (climate && days && degreeDaySlots) {
       const hotWaterShare = climate.hotWaterShare ?? access.settings.hotWaterShare;
@@ -251,10 +263,17 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
           : (lastYearCorrected?.value ?? null);
       }
     }
-    if (s.estimate) {
-      const perUnit = kwhPerUnit(totals[s.estimate.heat] ?? null, totals[s.estimate.units] ?? null);
-      kpi.kwhEstimateMethod = kwhEstimateMethod(perUnit);
-      kpi.kwhEstimate = total === null || perUnit === null ? null : total * perUnit;
+    if (s.estimate !== null && estimateDays && allocators) {
+      const unitsByMonth: Record<string, number> = {};
+      estimateDays.keys.forEach((day, i) => {
+        const v = dayValues[s.estimate!]![i];
+        if (v != null)
+          unitsByMonth[`${day.slice(0, 7)}-01`] = (unitsByMonth[`${day.slice(0, 7)}-01`] ?? 0) + v;
+      });
+      const estimate = allocatorKwh(unitsByMonth, allocators.factorOf);
+      kpi.kwhEstimate = total === null ? null : estimate.kwh;
+      kpi.kwhEstimateMethod = estimate.kwh === null ? 'none' : estimate.methods.join(',') || null;
+      kpi.kwhPerUnit = total === null ? null : estimate.kwhPerUnit;
     }
     return kpi;
   });

@@ -1,0 +1,61 @@
+/** What the console's tenancy, invitation, data-quality and API-key pages share (issue 21). */
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { adminRequest } from '../../client/admin/session.ts';
+import { AdminPropertiesDocument } from '../../client/gql/admin.ts';
+import { useOperator } from './useOperator.ts';
+
+/** The properties the operator reaches (the shell's query, shared through the cache). */
+export function useProperties() {
+  const operator = useOperator();
+  return useQuery({
+    queryKey: ['admin', 'properties'],
+    queryFn: () => adminRequest(AdminPropertiesDocument, {}),
+    enabled: operator !== null,
+  });
+}
+
+/** A backend error code as the operator reads it (admin-ops.json first, then admin.json). */
+export function ErrorAlert({ code }: { code: string | null | undefined }) {
+  const { t } = useTranslation(['admin-ops', 'admin']);
+  if (!code) return null;
+  return (
+    <p className="alert error" role="alert">
+      {t([`admin-ops:errors.${code}`, `admin:errors.${code}`, 'admin:errors.UNKNOWN'])}
+    </p>
+  );
+}
+
+/** An instant as a local date and time in the page's language. */
+export function when(iso: string | null | undefined, lang: string): string {
+  if (!iso) return '—';
+  return new Intl.DateTimeFormat(lang === 'nb' ? 'nb-NO' : lang === 'da' ? 'da-DK' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'Europe/Copenhagen',
+  }).format(new Date(iso));
+}
+
+/** A property chooser above a page's table. */
+export function PropertySelect({ value, onChange }: { value: string; onChange: (id: string) => void }) {
+  const { t } = useTranslation('admin-ops');
+  return (
+    <div className="field">
+      <label htmlFor="ops-property">{t('property')}</label>
+      <select id="ops-property" value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">{t('choose_property')}</option>
+        <PropertyOptions />
+      </select>
+    </div>
+  );
+}
+
+/** The options of a property chooser: the properties the operator reaches, by number. */
+export function PropertyOptions() {
+  const properties = useProperties();
+  return (properties.data?.properties ?? []).map((p) => (
+    <option key={p.id} value={p.id}>
+      {p.number} · {p.name || p.address}
+    </option>
+  ));
+}

@@ -1,0 +1,193 @@
+/**
+ * The data-quality queue and the ingestion API's keys as console calls (issue 21), on ingestion's own operations
+ * (src/server/ingest/issues.ts, apiKeys.ts: the same ones the CLI uses), scoped to the caller's properties and
+ * audited in the same transaction as the change.
+ */
+import { desc, eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { dataIssues, mqttUnmatched } from '../db/schema.ts';
+import { badInput, forbidden } from '../graphql/errors.ts';
+import {
+  ApiKeyError,
+  type ApiKeyInfo,
+  createApiKey as create,
+  listApiKeys,
+  revokeApiKey as revoke,
+} from '../ingest/apiKeys.ts';
+import {
+  acceptIssue,
+  type DataIssue,
+  DataIssueError,
+  listIssues,
+  type Resolution,
+  rejectIssue,
+} from '../ingest/issues.ts';
+import { IngestError } from '../ingest/types.ts';
+import { type Actor, recordAudit } from './audit.ts';
+import { opsError } from './opsErrors.ts';
+import { type OperatorScope, reachableProperties, requireProperty } from './scope.ts';
+
+const idOf = (raw: string) => {
+  if (!/^\d{1,9}$/.test(raw)) throw forbidden();
+  return Number(raw);
+};
+
+/** Ingestion's refusals as the console's coded errors. */
+function mapped(err: unknown): unknown {
+  if (err instanceof DataIssueError) {
+    if (err.code === 'NOT_FOUND') return forbidden();
+    if (err.code === 'NOT_OPEN') return opsError('DATA_ISSUE_NOT_OPEN', err.message);
+    return opsError('DATA_ISSUE_BAD_RESOLUTION', err.message);
+  }
+  if (err instanceof IngestError) return badInput(err.message);
+  if (err instanceof ApiKeyError) return badInput(err.message);
+  return err;
+}
+
+/** The open (or other) issues of the caller's properties, newest first; unknown radio ids for org admins. */
+export async function dataQualityQueue(
+  db: Db,
+  scope: OperatorScope,
+  filter: { status?: 'open' | 'accepted' | 'rejected' | 'all'; propertyId?: string | null; limit: number },
+) {
+  const propertyIds = filter.propertyId
+    ? [(await requireProperty(db, scope, filter.propertyId)).id]
+    : (await reachableProperties(db, scope)).map((p) => p.id);
+  const issues =
+    propertyIds.length === 0
+      ? []
+      : await listIssues(db, { status: filter.status, propertyIds, limit: filter.limit });
+  // Radio ids no meter has are not tied to a property: only an organisation admin sees them.
+  const unknownRadioIds =
+    scope.propertyIds === null
+      ? await db
+          .select()
+          .from(mqttUnmatched)
+          .where(eq(mqttUnmatched.reason, 'unknown_id'))
+          .orderBy(desc(mqttUnmatched.lastSeen))
+          .limit(filter.limit)
+      : [];
+  return { issues, unknownRadioIds };
+}
+
+/** The issue's property must be the caller's (FORBIDDEN otherwise, also for unknown ids). */
+async function requireIssue(db: Db, scope: OperatorScope, rawId: string) {
+  const id = idOf(rawId);
+  const [row] = await db
+    .select({ propertyId: dataIssues.propertyId })
+    .from(dataIssues)
+    .where(eq(dataIssues.id, id));
+  if (!row) throw forbidden();
+  await requireProperty(db, scope, row.propertyId);
+  return { id, propertyId: row.propertyId };
+}
+
+/** Accepts or rejects an issue and records it in the audit log, in one transaction. */
+export async function decideIssue(
+  db: Db,
+  scope: OperatorScope,
+  who: Actor,
+  rawId: string,
+  decision:
+    | {
+        accept: true;
+        as: Resolution;
+        note?: string | null;
+        newMeter?: string | null;
+        endValue?: string | null;
+      }
+    | { accept: false; note?: string | null },
+): Promise<DataIssue> {
+  const { id, propertyId } = await requireIssue(db, scope, rawId);
+  const note = decision.note?.trim().slice(0, 1000) || undefined;
+  try {
+    return await db.transaction(async (txn) => {
+      const tx = txn as unknown as Db;
+      const issue = decision.accept
+        ? await acceptIssue(tx, id, {
+            as: decision.as,
+            by: who.actor,
+            note,
+            newMeter: decision.newMeter?.trim() || undefined,
+            endValue: decision.endValue?.trim() || undefined,
+          })
+        : await rejectIssue(tx, id, who.actor, note);
+      await recordAudit(tx, who, {
+        action: decision.accept ? 'data_issue.accept' : 'data_issue.reject',
+        subjectType: 'data_issue',
+        subjectId: id,
+        propertyId,
+        reason: note ?? null,
+        before: { status: 'open' },
+        after: { status: issue.status, resolution: issue.resolution },
+      });
+      return issue;
+    });
+  } catch (err) {
+    throw mapped(err);
+  }
+}
+
+/** Whether every property of the key is one the caller reaches. */
+const keyReached = (key: ApiKeyInfo, reached: Set<number>) =>
+  key.propertyIds.length > 0 && key.propertyIds.every((id) => reached.has(id));
+
+async function reachedIds(db: Db, scope: OperatorScope) {
+  return new Set((await reachableProperties(db, scope)).map((p) => p.id));
+}
+
+/** The keys all of whose properties the caller reaches, newest first. */
+export async function apiKeysOf(db: Db, scope: OperatorScope): Promise<ApiKeyInfo[]> {
+  const reached = await reachedIds(db, scope);
+  return (await listApiKeys(db)).filter((k) => keyReached(k, reached));
+}
+
+/** A key for properties the caller reaches; the secret is in the result only. Audited (never the secret). */
+export async function createApiKey(
+  db: Db,
+  scope: OperatorScope,
+  who: Actor,
+  input: { name: string; propertyIds: string[] },
+) {
+  if (input.propertyIds.length === 0) throw badInput('propertyIds: give at least one property');
+  const ids: number[] = [];
+  for (const raw of input.propertyIds) ids.push((await requireProperty(db, scope, raw)).id);
+  if (input.name.trim().length > 100) throw badInput('name: at most 100 characters');
+  try {
+    return await db.transaction(async (txn) => {
+      const tx = txn as unknown as Db;
+      const created = await create(tx, { name: input.name, propertyIds: ids, by: who.actor });
+      await recordAudit(tx, who, {
+        action: 'api_key.create',
+        subjectType: 'api_key',
+        subjectId: created.info.id,
+        propertyId: ids.length === 1 ? ids[0] : null,
+        after: { name: created.info.name, prefix: created.info.prefix, propertyIds: ids },
+      });
+      return created;
+    });
+  } catch (err) {
+    throw mapped(err);
+  }
+}
+
+/** Revokes a key all of whose properties the caller reaches; audited. */
+export async function revokeApiKey(db: Db, scope: OperatorScope, who: Actor, rawId: string) {
+  const id = idOf(rawId);
+  const reached = await reachedIds(db, scope);
+  const [key] = await listApiKeys(db, id);
+  if (!key || !keyReached(key, reached)) throw forbidden();
+  return db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    const info = await revoke(tx, id);
+    await recordAudit(tx, who, {
+      action: 'api_key.revoke',
+      subjectType: 'api_key',
+      subjectId: id,
+      propertyId: key.propertyIds.length === 1 ? key.propertyIds[0] : null,
+      before: { revokedAt: key.revokedAt },
+      after: { revokedAt: info.revokedAt },
+    });
+    return info;
+  });
+}

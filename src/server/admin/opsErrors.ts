@@ -1,0 +1,17 @@
+/** Expected failures of the console's tenancy, invitation, data-quality and API-key calls. */
+import { createGraphQLError } from 'graphql-yoga';
+
+/** The `extensions.code` values of these calls; the console maps each to an admin-ops.json text. */
+export type OpsErrorCode =
+  | 'TENANCY_OVERLAP'
+  | 'TENANCY_REFERENCE_TAKEN'
+  | 'NOT_A_METER_OF_THE_FLAT'
+  | 'INVITATION_USED'
+  | 'INVITATION_REVOKED'
+  | 'NO_ADDRESS'
+  | 'DATA_ISSUE_NOT_OPEN'
+  | 'DATA_ISSUE_BAD_RESOLUTION';
+
+export function opsError(code: OpsErrorCode, message: string) {
+  return createGraphQLError(message, { extensions: { code } });
+}

@@ -1,0 +1,108 @@
+/**
+ * Reads a property's allocator figures per calendar month (src/lib/allocators.ts) in one statement: the supply
+ * heat meters (property-level heat-energy points), heat of flats without allocators, heat and units of flats
+ * with both, all allocator units, and one apartment's own allocator units (the weights of a bucket that spans
+ * months).
+ */
+import { sql } from 'drizzle-orm';
+import {
+  type AllocatorFactor,
+  type AllocatorMethod,
+  type AllocatorMonth,
+  allocatorFactor,
+} from '../../lib/allocators.ts';
+import type { Db } from '../db/client.ts';
+import { queryRows } from '../db/sql.ts';
+import { addMonths } from '../reports/months.ts';
+
+export interface AllocatorMonths {
+  /** Per month ('YYYY-MM-01'): the property's figures. */
+  months: Map<string, AllocatorMonth>;
+  /** Per month: the apartment's allocator units (all of its days, whoever lived there). */
+  apartmentUnits: Map<string, number>;
+  /** The month's factor by the rules, with the property's operator factor as the last resort. */
+  factorOf(month: string): AllocatorFactor | null;
+  /**
+   * The factor of a span of days [from, to) (ISO dates): its months' factors weighted by the apartment's units
+   * in each (equal weights without any), so a bucket inside one month gets exactly that month's factor.
+   */
+  factorBetween(from: string, to: string): { kwhPerUnit: number; methods: AllocatorMethod[] } | null;
+}
+
+const num = (v: string | null) => (v === null ? null : Number(v));
+
+/** The months from the one holding `from` to the one holding `to` (ISO dates, inclusive). */
+export async function readAllocatorMonths(
+  db: Db,
+  opts: {
+    propertyId: number;
+    apartmentId: number | null;
+    from: string;
+    to: string;
+    operatorKwhPerUnit: number | null;
+  },
+): Promise<AllocatorMonths> {
+  const rows = await queryRows<{
+    month: string;
+    supply: string | null;
+    heat_only: string | null;
+    metered_heat: string | null;
+    metered_units: string | null;
+    units: string | null;
+    own_units: string | null;
+  }>(
+    db,
+    sql`WITH pts AS (
+          SELECT id, apartment_id, quantity FROM measurement_points
+           WHERE property_id = ${opts.propertyId} AND reading_kind = 'register'
+             AND quantity IN ('heat-energy', 'hca')),
+        flats AS (
+          SELECT apartment_id, bool_or(quantity = 'hca') AS has_hca, bool_or(quantity = 'heat-energy') AS has_heat
+            FROM pts WHERE apartment_id IS NOT NULL GROUP BY 1)
+        SELECT to_char(date_trunc('month', d.day), 'YYYY-MM-DD') AS month,
+          sum(d.sum) FILTER (WHERE p.apartment_id IS NULL AND p.quantity = 'heat-energy')::text AS supply,
+          sum(d.sum) FILTER (WHERE p.quantity = 'heat-energy' AND NOT f.has_hca)::text AS heat_only,
+          sum(d.sum) FILTER (WHERE p.quantity = 'heat-energy' AND f.has_hca)::text AS metered_heat,
+          sum(d.sum) FILTER (WHERE p.quantity = 'hca' AND f.has_heat)::text AS metered_units,
+          sum(d.sum) FILTER (WHERE p.quantity = 'hca' AND p.apartment_id IS NOT NULL)::text AS units,
+          sum(d.sum) FILTER (WHERE p.quantity = 'hca' AND p.apartment_id = ${opts.apartmentId})::text AS own_units
+        FROM daily_rollups d
+        JOIN pts p ON p.id = d.measurement_point_id
+        LEFT JOIN flats f ON f.apartment_id = p.apartment_id
+        WHERE d.day BETWEEN date_trunc('month', ${opts.from}::date)::date
+                        AND (date_trunc('month', ${opts.to}::date) + interval '1 month - 1 day')::date
+        GROUP BY 1`,
+  );
+  const months = new Map<string, AllocatorMonth>();
+  const apartmentUnits = new Map<string, number>();
+  for (const r of rows) {
+    months.set(r.month, {
+      supplyKwh: num(r.supply),
+      heatOnlyFlatsKwh: num(r.heat_only),
+      meteredFlatsKwh: num(r.metered_heat),
+      meteredFlatsUnits: num(r.metered_units),
+      units: num(r.units),
+    });
+    if (r.own_units !== null) apartmentUnits.set(r.month, Number(r.own_units));
+  }
+  const factorOf = (month: string) => allocatorFactor(months.get(month), opts.operatorKwhPerUnit);
+  return {
+    months,
+    apartmentUnits,
+    factorOf,
+    factorBetween(from, to) {
+      const spanned: string[] = [];
+      for (let m = `${from.slice(0, 7)}-01`; m < to; m = addMonths(m, 1)) spanned.push(m);
+      const factors = spanned.map(factorOf);
+      const weights = spanned.map((m) => apartmentUnits.get(m) ?? 0);
+      const equal = weights.every((w) => w === 0);
+      const used = factors.flatMap((f, i) =>
+        equal || weights[i]! > 0 ? [{ f, w: equal ? 1 : weights[i]! }] : [],
+      );
+      if (used.length === 0 || used.some((u) => u.f === null)) return null;
+      const total = used.reduce((sum, u) => sum + u.w, 0);
+      const kwhPerUnit = used.reduce((sum, u) => sum + u.f!.kwhPerUnit * u.w, 0) / total;
+      return { kwhPerUnit, methods: [...new Set(used.map((u) => u.f!.method))] };
+    },
+  };
+}

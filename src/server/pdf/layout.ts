@@ -1,0 +1,141 @@
+/**
+ * A4 text layout on pdf-lib with the standard Helvetica fonts, shared by the statement and the monthly report
+ * PDFs: wrapped paragraphs, headings, rules, right-aligned table rows, page breaks and a footer on every page.
+ */
+import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+
+export const A4 = { width: 595.28, height: 841.89 };
+export const MARGIN = 56;
+export const INK = rgb(0.11, 0.1, 0.09);
+export const MUTED = rgb(0.34, 0.33, 0.31);
+const LINE = rgb(0.85, 0.84, 0.83);
+type Colour = typeof INK;
+
+// Helvetica is WinAnsi-encoded: these characters are not in it, so they are written the nearest way it can.
+const WIN_ANSI_FALLBACKS: Record<string, string> = {
+  '₂': '2',
+  '≈': '~',
+  '−': '-',
+  '\u202f': ' ',
+  '\u2009': ' ',
+};
+
+export interface PdfLayout {
+  pdf: PDFDocument;
+  regular: PDFFont;
+  bold: PDFFont;
+  width: number;
+  text(value: string, opts?: { size?: number; font?: PDFFont; color?: Colour; gap?: number }): void;
+  heading(value: string): void;
+  rule(): void;
+  /** A table row: the first cell left-aligned, the others right-aligned at the column edges (fractions). */
+  row(cells: string[], opts?: { font?: PDFFont; edges?: number[] }): void;
+  /** Writes `footer(page, pages)` at the foot of every page; call once, last. */
+  footer(footer: (page: number, pages: number) => string): void;
+}
+
+/** Starts an A4 document with a title, language and creation date, ready to write top-down. */
+export async function createPdfLayout(meta: { title: string; lang: string; now: Date }): Promise<PdfLayout> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(meta.title);
+  pdf.setLanguage(meta.lang);
+  pdf.setCreator('Tenant app');
+  pdf.setCreationDate(meta.now);
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const encodable = new Set(regular.getCharacterSet());
+  const safe = (value: string) =>
+    Array.from(value, (ch) => {
+      const mapped = WIN_ANSI_FALLBACKS[ch] ?? ch;
+      return encodable.has(mapped.codePointAt(0)!) ? mapped : '?';
+    }).join('');
+
+  let page: PDFPage = pdf.addPage([A4.width, A4.height]);
+  let y = A4.height - MARGIN;
+  const width = A4.width - 2 * MARGIN;
+
+  const ensure = (space: number) => {
+    if (y - space < MARGIN + 24) {
+      page = pdf.addPage([A4.width, A4.height]);
+      y = A4.height - MARGIN;
+    }
+  };
+  const wrap = (value: string, font: PDFFont, size: number, max: number): string[] => {
+    const lines: string[] = [];
+    let line = '';
+    for (const word of value.split(/\s+/)) {
+      const next = line ? `${line} ${word}` : word;
+      if (font.widthOfTextAtSize(next, size) > max && line) {
+        lines.push(line);
+        line = word;
+      } else line = next;
+    }
+    if (line) lines.push(line);
+    return lines;
+  };
+  const layout: PdfLayout = {
+    pdf,
+    regular,
+    bold,
+    width,
+    text(value, opts = {}) {
+      const size = opts.size ?? 10;
+      const font = opts.font ?? regular;
+      for (const line of wrap(safe(value), font, size, width)) {
+        ensure(size + 4);
+        page.drawText(line, { x: MARGIN, y: y - size, size, font, color: opts.color ?? INK });
+        y -= size + 4;
+      }
+      y -= opts.gap ?? 4;
+    },
+    heading(value) {
+      ensure(40);
+      y -= 10;
+      layout.text(value, { size: 12.5, font: bold, gap: 6 });
+    },
+    rule() {
+      page.drawLine({
+        start: { x: MARGIN, y },
+        end: { x: A4.width - MARGIN, y },
+        thickness: 0.6,
+        color: LINE,
+      });
+      y -= 6;
+    },
+    row(cells, opts = {}) {
+      const size = 9.5;
+      const lineHeight = size + 3;
+      const font = opts.font ?? regular;
+      const edges = (opts.edges ?? [0, 0.48, 0.66, 0.84, 1]).map((f) => MARGIN + f * width);
+      // Cell i spans from its left edge to the next (the last cell to the right margin); a cell wider than
+      // its span wraps within it, and the row is as tall as its tallest cell.
+      const spans = cells.map((_, i) => {
+        const right = edges[Math.min(i + 1, edges.length - 1)]! - (i > 0 && i < cells.length - 1 ? 8 : 0);
+        const left = i === 0 ? edges[0]! : edges[i]!;
+        return { left, right, lines: wrap(safe(cells[i] ?? ''), font, size, right - left - 6) };
+      });
+      const height = Math.max(1, ...spans.map((c) => c.lines.length)) * lineHeight + 4;
+      ensure(height + 4);
+      spans.forEach((cell, i) => {
+        cell.lines.forEach((line, n) => {
+          const x = i === 0 ? cell.left : cell.right - font.widthOfTextAtSize(line, size);
+          page.drawText(line, { x, y: y - size - n * lineHeight, size, font, color: INK });
+        });
+      });
+      y -= height + 3;
+    },
+    footer(footer) {
+      const pages = pdf.getPages();
+      pages.forEach((p, i) => {
+        p.drawText(safe(footer(i + 1, pages.length)), {
+          x: MARGIN,
+          y: MARGIN / 2,
+          size: 8,
+          font: regular,
+          color: MUTED,
+        });
+      });
+    },
+  };
+  return layout;
+}
