@@ -109,7 +109,9 @@ test.describe
       expect(await page.evaluate(() => localStorage.getItem('selectedComparison'))).toBe('last_period');
       // The chart takes focus and its points are stepped with the arrow keys; each step shows the point's values.
       const chart = page.locator('[data-testid="quantity-graph"] svg[tabindex="0"]');
-      await expect(chart).toHaveAttribute('aria-label', 'Heat energy');
+      // Its name says what and when: the quantity, then the period as the period bar shows it.
+      const period = (await page.getByTestId('period-label').textContent())?.trim();
+      await expect(chart).toHaveAttribute('aria-label', `Heat energy, ${period}`);
       await chart.focus();
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');

@@ -83,7 +83,8 @@ test.describe
       // menu's units in it (no TenantUnits request first).
       const operations: string[] = [];
       const record = (request: { url(): string; postData(): string | null }) => {
-        if (!request.url().includes('/graphql')) return;
+        // The API's path, not a JS chunk whose name has "graphql" in it.
+        if (!new URL(request.url()).pathname.endsWith('/graphql')) return;
         const name = /\b(?:query|mutation)\s+(\w+)/.exec(request.postData() ?? '')?.[1];
         operations.push(name ?? 'anonymous');
       };

@@ -116,7 +116,7 @@ test.describe
         'Energy advice',
         'Complaints',
       ])
-        await expect(page.getByRole('heading', { name: heading }), heading).toHaveCount(1);
+        await expect(page.getByRole('heading', { name: heading, exact: true }), heading).toHaveCount(1);
       const pdf = await page.pdf({ format: 'A4', printBackground: true });
       const doc = await getDocumentProxy(new Uint8Array(pdf));
       const first = await doc.getPage(1);

@@ -10,7 +10,7 @@ import { bucketLabel } from '../../lib/buckets.ts';
 import type { Language } from '../../lib/languages.ts';
 import type { ServerResolution } from '../../lib/periods.ts';
 import { Spinner } from '../shared/Spinner.tsx';
-import { COLORS } from './graphModel.ts';
+import { COLORS, ESTIMATED_FILL } from './graphModel.ts';
 import type { ValueFormat } from './valueFormat.ts';
 
 /** One drawn series. */
@@ -39,9 +39,6 @@ export type GraphModel = {
 };
 
 type Props = { model: GraphModel; lang: Language; title: string; height?: number; compact?: boolean };
-
-/** Bars of the main series whose bucket counts estimated hours (3:1 against the white card and the main colour's hue dropped). */
-export const ESTIMATED_FILL = '#78716c';
 
 /** Axis labels: times for an hourly graph of one day, with the day when it spans several. */
 export function axisLabels(model: GraphModel, lang: Language, weekWord: string): string[] {

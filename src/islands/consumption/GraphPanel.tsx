@@ -1,12 +1,19 @@
 /** A graph with its accessible table alternative and CSV download; the table holds the same shown values. */
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bucketLabel, localTimestamp } from '../../lib/buckets.ts';
 import { csvNumber } from '../../lib/csv.ts';
 import type { Language } from '../../lib/languages.ts';
+import { Spinner } from '../shared/Spinner.tsx';
 import { CompactGraph } from './CompactGraph.tsx';
-import { ConsumptionChart, ESTIMATED_FILL, type GraphModel } from './ConsumptionChart.tsx';
+import type { GraphModel } from './ConsumptionChart.tsx';
 import { CsvButton, DataTable, type TableModel } from './DataTable.tsx';
+import { ESTIMATED_FILL } from './graphModel.ts';
+
+// The full chart (and, inside it, ApexCharts) loads only where one is drawn: the dashboard's cards use CompactGraph.
+const ConsumptionChart = lazy(() =>
+  import('./ConsumptionChart.tsx').then((m) => ({ default: m.ConsumptionChart })),
+);
 
 /**
  * The table of a graph: one row per bucket (local time), one column per series, a column saying which buckets
@@ -108,7 +115,16 @@ export function GraphPanel({
       {hasData && compact ? (
         <CompactGraph model={model} lang={lang} title={title} height={height ?? 140} />
       ) : hasData ? (
-        <ConsumptionChart model={model} lang={lang} title={title} height={height} compact={compact} />
+        <Suspense
+          fallback={
+            // The same box ConsumptionChart draws in, so nothing shifts when it arrives.
+            <div className="chart" style={{ minHeight: (height ?? 320) + 15 }}>
+              <Spinner label={t('chart.loading')} />
+            </div>
+          }
+        >
+          <ConsumptionChart model={model} lang={lang} title={title} height={height} compact={compact} />
+        </Suspense>
       ) : (
         <div className="state-box empty">
           <p>{t('no_data')}</p>

@@ -6,6 +6,9 @@ import type { ChartSeries, GraphModel } from './ConsumptionChart.tsx';
 import type { ValueFormat } from './valueFormat.ts';
 
 /** Series colours: the tenant's own (warm), the comparison (grey, dashed), last year (blue). */
+/** Bars of the main series whose bucket counts estimated hours (3:1 against the white card and the main colour's hue dropped). */
+export const ESTIMATED_FILL = '#78716c';
+
 export const COLORS = {
   main: '#c2410c',
   comparison: '#57534e',
