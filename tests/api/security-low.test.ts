@@ -49,6 +49,7 @@ describe('GraphQL posts: JSON only (CSRF)', () => {
     });
     return {
       status: response.status,
+      requestId: response.headers.get('x-request-id'),
       body: (await response.json()) as { errors?: { extensions?: { code?: string } }[] },
     };
   }
@@ -69,6 +70,8 @@ describe('GraphQL posts: JSON only (CSRF)', () => {
         const r = await simplePost(yoga, body, type);
         expect(r.status).toBe(415);
         expect(r.body.errors?.[0]?.extensions?.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+        // Like every other answer, the refusal carries its request id for the logs.
+        expect(r.requestId).toMatch(/^[\w-]{8,}$/);
       }
     }
     expect(await resetMails(email)).toBe(0);

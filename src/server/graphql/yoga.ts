@@ -96,7 +96,11 @@ function jsonOnlyPlugin(): Plugin {
               },
             ],
           }),
-          { status: 415, headers: { 'content-type': 'application/json' } },
+          {
+            status: 415,
+            // Refused before Yoga's own response hooks run: the id is set here so the refusal can be found in logs.
+            headers: { 'content-type': 'application/json', 'x-request-id': requestIdOf(request) },
+          },
         ),
       );
     },
