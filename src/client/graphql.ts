@@ -48,7 +48,7 @@ export class GraphQLResponseError extends Error {
 }
 
 /** Where the operator console's backend answers (src/server/admin/yoga.ts). */
-export const ADMIN_ENDPOINT = '/api/admin/graphql';
+const ADMIN_ENDPOINT = '/api/admin/graphql';
 
 /** A backend the browser calls: the tenant app's two, or the operator console's. */
 export type Endpoint = Backend | 'admin';

@@ -10,7 +10,7 @@ import { parallelLimit, TRANSLATION_RETRY, withRetries } from '../lib/shellRules
 import { config } from './config.ts';
 import { saveLanguageChoice } from './languageChoice.ts';
 
-export { LANGUAGE_COOKIE, storedLanguage, writeLanguageCookie } from './languageChoice.ts';
+export { LANGUAGE_COOKIE } from './languageChoice.ts';
 
 /** Every namespace (one JSON file per language under locales/). */
 export const NAMESPACES = [

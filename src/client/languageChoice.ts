@@ -22,7 +22,7 @@ export function languageCookie(lang: Language, protocol: string): string {
 }
 
 /** Mirrors the language into the cookie, so the next server render is in it. */
-export function writeLanguageCookie(lang: Language): void {
+function writeLanguageCookie(lang: Language): void {
   // biome-ignore lint/suspicious/noDocumentCookie: a plain first-party preference cookie, read by the server
   document.cookie = languageCookie(lang, globalThis.location?.protocol ?? 'http:');
 }

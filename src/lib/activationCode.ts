@@ -4,7 +4,7 @@
  */
 
 /** SPEC §5: an activation code has 12 letters. */
-export const ACTIVATION_CODE_LENGTH = 12;
+const ACTIVATION_CODE_LENGTH = 12;
 
 /**
  * Strips dashes and whitespace and upper-cases the letters a–z of an activation code, as it is sent to the server.

@@ -18,7 +18,7 @@ export interface Brand {
   themeColor: string;
 }
 
-export const BRANDS: Readonly<Record<BrandId, Brand>> = {
+const BRANDS: Readonly<Record<BrandId, Brand>> = {
   varmeblik: {
     id: 'varmeblik',
     kind: 'operator',

@@ -71,7 +71,7 @@ export function bucketLabel(
 }
 
 /** The start of the bucket after this one, as epoch ms (calendar-aware for weeks, months and years). */
-export function bucketEndMs(timestamp: string, resolution: ServerResolution): number {
+function bucketEndMs(timestamp: string, resolution: ServerResolution): number {
   const start = Temporal.ZonedDateTime.from(
     `${timestamp.slice(0, 19)}${timestamp.slice(19) || 'Z'}[Europe/Copenhagen]`,
     {

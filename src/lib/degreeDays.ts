@@ -14,13 +14,13 @@ import type { Temporal } from 'temporal-polyfill';
 /** Base temperature of heating degree days, °C. */
 export const DEGREE_DAY_BASE = 17;
 
-export { DEFAULT_HOT_WATER_SHARE, MAX_HOT_WATER_SHARE } from './reportSettings.ts';
+export { MAX_HOT_WATER_SHARE } from './reportSettings.ts';
 
 /**
  * Degree days below which a bucket is left as it is: with almost no space heating the ratio DD'/DD is noise
  * (a summer day with 0.2 degree days against a normal 2 would grow tenfold), and the heat there is mostly hot water.
  */
-export const MIN_DEGREE_DAYS_TO_CORRECT = 0.5;
+const MIN_DEGREE_DAYS_TO_CORRECT = 0.5;
 
 /** Quantities whose space-heating part follows the weather. */
 export const CLIMATE_CORRECTED_QUANTITIES: readonly string[] = ['heat-energy', 'heat-volume', 'hca'];
@@ -41,9 +41,6 @@ export const NORMAL_YEAR_SOURCE = {
   name: 'Teknologisk Institut, normal year as published by Danish district-heating utilities',
   url: 'https://www.auningfjernvarme.dk/gode-raad/graddage',
 } as const;
-
-/** Why a correction was not applied: codes the clients translate (never prose to parse). */
-export type ClimateReason = 'not_heating_quantity' | 'degree_days_missing';
 
 /** Degree days of a day with this mean outdoor temperature. */
 export function degreeDaysOfMean(meanCelsius: number): number {
@@ -95,11 +92,7 @@ export function climateCorrect(
  * DD'/DD; below MIN_DEGREE_DAYS_TO_CORRECT actual degree days the day stays as measured. Null when either degree
  * day figure is unknown.
  */
-export function dayFactor(
-  actual: number | null,
-  target: number | null,
-  hotWaterShare: number,
-): number | null {
+function dayFactor(actual: number | null, target: number | null, hotWaterShare: number): number | null {
   if (actual === null || target === null) return null;
   if (actual < MIN_DEGREE_DAYS_TO_CORRECT) return 1;
   return hotWaterShare + (1 - hotWaterShare) * (target / actual);

@@ -94,7 +94,7 @@ const SYMBOLS: Record<Exclude<UnitId, 'hca-unit' | 'count'>, string> = {
 };
 
 /** The symbol of a unit for a displayed value; the hca unit is worded per language (SPEC §9). */
-export function unitIdSymbol(unit: UnitId, value: number, lang: Language): string {
+function unitIdSymbol(unit: UnitId, value: number, lang: Language): string {
   if (unit === 'count') return '';
   if (unit !== 'hca-unit') return SYMBOLS[unit];
   if (lang === 'da') return 'enh';

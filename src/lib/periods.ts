@@ -74,7 +74,7 @@ export function validatePeriod(p: {
 }
 
 /** The start and end of a period as dates; throws InvalidPeriodError saying what is wrong. */
-export function periodDates(p: Period): { start: Temporal.PlainDate; end: Temporal.PlainDate } {
+function periodDates(p: Period): { start: Temporal.PlainDate; end: Temporal.PlainDate } {
   const start = parseIsoDate(p?.startDate);
   const end = parseIsoDate(p?.endDate);
   if (!start) {

@@ -192,15 +192,8 @@ export function legacyKindOfQuantity(quantity: QuantityId): LegacyKind | null {
   return null;
 }
 
-/** Object kinds of SPEC §3 (what a graph or table row is about). */
-export const OBJECT_KINDS = ['PROPERTY', 'UNIT', 'SOURCE', 'MPOINT'] as const;
-/** PROPERTY, UNIT, SOURCE or MPOINT. */
-export type ObjectKind = (typeof OBJECT_KINDS)[number];
-
 /** Graph types of SPEC §3. */
 export const GRAPH_TYPES = ['HOURLY_VALUES', 'COST', 'CO2'] as const;
-/** HOURLY_VALUES, COST or CO2. */
-export type GraphType = (typeof GRAPH_TYPES)[number];
 
 /** Satisfaction faces of SPEC §3. */
 export const FACES = ['smile', 'neutral', 'sad'] as const;

@@ -10,7 +10,7 @@ export type Rating = (typeof RATINGS)[number];
  * Upper bounds (exclusive) of each band, as the tenant's per-m² consumption in percent of the property's
  * per-m² consumption over the same 365 days. G is everything from 150 % up. See docs/domain.md.
  */
-export const RATING_BANDS: ReadonlyArray<readonly [Rating, number]> = [
+const RATING_BANDS: ReadonlyArray<readonly [Rating, number]> = [
   ['A+', 55],
   ['A', 70],
   ['B', 85],
@@ -108,5 +108,8 @@ export function temperatureFace(celsius: number): Face | null {
   return 'sad';
 }
 
-/** SPEC §9: the ideal indoor temperature is about 21 °C. */
+/**
+ * SPEC §9: the ideal indoor temperature is about 21 °C.
+ * @public No code reads it yet; docs/domain.md names it as where the rule lives.
+ */
 export const IDEAL_TEMPERATURE = 21;

@@ -27,12 +27,12 @@ export const FUEL_SOURCES = [
   'other',
 ] as const;
 
-export const LANDLORD_TYPES = ['private', 'social'] as const;
+const LANDLORD_TYPES = ['private', 'social'] as const;
 export type LandlordType = (typeof LANDLORD_TYPES)[number];
 
 /** Kinds of yearly charges besides consumption (each has a label `fees.<kind>` in locales/*\/reports.json). */
-export const FEE_KINDS = ['tax', 'levy', 'metering', 'reading', 'billing'] as const;
-export type FeeKind = (typeof FEE_KINDS)[number];
+const FEE_KINDS = ['tax', 'levy', 'metering', 'reading', 'billing'] as const;
+type FeeKind = (typeof FEE_KINDS)[number];
 
 export interface FuelShare {
   source: string;
@@ -107,7 +107,7 @@ const fuelMix = z
   });
 
 /** The settings as a form or the import submits them: every field optional, missing ones keep their value. */
-export const reportSettingsInputSchema = z
+const reportSettingsInputSchema = z
   .object({
     landlordType: z.enum(LANDLORD_TYPES),
     hotWaterShare: z.number().min(0).max(MAX_HOT_WATER_SHARE),
@@ -129,8 +129,6 @@ export const reportSettingsInputSchema = z
   })
   .partial()
   .strict();
-
-export type ReportSettingsInput = z.infer<typeof reportSettingsInputSchema>;
 
 /** One problem with a settings input: the field and a stable code, for a form to show beside the field. */
 export interface SettingsProblem {

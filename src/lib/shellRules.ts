@@ -1,8 +1,8 @@
 /** Small shell rules of SPEC §2 and §9, pure so they can be tested: debug dump, load errors, retries. */
 
 /** SPEC §2: Ctrl+S pressed three times within two seconds logs the state. */
-export const DEBUG_PRESSES = 3;
-export const DEBUG_WINDOW_MS = 2000;
+const DEBUG_PRESSES = 3;
+const DEBUG_WINDOW_MS = 2000;
 
 /** Keeps the recent Ctrl+S times; returns them and whether this press completes a debug gesture. */
 export function debugPress(previous: readonly number[], now: number): { presses: number[]; dump: boolean } {

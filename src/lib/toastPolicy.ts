@@ -4,7 +4,7 @@ export type ToastKind = 'plain' | 'success' | 'error' | 'loading' | 'custom';
 export type ToastContext = 'auth' | 'data';
 
 /** SPEC §9 durations in ms; Infinity means it stays until dismissed or replaced (loading). */
-export const TOAST_DURATIONS: Readonly<Record<ToastContext, Readonly<Record<ToastKind, number>>>> = {
+const TOAST_DURATIONS: Readonly<Record<ToastContext, Readonly<Record<ToastKind, number>>>> = {
   auth: { plain: 3000, success: 3000, error: 3000, loading: 3000, custom: 3000 },
   data: { plain: 4000, success: 2000, error: 4000, loading: Number.POSITIVE_INFINITY, custom: 4000 },
 };

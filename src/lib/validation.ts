@@ -11,13 +11,11 @@ export type PasswordError =
   | 'password_too_common';
 
 /** SPEC §5 and §9: a password has at least 12 characters. */
-export const PASSWORD_MIN_LENGTH = 12;
+const PASSWORD_MIN_LENGTH = 12;
 /** Generous upper bound so passphrases and password managers fit (at least 64 must be allowed). */
 export const PASSWORD_MAX_LENGTH = 128;
-/** SPEC §9: an activation code has 12 characters (letters). */
-export { ACTIVATION_CODE_LENGTH } from './activationCode.ts';
 /** RFC 5321 path limit; the local part is capped at 64. */
-export const EMAIL_MAX_LENGTH = 254;
+const EMAIL_MAX_LENGTH = 254;
 
 let common: Set<string> | undefined;
 /** Built on first use, so bundles that never check a password (the login form) leave the list out. */

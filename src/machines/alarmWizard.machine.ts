@@ -9,7 +9,7 @@ export type AlarmType = (typeof ALARM_TYPES)[number];
 /** Every alarm frequency period of SPEC §3, in picker order. */
 export const ALARM_FREQUENCIES = ['day', 'week', 'month', 'year'] as const;
 /** An alarm frequency period of SPEC §3. */
-export type AlarmFrequency = (typeof ALARM_FREQUENCIES)[number];
+type AlarmFrequency = (typeof ALARM_FREQUENCIES)[number];
 
 /** The wizard steps in order; step N is shown as ?step=N (1-based). */
 export const ALARM_STEPS = ['type', 'quantity', 'frequency', 'threshold', 'review'] as const;

@@ -5,7 +5,7 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 
-export interface BulkProblem {
+interface BulkProblem {
   line: number;
   message: string;
 }

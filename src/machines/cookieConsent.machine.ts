@@ -3,7 +3,7 @@ import { assign, setup } from 'xstate';
 /** SPEC §9: the consent cookie's name and lifetime (one year). */
 export const CONSENT_COOKIE = 'cookieAccepted';
 /** One year in seconds. */
-export const CONSENT_MAX_AGE = 31_536_000;
+const CONSENT_MAX_AGE = 31_536_000;
 
 /** The Set-Cookie / document.cookie string for an answer: SameSite=None and Secure, one year (SPEC §9). */
 export function consentCookie(accepted: boolean): string {
@@ -11,7 +11,7 @@ export function consentCookie(accepted: boolean): string {
 }
 
 /** The analytics data-layer entry pushed on an answer (SPEC §4). */
-export function consentDataLayerEvent(accepted: boolean): { event: 'cookieConsent'; hasAccepted: boolean } {
+function consentDataLayerEvent(accepted: boolean): { event: 'cookieConsent'; hasAccepted: boolean } {
   return { event: 'cookieConsent', hasAccepted: accepted };
 }
 

@@ -20,7 +20,7 @@ export interface MoveInRequest {
 type Field = 'lastDay' | 'reference' | 'tenant' | 'firstDay';
 
 /** The day after an ISO date (the new tenancy's first day). */
-export function dayAfter(iso: string): string {
+function dayAfter(iso: string): string {
   const d = new Date(`${iso}T12:00:00Z`);
   if (Number.isNaN(d.getTime())) return '';
   d.setUTCDate(d.getUTCDate() + 1);

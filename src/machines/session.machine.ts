@@ -22,7 +22,7 @@ export type BackendTokens = {
 export type SessionTokens = Record<Backend, BackendTokens>;
 
 /** The signed-in user, full shape of SPEC §3. */
-export type SessionUser = {
+type SessionUser = {
   id: string;
   email: string;
   name: string;
@@ -68,7 +68,7 @@ export type RestoredSession = { tokens: SessionTokens | null; storedTenancyId: s
 
 export type UserAndTenancies = { user: SessionUser; tenancies: Tenancy[] };
 
-export type SessionContext = {
+type SessionContext = {
   tokens: SessionTokens | null;
   user: SessionUser | null;
   tenancies: Tenancy[];
@@ -91,10 +91,10 @@ export type SessionEvent =
   | { type: 'token.expired'; backend: Backend }
   | { type: 'tenancy.select'; tenancyId: string };
 
-export type SessionInput = { urlTenancyId?: string | null };
+type SessionInput = { urlTenancyId?: string | null };
 
 /** How long before its expiry an access token is refreshed (SPEC §9). */
-export const REFRESH_MARGIN_MS = 5_000;
+const REFRESH_MARGIN_MS = 5_000;
 
 const BACKENDS: readonly Backend[] = ['account', 'tenant'];
 

@@ -10,10 +10,10 @@ import { sql } from 'drizzle-orm';
 import { pendingMigrations } from './db/schemaVersion.ts';
 import type { ApiServices } from './services.ts';
 
-export const LIVE_PATH = '/api/health/live';
-export const READY_PATH = '/api/health/ready';
+const LIVE_PATH = '/api/health/live';
+const READY_PATH = '/api/health/ready';
 /** How long readiness waits for the database before it answers 503. */
-export const READY_TIMEOUT_MS = 5_000;
+const READY_TIMEOUT_MS = 5_000;
 
 type Check = 'ok' | 'failed';
 interface Readiness {
@@ -43,7 +43,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /** Readiness of a process's services (exported for tests and the deploy script's expectations). */
-export async function readiness(services: ApiServices, migrated: { known: boolean }): Promise<Readiness> {
+async function readiness(services: ApiServices, migrated: { known: boolean }): Promise<Readiness> {
   const keys = services.keys?.account?.privateKey && services.keys?.tenant?.privateKey ? 'loaded' : 'missing';
   try {
     // A schema never goes back, so once current only reachability is asked again.

@@ -45,7 +45,7 @@ export interface AppServerOptions {
 }
 
 /** The CSP of responses that set none (API, static files). Astro's pages send their own, with script hashes. */
-export const FALLBACK_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const FALLBACK_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** Features no page of the app uses. */
 const PERMISSIONS_POLICY = [
@@ -67,7 +67,7 @@ const PERMISSIONS_POLICY = [
 const HSTS = 'max-age=63072000; includeSubDomains';
 
 /** Whether the browser reached us over TLS: our own TLS socket, or a trusted proxy's X-Forwarded-Proto. */
-export function isSecureRequest(req: IncomingMessage, config: Pick<ServerConfig, 'TRUST_PROXY'>): boolean {
+function isSecureRequest(req: IncomingMessage, config: Pick<ServerConfig, 'TRUST_PROXY'>): boolean {
   if ((req.socket as TLSSocket).encrypted) return true;
   if (config.TRUST_PROXY < 1) return false;
   const proto = req.headers['x-forwarded-proto'];
@@ -97,9 +97,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 }
 
 /** How long a successful database check may be reused by /api/health while a newer one is in flight. */
-export const HEALTH_FRESH_MS = 2_000;
+const HEALTH_FRESH_MS = 2_000;
 /** How long /api/health waits for a database check when none is fresh; then it answers 503. */
-export const HEALTH_TIMEOUT_MS = 5_000;
+const HEALTH_TIMEOUT_MS = 5_000;
 
 /**
  * The database check behind /api/health: `SELECT 1`, at most one in flight. PGlite is one session, so a check
@@ -284,6 +284,7 @@ function withCompression(handler: Handler): Handler {
  * and a provider's form_post to the social callback; anything else goes to `next`. `npm start` runs it in front
  * of Astro (createAppHandler); `npm run dev` mounts the same handler in Vite's dev server (astro.config.mjs), so
  * each backend has exactly one mount.
+ * @public Loaded by astro.config.mjs through Vite's ssrLoadModule, which knip does not follow.
  */
 export function createApiHandler(services: ApiServices): Middleware {
   const { config } = services;

@@ -126,7 +126,7 @@ export function ingestRows(): Metrics['ingestRows'] {
 }
 
 /** At most this many distinct operation names per backend get their own series; the rest are `other`. */
-export const MAX_OPERATION_NAMES = 200;
+const MAX_OPERATION_NAMES = 200;
 const seenOperations = new Map<string, Set<string>>();
 
 /**

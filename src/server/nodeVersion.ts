@@ -3,7 +3,7 @@
  * to npm (and `npm ci --omit=dev` drops the pinned `node` devDependency), so a server started with an older
  * `node` stops here with one clear line instead of failing later on a missing API.
  */
-export const REQUIRED_NODE_MAJOR = 24;
+const REQUIRED_NODE_MAJOR = 24;
 
 /** Exits the process with a message when Node is older than REQUIRED_NODE_MAJOR. */
 export function checkNodeVersion(version: string = process.versions.node): void {

@@ -35,7 +35,7 @@ export const AREA = { a: 80, b: 50, c: 70 } as const;
  * Outdoor temperature (°C) on a local day: in March 2025, 3.125 on every day but the 31st (3.25), so March has
  * 30 × 13.875 + 13.75 = 430 degree days, the normal March; 10 °C on every other day (7 degree days).
  */
-export function outdoorOn(day: Temporal.PlainDate): number {
+function outdoorOn(day: Temporal.PlainDate): number {
   if (day.year === 2025 && day.month === 3) return day.day === 31 ? 3.25 : 3.125;
   return 10;
 }

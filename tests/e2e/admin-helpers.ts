@@ -4,7 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import { PASSWORD } from './helpers.ts';
 
 /** The demo operators' published TOTP key (src/server/admin/demo.ts). */
-export const DEMO_TOTP_SECRET = 'DEMOTOTPDEMOTOTPDEMOTOTPDEMOTOTP';
+const DEMO_TOTP_SECRET = 'DEMOTOTPDEMOTOTPDEMOTOTPDEMOTOTP';
 export const ORG_ADMIN = 'operator@demo.test';
 export const MANAGER = 'manager@demo.test';
 

@@ -6,11 +6,7 @@
  */
 import { type Actor, createActor, fromPromise, type SnapshotFrom, waitFor } from 'xstate';
 import { serverErrorCode } from '../../lib/errors.ts';
-import {
-  type OperatorProfile,
-  type OperatorSessionEvent,
-  operatorSessionMachine,
-} from '../../machines/operatorSession.machine.ts';
+import { type OperatorProfile, operatorSessionMachine } from '../../machines/operatorSession.machine.ts';
 import type { BackendTokens } from '../../machines/session.machine.ts';
 import {
   OperatorLoginDocument,
@@ -27,7 +23,7 @@ export type OperatorSessionSnapshot = SnapshotFrom<typeof operatorSessionMachine
 export type OperatorSessionActor = Actor<typeof operatorSessionMachine>;
 
 /** The backend's extensions.code of a failed request (SECOND_FACTOR_INVALID, FORBIDDEN, …), or a client code. */
-export function adminErrorCode(err: unknown): string {
+function adminErrorCode(err: unknown): string {
   if (err instanceof GraphQLResponseError) {
     const first = err.response.errors[0] as { extensions?: { code?: unknown } } | undefined;
     const code = first?.extensions?.code;
@@ -90,11 +86,6 @@ export function getOperatorSession(): OperatorSessionActor {
     actor.start();
   }
   return actor;
-}
-
-/** Sends an event to the console's session. */
-export function sendToOperatorSession(event: OperatorSessionEvent): void {
-  getOperatorSession().send(event);
 }
 
 let refreshing: Promise<BackendTokens> | null = null;

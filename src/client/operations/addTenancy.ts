@@ -11,5 +11,3 @@ export async function addTenancy(activationCode: string, token?: string): Promis
       });
   if (!data.addTenancy?.ok) throw new Error('The activation code you entered is invalid.');
 }
-
-export { addTenancyDocument };

@@ -82,5 +82,3 @@ export function useDeleteAlarm(tenancyId: string) {
   };
   return { ...mutation, forget };
 }
-
-export { createAlarmDocument, deleteAlarmDocument, updateAlarmDocument };

@@ -12,7 +12,7 @@ export type AlarmTypeName = 'THRESHOLD' | 'COMPARISON' | 'ZERO_CONSUMPTION' | 'I
 export type AlarmFrequencyName = 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
 
 /** One evaluated period. */
-export type AlarmEvaluation = {
+type AlarmEvaluation = {
   periodStart: string;
   periodEnd: string;
   state: 'OK' | 'FIRED' | 'UNKNOWN';
@@ -80,7 +80,7 @@ export type AlarmValuesInput = {
 export type AlarmPeriodValue = { periodStart: string; periodEnd: string; value: number | null };
 
 /** Values of the latest complete periods. */
-export function alarmValuesQueryOptions(input: AlarmValuesInput) {
+function alarmValuesQueryOptions(input: AlarmValuesInput) {
   return queryOptions({
     queryKey: ['alarmValues', input],
     queryFn: async () => (await authorizedRequest('tenant', alarmValuesDocument, { input })).alarmValues,
@@ -94,5 +94,3 @@ export function useAlarmValues(input: AlarmValuesInput | null) {
     enabled: input !== null,
   });
 }
-
-export { alarmDocument, alarmsDocument, alarmValuesDocument };

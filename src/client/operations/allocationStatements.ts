@@ -17,7 +17,7 @@ export type AllocationStatementSummary = {
 };
 
 /** Query options for one tenancy's statements. */
-export function allocationStatementsQueryOptions(tenancyId: string) {
+function allocationStatementsQueryOptions(tenancyId: string) {
   return queryOptions({
     queryKey: ['allocationStatements', tenancyId],
     queryFn: async () =>
@@ -29,5 +29,3 @@ export function allocationStatementsQueryOptions(tenancyId: string) {
 export function useAllocationStatements(tenancyId: string | null) {
   return useQuery({ ...allocationStatementsQueryOptions(tenancyId ?? ''), enabled: !!tenancyId });
 }
-
-export { allocationStatementsDocument };

@@ -3,27 +3,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ConsumptionProjectionDocument as consumptionProjectionDocument } from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
-import type { QuantityDescriptor } from './objectDetails.ts';
 
 export type ProjectionInput = { unitId: string; quantities: string[]; span: 'MONTH' | 'YEAR' };
 
-export type Projection = {
-  quantityDescriptor: QuantityDescriptor;
-  periodBegin: string;
-  periodEnd: string;
-  daysElapsed: number;
-  daysTotal: number;
-  soFar: number | null;
-  costSoFar: number | null;
-  projected: number | null;
-  projectedCost: number | null;
-  fixedCharges: number | null;
-  currency: string | null;
-  method: string;
-};
-
 /** Query options for a projection. */
-export function consumptionProjectionQueryOptions(input: ProjectionInput) {
+function consumptionProjectionQueryOptions(input: ProjectionInput) {
   return queryOptions({
     queryKey: ['consumptionProjection', input],
     queryFn: async () =>
@@ -38,5 +22,3 @@ export function useConsumptionProjection(input: ProjectionInput | null) {
     enabled: input !== null,
   });
 }
-
-export { consumptionProjectionDocument };

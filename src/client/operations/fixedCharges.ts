@@ -11,20 +11,8 @@ export type FixedChargesInput = {
   resolution: 'MONTH' | 'YEAR';
 };
 
-export type FixedCharge = {
-  kind: string;
-  quantity: string | null;
-  amountPerYear: number;
-  currency: string;
-  validFrom: string;
-  validTo: string | null;
-  values: (number | null)[];
-};
-
-export type FixedChargeTable = { timestamps: string[]; totals: (number | null)[]; charges: FixedCharge[] };
-
 /** Query options for the fixed charges of a unit. */
-export function fixedChargesQueryOptions(input: FixedChargesInput) {
+function fixedChargesQueryOptions(input: FixedChargesInput) {
   return queryOptions({
     queryKey: ['fixedCharges', input],
     queryFn: async () => (await authorizedRequest('tenant', fixedChargesDocument, { input })).fixedCharges,
@@ -38,5 +26,3 @@ export function useFixedCharges(input: FixedChargesInput | null) {
     enabled: input !== null,
   });
 }
-
-export { fixedChargesDocument };

@@ -21,5 +21,3 @@ export async function impersonate(
   if (!account || !tenantTokens) throw new Error('Invalid login response');
   return { tokens: { account, tenant: tenantTokens }, email: answer.email, endsAt: answer.expiresAt * 1000 };
 }
-
-export { impersonateDocument, loginFromSltDocument };

@@ -31,5 +31,3 @@ export function useMarkAllNotificationsRead(tenancyId: string) {
     },
   });
 }
-
-export { markAllNotificationsReadDocument, markNotificationReadDocument };

@@ -7,11 +7,7 @@ import {
 } from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
 
-export type NotificationKindName =
-  | 'HIGH_CONSUMPTION'
-  | 'ZERO_CONSUMPTION'
-  | 'INDOOR_CLIMATE'
-  | 'CONSUMPTION_REPORT';
+type NotificationKindName = 'HIGH_CONSUMPTION' | 'ZERO_CONSUMPTION' | 'INDOOR_CLIMATE' | 'CONSUMPTION_REPORT';
 
 /** A notification as the pages use it. */
 export type Notification = {
@@ -31,8 +27,6 @@ export type Notification = {
   createdAt: string;
   read: boolean;
 };
-
-export type NotificationList = { totalCount: number; unreadCount: number; items: Notification[] };
 
 /** The caller's notifications on a tenancy, newest first. */
 export function notificationsQueryOptions(tenancyId: string) {
@@ -67,5 +61,3 @@ export function useNotification(tenancyId: string | null, id: string | null) {
     enabled: tenancyId !== null && id !== null,
   });
 }
-
-export { notificationDocument, notificationsDocument };

@@ -15,5 +15,3 @@ export async function passwordReset(email: string, token: string, newPassword: s
   const data = await requestWithToken('account', passwordResetDocument, { email, token, newPassword }, null);
   if (!data.passwordReset?.ok) throw new Error('Password update failed. Please try again.');
 }
-
-export { passwordResetDocument, requestPasswordResetDocument };

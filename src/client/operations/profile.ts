@@ -33,12 +33,3 @@ export function leaveTenancy(tenancyId: string) {
 export function deleteAccount(password: string | null, confirmation: string) {
   return authorizedRequest('account', deleteAccountDocument, { password, confirmation });
 }
-
-export {
-  changePasswordDocument,
-  confirmEmailChangeDocument,
-  deleteAccountDocument,
-  leaveTenancyDocument,
-  requestEmailChangeDocument,
-  updateProfileDocument,
-};

@@ -11,17 +11,8 @@ export type QuantityPricesInput = {
   periodEnd: string;
 };
 
-/** A price; validTo is exclusive and null while open-ended. */
-export type Price = {
-  quantity: string;
-  price: number;
-  currency: string;
-  validFrom: string;
-  validTo: string | null;
-};
-
 /** Query options for the prices of a unit's property. */
-export function quantityPricesQueryOptions(input: QuantityPricesInput) {
+function quantityPricesQueryOptions(input: QuantityPricesInput) {
   return queryOptions({
     queryKey: ['quantityPrices', input],
     queryFn: async () =>
@@ -36,5 +27,3 @@ export function useQuantityPrices(input: QuantityPricesInput | null) {
     enabled: input !== null,
   });
 }
-
-export { quantityPricesDocument };

@@ -12,17 +12,8 @@ export type ReadoutMinMaxInput = {
   toDate: string;
 };
 
-export type ReadoutMinMax = {
-  meterNumber: string;
-  quantity: string;
-  firstReadoutTimestamp: string;
-  firstReadoutValue: number;
-  lastReadoutTimestamp: string;
-  lastReadoutValue: number;
-};
-
 /** Query options for one meter's readouts. */
-export function readoutMinMaxQueryOptions(input: ReadoutMinMaxInput) {
+function readoutMinMaxQueryOptions(input: ReadoutMinMaxInput) {
   return queryOptions({
     queryKey: ['readoutMinMax', input],
     queryFn: async () => (await authorizedRequest('tenant', readoutMinMaxDocument, input)).readoutMinMax,
@@ -36,5 +27,3 @@ export function useReadoutMinMax(input: ReadoutMinMaxInput | null) {
     enabled: input !== null,
   });
 }
-
-export { readoutMinMaxDocument };

@@ -17,5 +17,3 @@ export async function createEmailPasswordUser(
   if (!data.createEmailPasswordUser?.token) throw new Error('Invalid authentication response');
   return data.createEmailPasswordUser.token;
 }
-
-export { createEmailPasswordUserDocument };

@@ -24,5 +24,3 @@ export async function socialLogin(provider: string, idToken: string, nonce: stri
   if (!account || !tenantTokens) throw new Error('Invalid login response');
   return { account, tenant: tenantTokens };
 }
-
-export { socialAuthDocument };

@@ -17,7 +17,7 @@ export type { TenancyDashboardInput };
 export type TenancyDashboard = TenancyDashboardQuery['tenancyDashboard'];
 
 /** Query options for one tenancy's dashboard; `userId` names the tenantUnits cache the units go to. */
-export function tenancyDashboardQueryOptions(input: TenancyDashboardInput, userId: string) {
+function tenancyDashboardQueryOptions(input: TenancyDashboardInput, userId: string) {
   return queryOptions({
     queryKey: ['tenancyDashboard', userId, input],
     queryFn: async () => {

@@ -56,5 +56,3 @@ export const setTenancyAdmin = (tenancyId: string, userId: string, isAdmin: bool
 /** Tenancy admin: remove a user. */
 export const removeTenancyUser = (tenancyId: string, userId: string) =>
   authorizedRequest('account', removeDocument, { tenancyId, userId });
-
-export { tenancySettingsDocument };

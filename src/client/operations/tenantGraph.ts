@@ -40,7 +40,7 @@ export type TenantGraph = {
 };
 
 /** Query options for one graph request; the whole input is the key. */
-export function tenantGraphQueryOptions(graph: TenantGraphInput) {
+function tenantGraphQueryOptions(graph: TenantGraphInput) {
   return queryOptions({
     queryKey: ['tenantGraph', graph],
     queryFn: async () => (await authorizedRequest('tenant', tenantGraphDocument, { graph })).tenantGraph,
@@ -54,5 +54,3 @@ export function useTenantGraph(graph: TenantGraphInput | null) {
     enabled: graph !== null,
   });
 }
-
-export { tenantGraphDocument };

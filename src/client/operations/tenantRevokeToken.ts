@@ -6,5 +6,3 @@ import { requestWithToken } from '../graphql.ts';
 export async function revokeTenantToken(refreshToken: string): Promise<void> {
   await requestWithToken('tenant', tenantRevokeTokenDocument, { refreshToken }, null);
 }
-
-export { tenantRevokeTokenDocument };

@@ -3,7 +3,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { TenantTableDocument as tenantTableDocument } from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
-import type { ObjectDetails, QuantityDescriptor } from './objectDetails.ts';
 
 export type TenantTableInput = {
   unitId: string;
@@ -16,22 +15,8 @@ export type TenantTableInput = {
   normalized?: boolean;
 };
 
-export type TableRow = {
-  object: ObjectDetails;
-  label: string | null;
-  values: (number | null)[];
-  comparisonValues: (number | null)[];
-};
-
-export type TenantTable = {
-  quantityDescriptors: QuantityDescriptor[];
-  compareWith: 'PROPERTY' | 'LAST_PERIOD';
-  partial: boolean;
-  rows: TableRow[];
-};
-
 /** Query options for one table request. */
-export function tenantTableQueryOptions(table: TenantTableInput) {
+function tenantTableQueryOptions(table: TenantTableInput) {
   return queryOptions({
     queryKey: ['tenantTable', table],
     queryFn: async () => (await authorizedRequest('tenant', tenantTableDocument, { table })).tenantTable,
@@ -45,5 +30,3 @@ export function useTenantTable(table: TenantTableInput | null) {
     enabled: table !== null,
   });
 }
-
-export { tenantTableDocument };

@@ -1,10 +1,7 @@
 /** tenantUnits (tenant backend): the user's units with their path to the property. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { TenantUnitsDocument, type TenantUnitsQuery } from '../gql/tenant.ts';
+import { TenantUnitsDocument } from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
-
-/** One unit of the signed-in user, with its path to the property. */
-export type TenantUnit = TenantUnitsQuery['tenantUnits'][number];
 
 /** Query options for the signed-in user's units; the user id keeps caches of two users apart. */
 export function tenantUnitsQueryOptions(userId: string) {

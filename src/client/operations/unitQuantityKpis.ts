@@ -3,7 +3,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { UnitQuantityKpisDocument as unitQuantityKpisDocument } from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
-import type { ClimateCorrection, ObjectDetails, QuantityDescriptor } from './objectDetails.ts';
 
 export type UnitQuantityKpisInput = {
   unitId: string;
@@ -16,26 +15,8 @@ export type UnitQuantityKpisInput = {
   hcaKwhEstimate?: boolean;
 };
 
-export type QuantityKpi = {
-  quantityDescriptor: QuantityDescriptor;
-  total: number | null;
-  previousPeriod: number | null;
-  previousYear: number | null;
-  propertyComparison: number | null;
-  partial: boolean;
-  previousYearClimateCorrected: number | null;
-  totalNormalYear: number | null;
-  climateCorrection: ClimateCorrection | null;
-  kwhEstimate: number | null;
-  kwhEstimateMethod: string | null;
-  /** Hours counted in total that are estimated (filled in between readings far apart). */
-  estimatedHours: number;
-  rooms: { label: string; value: number | null }[];
-  meters: { object: ObjectDetails; value: number | null }[];
-};
-
 /** Query options for the KPIs of a unit. */
-export function unitQuantityKpisQueryOptions(input: UnitQuantityKpisInput) {
+function unitQuantityKpisQueryOptions(input: UnitQuantityKpisInput) {
   return queryOptions({
     queryKey: ['unitQuantityKpis', input],
     queryFn: async () =>
@@ -54,5 +35,3 @@ export function useUnitQuantityKpis(input: UnitQuantityKpisInput | null) {
     enabled: input !== null,
   });
 }
-
-export { unitQuantityKpisDocument };

@@ -9,5 +9,3 @@ export async function validateActivationCode(activationCode: string): Promise<Ac
   const data = await requestWithToken('account', validateActivationCodeDocument, { activationCode }, null);
   return data.validateActivationCode;
 }
-
-export { validateActivationCodeDocument };

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessageKey, type ServerErrorCode } from '../../lib/errors.ts';
 
 /** How long SPEC §8's "A user already exists on the tenancy" stays before login. */
-export const USED_CODE_MS = 3000;
+const USED_CODE_MS = 3000;
 
 /** The message, with a link to login (used code) or to enter another code. */
 export function CodeRefused({ code }: { code: ServerErrorCode }) {

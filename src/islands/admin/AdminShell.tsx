@@ -16,7 +16,7 @@ import { Providers } from '../shared/Providers.tsx';
 import '../shell/menu.css';
 
 /** The console's pages, in menu order; the key is the nav label's key in admin.json. */
-export const ADMIN_PAGES = [
+const ADMIN_PAGES = [
   { key: 'portfolio', href: '/admin' },
   { key: 'tenancies', href: '/admin/tenancies' },
   { key: 'invitations', href: '/admin/invitations' },
@@ -38,14 +38,14 @@ export default function AdminShell(props: Props) {
 }
 
 /** Whether the operator session is signed in, out, or not known yet. */
-export function operatorStatus(s: OperatorSessionSnapshot): 'pending' | 'loggedIn' | 'loggedOut' {
+function operatorStatus(s: OperatorSessionSnapshot): 'pending' | 'loggedIn' | 'loggedOut' {
   if (s.matches('loggedIn')) return 'loggedIn';
   if (s.matches('loggedOut')) return 'loggedOut';
   return 'pending';
 }
 
 /** The console's login page, returning to `path` afterwards. */
-export function loginPath(path: string, reason?: 'expired'): string {
+function loginPath(path: string, reason?: 'expired'): string {
   const params = new URLSearchParams();
   if (path !== '/admin' && path.startsWith('/admin/')) params.set('next', path);
   if (reason) params.set('reason', reason);

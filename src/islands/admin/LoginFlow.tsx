@@ -20,7 +20,7 @@ export default function LoginFlow({ lang }: { lang: Language }) {
 }
 
 /** Where to go after the login: the console page the operator was sent away from, else the portfolio. */
-export function afterLoginPath(search: string): string {
+function afterLoginPath(search: string): string {
   const next = new URLSearchParams(search).get('next');
   return next && /^\/admin(\/[\w\-/]*)?(\?[\w=&%.\-+]*)?$/.test(next) ? next : '/admin';
 }

@@ -19,7 +19,7 @@ import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { useOperator } from './useOperator.ts';
 
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 const SORT_KEYS: PortfolioSortKey[] = [
   'NUMBER',
   'NAME',
@@ -33,7 +33,7 @@ const SORT_KEYS: PortfolioSortKey[] = [
 const FRESHNESS: PortfolioFreshness[] = ['ALL', 'INCOMPLETE', 'SILENT'];
 
 /** What the table shows, as kept in the address's query. */
-export type PortfolioView = {
+type PortfolioView = {
   search: string;
   freshness: PortfolioFreshness;
   withOpenIssues: boolean;
@@ -43,7 +43,7 @@ export type PortfolioView = {
 };
 
 /** Reads the view from a query string; anything unknown falls back to the default. */
-export function viewFromSearch(search: string): PortfolioView {
+function viewFromSearch(search: string): PortfolioView {
   const q = new URLSearchParams(search);
   const sort = q.get('sort') as PortfolioSortKey | null;
   const freshness = q.get('freshness') as PortfolioFreshness | null;
@@ -59,7 +59,7 @@ export function viewFromSearch(search: string): PortfolioView {
 }
 
 /** The query string of a view (defaults left out). */
-export function searchOfView(view: PortfolioView): string {
+function searchOfView(view: PortfolioView): string {
   const q = new URLSearchParams();
   if (view.search) q.set('q', view.search);
   if (view.freshness !== 'ALL') q.set('freshness', view.freshness);

@@ -13,7 +13,7 @@ import { GraphPanel } from '../consumption/GraphPanel.tsx';
 import { valueFormat } from '../consumption/valueFormat.ts';
 
 /** The breach colour and the colour of a period within the rule. */
-export const ALARM_COLORS = { breach: '#b91c1c', ok: '#2563eb', limit: '#1c1917' } as const;
+const ALARM_COLORS = { breach: '#b91c1c', ok: '#2563eb', limit: '#1c1917' } as const;
 
 type Props = {
   rule: AlarmRuleShape & { quantity: string; frequency: 'DAY' | 'WEEK' | 'MONTH' | 'YEAR' };

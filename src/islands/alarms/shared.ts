@@ -39,7 +39,7 @@ export function useOwnQuantities(tenancyId: string | null): QuantityId[] {
 }
 
 /** Whether a quantity is a consumption (summed) one. */
-export const isConsumption = (q: string) => (CONSUMPTION_QUANTITIES as readonly string[]).includes(q);
+const isConsumption = (q: string) => (CONSUMPTION_QUANTITIES as readonly string[]).includes(q);
 
 /** A value in the quantity's unit; indoor-climate averages get one decimal. */
 export function amount(value: number | null, quantity: string | null, lang: Language): string {

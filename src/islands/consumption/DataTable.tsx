@@ -4,7 +4,7 @@ import { csvFileName, toCsv } from '../../lib/csv.ts';
 import type { Language } from '../../lib/languages.ts';
 
 /** One cell: the text on screen and the CSV field. */
-export type Cell = { text: string; csv: string };
+type Cell = { text: string; csv: string };
 /** A table: column headers and rows of cells; the first column is the row header. */
 export type TableModel = { columns: string[]; rows: Cell[][] };
 

@@ -33,7 +33,7 @@ import { useTenancyData } from './useTenancyData.ts';
 import { type GraphType, valueFormat } from './valueFormat.ts';
 
 /** Which objects the page is about. */
-export type Scope = { kind: 'unit' } | { kind: 'room'; slug: string } | { kind: 'meter'; id: string };
+type Scope = { kind: 'unit' } | { kind: 'room'; slug: string } | { kind: 'meter'; id: string };
 
 type Props = { lang: Language; quantity: string; scope: Scope };
 

@@ -19,7 +19,7 @@ export const COLORS = {
 } as const;
 
 /** Whether a quantity is drawn as bars (sums) or a line (averages such as temperature). */
-export function seriesKind(quantity: string): 'bar' | 'line' {
+function seriesKind(quantity: string): 'bar' | 'line' {
   return isQuantityId(quantity) && QUANTITIES[quantity].aggregation === 'sum' ? 'bar' : 'line';
 }
 
@@ -41,7 +41,7 @@ export function consumptionOf<C extends ConsumptionLike>(
 }
 
 /** The values of a related series by type; undefined when the server sent none. */
-export function related(c: ConsumptionLike | undefined, type: string): (number | null)[] | undefined {
+function related(c: ConsumptionLike | undefined, type: string): (number | null)[] | undefined {
   return c?.relatedValues.find((r) => r.type === type)?.values;
 }
 

@@ -13,7 +13,7 @@ import { ChoiceMenu } from '../shell/ChoiceMenu.tsx';
  * profile are one setting and the next login on another device opens in it. The islands re-render at once and
  * the server parts by a soft reload.
  */
-export async function chooseLanguage(value: string, saveToAccount = false): Promise<void> {
+async function chooseLanguage(value: string, saveToAccount = false): Promise<void> {
   const lang = parseLanguage(value);
   if (!lang) return;
   if (saveToAccount && getSessionActor().getSnapshot().context.user) {

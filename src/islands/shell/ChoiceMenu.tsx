@@ -7,7 +7,7 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import './choice-menu.css';
 
 /** One option: its value, its text and, for a language, the language the text is in. */
-export type Choice = { value: string; text: string; lang?: string };
+type Choice = { value: string; text: string; lang?: string };
 
 type Props = {
   /** What is chosen (the button's accessible name starts with it). */

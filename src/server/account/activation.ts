@@ -11,7 +11,7 @@ import { activationCodeInvalid, tenancyUserExists } from './errors.ts';
 export const ACTIVATION_CODE_TTL_DAYS = 30;
 
 /** A new random 12-letter code (A–Z, from the CSPRNG). */
-export function newActivationCode(): string {
+function newActivationCode(): string {
   let code = '';
   for (let i = 0; i < 12; i++) code += String.fromCharCode(65 + randomInt(26));
   return code;

@@ -60,7 +60,7 @@ const apartmentSchema = z.object({
 });
 
 /** The import file's format. */
-export const propertyFileSchema = z.object({
+const propertyFileSchema = z.object({
   account: text,
   property: z.object({
     number: text,

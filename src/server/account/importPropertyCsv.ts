@@ -14,7 +14,7 @@ import {
 } from './importProperty.ts';
 
 /** The columns after the kind, per kind; trailing empty columns may be left out. */
-export const CSV_RECORDS = {
+const CSV_RECORDS = {
   property: [
     'account',
     'number',
@@ -221,7 +221,7 @@ function withLines(problem: string, lines: Map<string, number>): string {
 }
 
 /** Validates a CSV file whole, with line numbers in every problem it can place; throws PropertyImportError. */
-export async function validatePropertyCsv(db: Db, text: string): Promise<ParsedPropertyCsv> {
+async function validatePropertyCsv(db: Db, text: string): Promise<ParsedPropertyCsv> {
   const parsed = parsePropertyCsv(text);
   try {
     await validatePropertyFile(db, parsed.file);

@@ -6,7 +6,7 @@ import { type MailServices, type SendResult, sendMail } from '../mail/mailer.ts'
 import { renderMail } from '../mail/messages.ts';
 
 /** The link in an invitation: signup with the code, which SPEC §3 keeps as the pending code. */
-export function invitationLink(appUrl: string, code: string): string {
+function invitationLink(appUrl: string, code: string): string {
   const link = new URL('/signup', appUrl);
   link.searchParams.set('activationCode', code);
   return link.toString();

@@ -12,7 +12,7 @@ import { endAllSessions } from './session.ts';
 export class OperatorError extends Error {}
 
 /** A tenancy by the landlord's reference (e.g. T-1001-3), or by its numeric id. */
-export async function findTenancy(db: Db, ref: string) {
+async function findTenancy(db: Db, ref: string) {
   const [byRef] = await db.select().from(tenancies).where(eq(tenancies.tenancyId, ref));
   if (byRef) return byRef;
   if (/^\d{1,9}$/.test(ref)) {

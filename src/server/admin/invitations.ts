@@ -46,7 +46,7 @@ export interface InvitationView {
 }
 
 /** Most lines one bulk upload may have. */
-export const BULK_MAX_LINES = 5000;
+const BULK_MAX_LINES = 5000;
 
 const LANGUAGE_OF_COUNTRY: Record<string, string> = { DK: 'da', NO: 'nb' };
 
@@ -67,7 +67,7 @@ function statusOf(
 }
 
 /** The invitations the scope reaches, newest first (one statement). */
-export async function invitationViews(
+async function invitationViews(
   db: Db,
   scope: OperatorScope,
   filter: { propertyId?: number; batchId?: number; ids?: number[]; limit: number },
@@ -117,7 +117,7 @@ export async function invitationViews(
 }
 
 /** Counts per status, with the rows. */
-export function report(batchId: number | null, rows: InvitationView[]) {
+function report(batchId: number | null, rows: InvitationView[]) {
   const count = (s: InvitationStatus) => rows.filter((r) => r.status === s).length;
   return {
     batchId,

@@ -24,7 +24,7 @@ import { emailInTenantApp, lastOrgAdmin, operatorExists } from './errors.ts';
 import type { Role } from './scope.ts';
 
 /** A first password that passes SPEC §5 (shown once; the operator changes it through "forgot password"). */
-export function generatePassword(): string {
+function generatePassword(): string {
   for (;;) {
     const candidate = `${randomBytes(12).toString('base64url')}-Aa7`;
     if (passwordErrors(candidate).length === 0) return candidate;

@@ -10,7 +10,7 @@ import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
 import type { OperatorScope } from './scope.ts';
 
-export type PortfolioSortKey =
+type PortfolioSortKey =
   | 'NUMBER'
   | 'NAME'
   | 'CITY'

@@ -10,7 +10,7 @@ import type { Db } from '../db/client.ts';
 import { operatorRecoveryCodes, operatorTotp } from '../db/schema.ts';
 
 /** The name authenticator apps show above the code. */
-export const TOTP_ISSUER = 'Tenant App console';
+const TOTP_ISSUER = 'Tenant App console';
 const RECOVERY_CODES = 10;
 /** Base32 without look-alikes (no 0/1/8/9, no I/L/O), for codes read from paper. */
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz234567';

@@ -48,7 +48,7 @@ export interface TenancyView {
 }
 
 /** An ISO date (YYYY-MM-DD) that exists; BAD_USER_INPUT otherwise. */
-export function isoDay(raw: string, name: string): Temporal.PlainDate {
+function isoDay(raw: string, name: string): Temporal.PlainDate {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) throw badInput(`${name} must be a date (YYYY-MM-DD)`);
   try {
     return Temporal.PlainDate.from(raw, { overflow: 'reject' });
@@ -68,7 +68,7 @@ const idOf = (raw: string | number): number => {
 };
 
 /** The apartment, when the caller reaches its property; FORBIDDEN otherwise (also for unknown ids). */
-export async function requireApartment(db: Db, scope: OperatorScope, rawId: string | number) {
+async function requireApartment(db: Db, scope: OperatorScope, rawId: string | number) {
   const [apartment] = await db
     .select()
     .from(apartments)

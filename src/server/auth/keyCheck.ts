@@ -20,7 +20,7 @@ import type { Backend, KeyRing } from './keys.ts';
 export class KeyMismatchError extends Error {}
 
 /** sha256 of a public key's raw bytes, hex. */
-export async function fingerprint(publicKey: CryptoKey): Promise<string> {
+async function fingerprint(publicKey: CryptoKey): Promise<string> {
   const { x } = await exportJWK(publicKey);
   return createHash('sha256')
     .update(x ?? '')

@@ -22,7 +22,7 @@ export type KeyRing = Record<Backend, SigningKey>;
 const ALG = 'EdDSA';
 
 /** Imports a PKCS#8 PEM Ed25519 private key and derives its public key. */
-export async function keyFromPem(pem: string): Promise<SigningKey> {
+async function keyFromPem(pem: string): Promise<SigningKey> {
   const privateKey = await importPKCS8(pem, ALG, { extractable: true });
   const { d: _d, ...publicJwk } = await exportJWK(privateKey);
   const publicKey = (await importJWK({ ...publicJwk, alg: ALG }, ALG)) as CryptoKey;

@@ -7,7 +7,7 @@ import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import type { ServerConfig } from '../config.ts';
 
 /** SPEC §3: the social providers. */
-export const SOCIAL_PROVIDERS = ['apple', 'google', 'facebook'] as const;
+const SOCIAL_PROVIDERS = ['apple', 'google', 'facebook'] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 
 /**

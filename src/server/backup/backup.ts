@@ -26,8 +26,8 @@ type Client = Sql<Record<string, PostgresType>>;
 /** A connection or a transaction on it. */
 type Session = Client | TransactionSql<Record<string, PostgresType>>;
 
-export const BACKUP_FORMAT = 'tenant-app-backup';
-export const BACKUP_VERSION = 1;
+const BACKUP_FORMAT = 'tenant-app-backup';
+const BACKUP_VERSION = 1;
 const END_OF_DATA = '\\.';
 
 /** A backup or restore that cannot go ahead; nothing was changed. */

@@ -18,7 +18,7 @@ import { DataDirBusyError, dataDirOwner, lockDataDir } from './dataDirLock.ts';
 import { framedSocket } from './framing.ts';
 import * as schema from './schema.ts';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** A Drizzle database over either engine. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
@@ -199,7 +199,7 @@ export async function startPgliteWorker(
  *   0.3 s without), and the API's statements are far below the size where compiling pays back.
  * PGlite has neither (one single-threaded process without LLVM), so these go to PostgreSQL only.
  */
-export const APP_SESSION_SETTINGS = { max_parallel_workers_per_gather: '0', jit: 'off' } as const;
+const APP_SESSION_SETTINGS = { max_parallel_workers_per_gather: '0', jit: 'off' } as const;
 
 /**
  * The postgres.js options of a connection to the PGlite worker's socket: never recycled, and guarded
@@ -348,7 +348,7 @@ export async function openBackgroundConnection(
  * that start at once against one database migrate one after the other: the first applies, the others find nothing
  * left to do. (Ingestion's lock is a one-argument key, a different key space.)
  */
-export const MIGRATION_LOCK = 0x7e4a_7d01;
+const MIGRATION_LOCK = 0x7e4a_7d01;
 
 /**
  * Applies pending migrations on a connection of its own without a statement timeout, under MIGRATION_LOCK on

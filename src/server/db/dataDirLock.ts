@@ -44,7 +44,7 @@ export class DataDirBusyError extends Error {
 }
 
 /** The lock's socket address for a folder (which must exist). */
-export function lockAddress(dataDir: string): string {
+function lockAddress(dataDir: string): string {
   const real = realpathSync(dataDir);
   if (process.platform === 'linux') {
     const hash = createHash('sha256').update(real).digest('hex').slice(0, 32);
@@ -54,7 +54,7 @@ export function lockAddress(dataDir: string): string {
 }
 
 /** Asks the holder of a lock address who it is; null when nobody holds it. */
-export function askOwner(address: string): Promise<DataDirOwner | null> {
+function askOwner(address: string): Promise<DataDirOwner | null> {
   return new Promise((resolve) => {
     const socket = connect(address);
     let text = '';

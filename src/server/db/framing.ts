@@ -32,7 +32,7 @@ export interface FramingOptions {
  * passed on to the socket's readers at all (postgres.js would have read a garbled ReadyForQuery as the end of a
  * statement with no rows); the socket is destroyed with an error that says why. Returns the socket.
  */
-export function guardFraming(socket: Socket, options: FramingOptions = {}): Socket {
+function guardFraming(socket: Socket, options: FramingOptions = {}): Socket {
   const stallMs = options.stallMs ?? 30_000;
   const header = Buffer.alloc(5);
   let headerBytes = 0;

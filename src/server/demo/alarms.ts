@@ -10,7 +10,7 @@ import { queryRows } from '../db/sql.ts';
 
 const HOUR_MS = 3_600_000;
 /** A running toilet: about 6 litres an hour, day and night. */
-export const DEMO_LEAK_M3_PER_HOUR = '0.006';
+const DEMO_LEAK_M3_PER_HOUR = '0.006';
 /** The leak runs over the last three days before each start (so yesterday always has it). */
 const LEAK_HOURS = 72;
 const META_LEAK_UNTIL = 'demo.leakUntil';

@@ -24,7 +24,7 @@ type StreamKind =
   | 'humidity'
   | 'outdoor';
 
-export interface MeterPlan {
+interface MeterPlan {
   number: string;
   /** Hour (epoch ms) the meter was installed; the history's first hour for original meters. */
   installedMs: number;

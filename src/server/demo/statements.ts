@@ -23,7 +23,7 @@ import { DEMO_SEED, HOUR_MS, outdoorTemperature, PROPERTY_NUMBER } from './model
 const FIXED_PERCENT = 40;
 
 /** The heating years (1 June – 31 May) that ended before `now`, newest last; `count` of them. */
-export function heatingYears(now: Date, count: number): { start: string; end: string }[] {
+function heatingYears(now: Date, count: number): { start: string; end: string }[] {
   const month = lastCompleteMonth(now);
   let endYear = Number(month.slice(0, 4));
   if (month.slice(5, 7) < '05') endYear -= 1;
@@ -61,7 +61,7 @@ async function periodDegreeDays(db: Db, start: string, end: string): Promise<num
 }
 
 /** Builds the demo statements of one heating year for the tenancies given (pure apart from the rng). */
-export function demoStatementsFor(
+function demoStatementsFor(
   year: { start: string; end: string },
   tenancyRows: { ref: string; area: number }[],
   degreeDaysOfPeriod: number,
@@ -171,7 +171,7 @@ export async function afterDemoSeed(db: Db, now: Date): Promise<void> {
  * left as it is, so an operator's edits survive restarts. Figures are of the kind a Danish district-heating
  * company publishes for a year.
  */
-export async function seedDemoReportSettings(db: Db): Promise<void> {
+async function seedDemoReportSettings(db: Db): Promise<void> {
   const [property] = await db
     .select({ id: properties.id })
     .from(properties)

@@ -115,7 +115,7 @@ async function checkStillValid(db: Db, claim: TokenClaim): Promise<Caller> {
 }
 
 /** How many verified tokens are remembered per key; the oldest entry goes first when full. */
-export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 const verifiedTokens = new WeakMap<SigningKey, Map<string, AccessClaims>>();
 
 /**

@@ -28,7 +28,7 @@ import type { ErrorCode } from './errors.ts';
 export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX' satisfies ErrorCode;
 
 /** Which limit refused a request (`extensions.limit`). */
-export type LimitName =
+type LimitName =
   | 'tokens'
   | 'aliases'
   | 'depth'
@@ -61,7 +61,7 @@ function tagError(limit: LimitName) {
 }
 
 /** A refusal with our code. */
-export function tooComplex(limit: LimitName, message: string): GraphQLError {
+function tooComplex(limit: LimitName, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: QUERY_TOO_COMPLEX, limit } });
 }
 
@@ -140,7 +140,7 @@ export function estimateBuckets(resolution: unknown, periodBegin: unknown, perio
 }
 
 /** The points one tenantGraph argument asks for: objects × quantities × buckets. */
-export function graphPoints(graph: unknown): number {
+function graphPoints(graph: unknown): number {
   if (typeof graph !== 'object' || graph === null) return 0;
   const g = graph as Record<string, unknown>;
   const objects = Array.isArray(g.objects) ? g.objects.length : 0;
@@ -211,7 +211,7 @@ function fieldPoints(name: string, args: Record<string, unknown>): number {
  * The points all graph-shaped root fields of an operation (tenantGraph, tenancyDashboard, fixedCharges) ask
  * for together, with the variables applied: one limit for all of them.
  */
-export function operationGraphPoints(
+function operationGraphPoints(
   document: DocumentNode,
   operationName: string | null | undefined,
   variables: Record<string, unknown> | null | undefined,
@@ -228,7 +228,7 @@ export function operationGraphPoints(
 }
 
 /** Refuses an operation whose graph-shaped fields ask for more than `maxPoints` points in all, before it runs. */
-export function graphPointsLimitPlugin(maxPoints: number): Plugin {
+function graphPointsLimitPlugin(maxPoints: number): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const points = operationGraphPoints(

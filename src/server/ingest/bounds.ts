@@ -8,8 +8,8 @@ export const EARLIEST_READING_MS = Date.UTC(2000, 0, 1);
 /** How far ahead of the server clock a reading may be (clock skew of the collecting system). */
 export const FUTURE_TOLERANCE_MS = 3_600_000;
 /** Digits a value may have before and after the decimal point (the stored numeric keeps them exactly). */
-export const MAX_INTEGER_DIGITS = 12;
-export const MAX_FRACTION_DIGITS = 6;
+const MAX_INTEGER_DIGITS = 12;
+const MAX_FRACTION_DIGITS = 6;
 
 /**
  * Most a register may advance per hour, per meter, in the quantity's unit. Generous for one apartment and

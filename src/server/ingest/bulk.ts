@@ -28,7 +28,7 @@ export interface WholeHourSpans {
 }
 
 /** Per meter of a load: whether its readings so far lie on whole UTC hours, and follow one another an hour apart. */
-export interface MeterShape {
+interface MeterShape {
   lastMs: number;
   wholeHours: boolean;
   hourly: boolean;
@@ -39,7 +39,7 @@ export interface MeterShape {
  * register, a reading on every whole hour (each interval is one hour); for samples, only whole hours (one
  * sample per hour). The same conditions the general SQL checks per point (its `pt` CTE), known here for free.
  */
-export function wholeHourSpans(
+function wholeHourSpans(
   meters: Map<string, MeterInfo>,
   spans: Map<number, MeterSpan>,
   shapes: Map<number, MeterShape>,
@@ -62,7 +62,7 @@ export function wholeHourSpans(
   return result;
 }
 
-export const READINGS_PK = 'register_readings_meter_id_ts_pk';
+const READINGS_PK = 'register_readings_meter_id_ts_pk';
 
 /** Rebuilds the reading tables' primary keys, which bulkLoadIntoEmpty drops for the load. */
 export async function addPrimaryKeys(tx: Db): Promise<void> {
@@ -76,7 +76,7 @@ export async function addPrimaryKeys(tx: Db): Promise<void> {
   );
 }
 
-export const HOURLY_PK = 'hourly_consumption_measurement_point_id_hour_start_pk';
+const HOURLY_PK = 'hourly_consumption_measurement_point_id_hour_start_pk';
 
 /**
  * The first load of a large history into empty reading tables (the demo's two years on first start), with

@@ -2,10 +2,8 @@
  * CSV import of meter readings: a header `meter_number,timestamp,value`, then one reading per line.
  * Line numbers in errors are the file's lines (the header is line 1).
  */
-import { readFile } from 'node:fs/promises';
 import { CsvError, parse } from 'csv-parse/sync';
-import type { Db } from '../db/client.ts';
-import { IngestError, type IngestResult, ingestReadings, type ReadingRow } from './ingest.ts';
+import { IngestError, type ReadingRow } from './ingest.ts';
 
 const COLUMNS = ['meter_number', 'timestamp', 'value'] as const;
 
@@ -42,10 +40,4 @@ export function parseReadingsCsv(text: string): ReadingRow[] {
     ts: record[1]!,
     value: record[2]!,
   }));
-}
-
-/** Imports a CSV file in one batch: all of it, or (on any bad row) nothing. */
-export async function importReadingsCsv(db: Db, path: string): Promise<IngestResult> {
-  const text = await readFile(path, 'utf8');
-  return ingestReadings(db, parseReadingsCsv(text));
 }

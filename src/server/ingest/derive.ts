@@ -22,7 +22,7 @@ import { IngestError, type MeterSpan, type PhaseTimings, type PointDays, timed }
  * property (the first key of the two-key form; the property's id is the second).
  */
 export const INGEST_LOCK = 7_410_001;
-export const PROPERTY_LOCK = 7_410_002;
+const PROPERTY_LOCK = 7_410_002;
 
 /**
  * The start of every ingestion transaction. Batches of one property wait for one another (its rollups are
@@ -149,7 +149,7 @@ export async function updateRollups(db: Db, days: PointDays[], timings?: PhaseTi
 }
 
 /** One range per point (the rollup statements would count a point's hours twice for two ranges). */
-export function mergeDays(days: PointDays[]): PointDays[] {
+function mergeDays(days: PointDays[]): PointDays[] {
   const byPoint = new Map<number, PointDays>();
   for (const d of days) {
     const seen = byPoint.get(d.pointId);

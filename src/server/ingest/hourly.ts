@@ -20,7 +20,7 @@ import { IngestError, type MeterSpan } from './types.ts';
  * An interval between two readings longer than this (an hour, and a quarter of an hour for a gateway's jitter)
  * has readings missing: the hours it spreads over are estimated (hourly_consumption.estimated).
  */
-export const ESTIMATED_AFTER_SECONDS = 4500;
+const ESTIMATED_AFTER_SECONDS = 4500;
 
 export interface HourlyOutcome {
   point_id: number;
@@ -34,7 +34,7 @@ export interface HourlyOutcome {
  * estimated), and reports per point the Copenhagen days of the hours that changed (in value or in being
  * estimated), and how many changed (HourlyOutcome).
  */
-export function upsertHourlySql(values: SQL): SQL {
+function upsertHourlySql(values: SQL): SQL {
   return sql`, up AS (
       INSERT INTO hourly_consumption AS hc (measurement_point_id, hour_start, value, estimated)
       ${values}
@@ -166,7 +166,7 @@ export function registerHourlySql(spans: MeterSpan[], fresh = false) {
  * empty, key-less table): a plain insert, and with `intervals` (a register load) the statement returns the
  * implausible ones among them.
  */
-export function hourlyWrite(values: SQL, fresh: boolean, intervals?: SQL): SQL {
+function hourlyWrite(values: SQL, fresh: boolean, intervals?: SQL): SQL {
   if (!fresh) return upsertHourlySql(values);
   const insert = sql`INSERT INTO hourly_consumption (measurement_point_id, hour_start, value, estimated) ${values}`;
   if (intervals === undefined) return insert;
@@ -225,7 +225,7 @@ export function instantaneousHourlySql(spans: MeterSpan[], fresh = false) {
  * between. An implausible rise (above the quantity's bound for one hour) yields NULL, which the NOT NULL
  * column refuses: the statement stops there, and wholeHourRegisters asks implausibleJumps which intervals.
  */
-export function wholeHourRegistersSql(spans: MeterSpan[]): SQL {
+function wholeHourRegistersSql(spans: MeterSpan[]): SQL {
   return sql`
     WITH ${spansCte(spans)}, ${limCte()},
     pm AS (

@@ -31,9 +31,6 @@ export { bulkLoadIntoEmpty } from './bulk.ts';
 export { updateRollups } from './derive.ts';
 export {
   IngestError,
-  type IngestOptions,
-  type IngestProblem,
-  type IngestResult,
   type PhaseTimings,
   type PointDays,
   type ReadingRow,
@@ -41,9 +38,9 @@ export {
 } from './types.ts';
 
 /** What happened to one row of a batch. */
-export type RowStatus = 'accepted' | 'duplicate' | 'refused' | 'quarantined';
+type RowStatus = 'accepted' | 'duplicate' | 'refused' | 'quarantined';
 
-export interface RowReceipt {
+interface RowReceipt {
   /** The row's line (CSV: the file's line, the header is 1; JSON: the array index + 1). */
   line: number;
   status: RowStatus;

@@ -16,7 +16,7 @@ import { queryRows } from '../db/sql.ts';
 import { defineTask } from '../jobs/task.ts';
 
 /** Quantities whose register moves every few days in a lived-in home (heat and allocators rest in summer). */
-export const STUCK_QUANTITIES = ['electricity-energy', 'cold-water-volume', 'hot-water-volume'] as const;
+const STUCK_QUANTITIES = ['electricity-energy', 'cold-water-volume', 'hot-water-volume'] as const;
 
 export const DEFAULT_SILENT_HOURS = 48;
 export const DEFAULT_STUCK_DAYS = 7;

@@ -14,11 +14,11 @@ import { HOUR_MS, type MeterInfo, type MeterSpan, type PointDays, type ValidRow 
 /** A reset counts when the new value is at most this share of the old one (and plausible since the reset). */
 export const RESET_FRACTION = 0.025;
 /** A drop from at least this share of the register's maximum is a rollover, for a meter with rollover digits. */
-export const ROLLOVER_FROM = 0.9;
+const ROLLOVER_FROM = 0.9;
 
-export type IssueKind = 'drop' | 'digit-shift' | 'jump';
+type IssueKind = 'drop' | 'digit-shift' | 'jump';
 
-export type Verdict =
+type Verdict =
   | { ok: true; how: 'rise' | 'reset' | 'rollover' }
   | { ok: false; kind: IssueKind; reason: string; bound: number };
 
@@ -28,14 +28,14 @@ interface Point {
 }
 
 /** Whether one of a and b is about 10, 100 or 1000 times the other (a digit or decimal point shifted). */
-export function digitShifted(a: number, b: number): boolean {
+function digitShifted(a: number, b: number): boolean {
   if (a <= 0 || b <= 0) return false;
   const ratio = Math.max(a, b) / Math.min(a, b);
   return [10, 100, 1000].some((k) => Math.abs(ratio / k - 1) < 0.02);
 }
 
 /** Whether the yearly billing date `MM-DD` (Europe/Copenhagen, a day either side) falls in (t0, t1]. */
-export function crossesBillingDate(t0: number, t1: number, resetOn: string): boolean {
+function crossesBillingDate(t0: number, t1: number, resetOn: string): boolean {
   const [month, day] = resetOn.split('-').map(Number) as [number, number];
   for (let year = new Date(t0).getUTCFullYear(); year <= new Date(t1).getUTCFullYear(); year++) {
     // Local midnight is 22:00 or 23:00 UTC the day before; a day's slack either side covers both.
@@ -46,7 +46,7 @@ export function crossesBillingDate(t0: number, t1: number, resetOn: string): boo
 }
 
 /** The rules for one interval of a register meter, from `prev` to `next`. */
-export function judgeInterval(prev: Point, next: Point, meter: MeterInfo): Verdict {
+function judgeInterval(prev: Point, next: Point, meter: MeterInfo): Verdict {
   const perHour = MAX_PER_HOUR[meter.quantity];
   if (perHour === undefined) return { ok: true, how: next.value >= prev.value ? 'rise' : 'reset' };
   const hours = Math.max(1, (next.ms - prev.ms) / HOUR_MS);
@@ -95,7 +95,7 @@ interface ChainReading extends Point {
 }
 
 /** A new reading taken out of the chain. */
-export interface Suspect {
+interface Suspect {
   meter: MeterInfo;
   reading: ChainReading & { row: ValidRow };
   verdict: Extract<Verdict, { ok: false }>;
@@ -104,7 +104,7 @@ export interface Suspect {
 }
 
 /** Walks one meter's chain (time order); returns the new readings to quarantine. */
-export function walkChain(meter: MeterInfo, chain: ChainReading[]): Suspect[] {
+function walkChain(meter: MeterInfo, chain: ChainReading[]): Suspect[] {
   const accepted: ChainReading[] = [];
   const out: { reading: ChainReading & { row: ValidRow }; verdict: Extract<Verdict, { ok: false }> }[] = [];
   for (const r of chain) {

@@ -12,10 +12,10 @@ import { INGEST_LOCK } from './derive.ts';
 import type { IngestProblem, ValidRow } from './types.ts';
 
 /** The app_meta key of the horizon: ISO instant before which raw readings were removed. */
-export const RETENTION_HORIZON_KEY = 'readings.retainedFrom';
+const RETENTION_HORIZON_KEY = 'readings.retainedFrom';
 
 /** The horizon in ms since the epoch, or null when no readings were ever removed. */
-export async function retentionHorizon(tx: Db): Promise<number | null> {
+async function retentionHorizon(tx: Db): Promise<number | null> {
   const [row] = await queryRows<{ value: string }>(
     tx,
     sql`SELECT value FROM app_meta WHERE key = ${RETENTION_HORIZON_KEY}`,

@@ -77,7 +77,7 @@ export async function freshDays(tx: Db, spans: MeterSpan[]): Promise<PointDays[]
 }
 
 /** Monthly rollups per point, from the daily ones of the affected months. */
-export async function updateMonthlyRollups(tx: Db, days: PointDays[]): Promise<void> {
+async function updateMonthlyRollups(tx: Db, days: PointDays[]): Promise<void> {
   await tx.execute(sql`
     INSERT INTO monthly_rollups AS mr (measurement_point_id, month, sum, min, max, count, estimated)
     SELECT d.measurement_point_id, date_trunc('month', d.day::timestamp)::date,

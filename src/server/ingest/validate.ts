@@ -58,7 +58,7 @@ export async function loadMeters(
 }
 
 /** Shows a field in an error message: control characters escaped, long texts cut. */
-export function shown(text: string): string {
+function shown(text: string): string {
   const cut = text.length > 40 ? `${text.slice(0, 40)}…` : text;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping them is the point
   return cut.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

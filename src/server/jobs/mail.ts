@@ -7,6 +7,5 @@ export {
   logTransport,
   type MailTransport,
   mailTransportFor,
-  type OutgoingMail,
   smtpTransport,
 } from '../mail/transport.ts';

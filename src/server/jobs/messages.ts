@@ -27,7 +27,7 @@ void instance.init({
 });
 
 /** A translate function for a language (unknown languages fall back to en). */
-export function mailT(lang: unknown): { t: TFunction; lang: Language } {
+function mailT(lang: unknown): { t: TFunction; lang: Language } {
   const language = parseLanguage(lang) ?? FALLBACK_LANGUAGE;
   return { t: instance.getFixedT(language), lang: language };
 }
@@ -55,7 +55,7 @@ function amount(value: string | number | null, quantity: string | null, lang: La
 }
 
 /** The period's label, e.g. "21 November 2026", "Week 47, 2026", "November 2026". */
-export function periodText(n: Pick<NotificationText, 'periodStart' | 'frequency'>, lang: Language): string {
+function periodText(n: Pick<NotificationText, 'periodStart' | 'frequency'>, lang: Language): string {
   const { t } = mailT(lang);
   return alarmPeriodText(n.periodStart, n.frequency, lang, (week, year) =>
     t('domain:periods.week_number', { week, year }),
@@ -63,7 +63,7 @@ export function periodText(n: Pick<NotificationText, 'periodStart' | 'frequency'
 }
 
 /** The one-paragraph text of a notification, and the mail subject for it alone. */
-export function notificationText(n: NotificationText, lang: Language): { subject: string; text: string } {
+function notificationText(n: NotificationText, lang: Language): { subject: string; text: string } {
   const { t } = mailT(lang);
   const quantity = n.quantity ? t(`domain:quantities.${n.quantity}`) : '';
   const period = periodText(n, lang);

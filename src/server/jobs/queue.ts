@@ -15,7 +15,7 @@ import type { MailTransport } from './mail.ts';
 import { jobKey, type Task } from './task.ts';
 
 /** Retry delay after the n-th failed attempt: 30 s, 1 min, 2 min, … capped at 6 h. */
-export function backoffMs(attempts: number): number {
+function backoffMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 6 * 3_600_000);
 }
 

@@ -20,7 +20,7 @@ export interface TaskContext {
 export type TaskOutcome = void | { retryAt: Date };
 
 /** The key parts: which subject (alarm:7, tenancy:3, user:5) and which period (2026-11-21, 2026-10). */
-export interface DedupeKey {
+interface DedupeKey {
   subject: string;
   period: string;
 }

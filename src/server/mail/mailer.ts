@@ -14,8 +14,6 @@ import { outboxMessageId, sendMailTask } from '../jobs/tasks/sendMail.ts';
 import type { MailContent } from './messages.ts';
 import { mailTransportFor } from './transport.ts';
 
-export { transportFor } from './transport.ts';
-
 /** What sending needs: the config (SMTP_URL, MAIL_FROM), the database (outbox) and a logger. */
 export interface MailServices {
   config: Pick<ServerConfig, 'SMTP_URL' | 'MAIL_FROM'>;

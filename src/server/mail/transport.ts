@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.ts';
 
 /** One mail: always a plain-text part, and an HTML part when the message has one. */
-export interface OutgoingMail {
+interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
@@ -27,7 +27,7 @@ export interface MailTransport {
 const transporters = new Map<string, Transporter>();
 
 /** One nodemailer transporter per SMTP URL, shared by the whole process. */
-export function transportFor(url: string): Transporter {
+function transportFor(url: string): Transporter {
   let transporter = transporters.get(url);
   if (!transporter) {
     transporter = nodemailer.createTransport(url);

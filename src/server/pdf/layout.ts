@@ -4,9 +4,9 @@
  */
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 
-export const A4 = { width: 595.28, height: 841.89 };
-export const MARGIN = 56;
-export const INK = rgb(0.11, 0.1, 0.09);
+const A4 = { width: 595.28, height: 841.89 };
+const MARGIN = 56;
+const INK = rgb(0.11, 0.1, 0.09);
 export const MUTED = rgb(0.34, 0.33, 0.31);
 const LINE = rgb(0.85, 0.84, 0.83);
 type Colour = typeof INK;

@@ -6,8 +6,6 @@
 import { z } from 'zod';
 import { FUEL_SOURCES, type FuelShare } from '../../lib/reportSettings.ts';
 
-export { FUEL_SOURCES };
-
 /** The demo supply: a Danish district-heating mix, seeded into the demo property's report settings. */
 export const DEMO_FUEL_MIX = 'biomass=54,waste=21,surplus-heat=9,natural-gas=8,coal=4,other=4';
 

@@ -30,11 +30,8 @@ import { buildMonthlyReport, type MonthlyReport, type ReportInput } from './mode
 import { addMonths, lastDayOf } from './months.ts';
 import { readReportSettings } from './settings.ts';
 
-/** The job's name in its dedupe key. */
-export const MONTHLY_REPORT_JOB = 'monthly-report';
-
 /** A new report code: 32 random bytes as base64url (43 characters, 256 bits): not guessable or enumerable. */
-export function newReportCode(): string {
+function newReportCode(): string {
   return randomBytes(32).toString('base64url');
 }
 
@@ -92,7 +89,7 @@ async function tenanciesIn(db: Db, month: string, only?: number): Promise<Tenanc
 }
 
 /** Reads everything buildMonthlyReport needs for one tenancy and month. */
-export async function readReportInput(db: Db, t: TenancyRow, month: string): Promise<ReportInput> {
+async function readReportInput(db: Db, t: TenancyRow, month: string): Promise<ReportInput> {
   const settings = await readReportSettings(db, t.propertyId);
   const lastYear = addMonths(month, -12);
   const costFrom =

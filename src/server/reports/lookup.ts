@@ -10,7 +10,7 @@ import { monthlyReports, reportLookupLimits } from '../db/schema.ts';
 import type { MonthlyReport } from './model.ts';
 
 /** Codes are 43 base64url characters; anything else is unknown without a query. */
-export const REPORT_CODE = /^[A-Za-z0-9_-]{43}$/;
+const REPORT_CODE = /^[A-Za-z0-9_-]{43}$/;
 
 /** Lookups per address per window, and the cost of a miss (an unknown or expired code). */
 export const LOOKUP_POINTS = 60;

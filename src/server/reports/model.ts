@@ -9,7 +9,7 @@ import type { Body, Fee, FuelShare, PropertyReportSettings } from '../../lib/rep
 import { addMonths, monthsBetween } from './months.ts';
 
 /** Consumption quantities a report covers, in the order shown. */
-export const REPORT_QUANTITIES = [
+const REPORT_QUANTITIES = [
   'heat-energy',
   'hca',
   'hot-water-volume',
@@ -20,9 +20,7 @@ export const REPORT_QUANTITIES = [
   'gas-volume',
 ] as const;
 
-export type { FuelShare } from '../../lib/reportSettings.ts';
-
-export interface Price {
+interface Price {
   quantity: string;
   price: number;
   currency: string;
@@ -65,9 +63,9 @@ export interface ReportInput {
 }
 
 /** HeizkostenV §9(2): kWh to heat hot water = 2.5 kWh/(m³·K) × m³ × (60 °C − 10 °C), when not measured. */
-export const HOT_WATER_KWH_PER_M3 = 2.5 * (60 - 10);
+const HOT_WATER_KWH_PER_M3 = 2.5 * (60 - 10);
 
-export interface QuantityFigures {
+interface QuantityFigures {
   quantity: string;
   unit: string;
   month: number | null;
@@ -135,7 +133,7 @@ export interface MonthlyReport {
 const maybe = (x: number | undefined | null) => (x === undefined || x === null ? null : x);
 
 /** The price of a quantity valid on a day (validFrom inclusive, validTo exclusive). */
-export function priceOn(prices: readonly Price[], quantity: string, day: string): Price | null {
+function priceOn(prices: readonly Price[], quantity: string, day: string): Price | null {
   return (
     prices.find(
       (p) => p.quantity === quantity && p.validFrom <= day && (p.validTo === null || day < p.validTo),

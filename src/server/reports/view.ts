@@ -19,7 +19,7 @@ export interface Fact {
   value: string;
 }
 
-export interface UseRow {
+interface UseRow {
   quantity: string;
   label: string;
   /** This month, previous month, same month last year, you per m², building per m², cost, CO₂. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 
 /** Expense types a statement can list; each has a label in locales/*\/reports.json (expense.*). */
-export const EXPENSE_TYPES = [
+const EXPENSE_TYPES = [
   'heating',
   'hot-water',
   'cold-water',
@@ -15,7 +15,7 @@ export const EXPENSE_TYPES = [
   'meter-rental',
   'administration',
 ] as const;
-export type ExpenseType = (typeof EXPENSE_TYPES)[number];
+type ExpenseType = (typeof EXPENSE_TYPES)[number];
 
 const isoDate = z
   .string()
@@ -127,7 +127,7 @@ export function parseStatementJson(json: unknown) {
 }
 
 /** Minor units as a numeric string with two decimals: 123456 → "1234.56". */
-export function minorToDecimal(minor: number): string {
+function minorToDecimal(minor: number): string {
   const sign = minor < 0 ? '-' : '';
   const abs = Math.abs(minor);
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;

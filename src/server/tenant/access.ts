@@ -25,7 +25,7 @@ import { forbidden } from '../graphql/errors.ts';
 import { tenancyAccessOpen } from './grace.ts';
 
 /** Dates of a tenancy as local midnights; `to` is exclusive, null while the tenancy runs. */
-export interface TenancyWindow {
+interface TenancyWindow {
   from: Temporal.ZonedDateTime;
   to: Temporal.ZonedDateTime | null;
 }
@@ -43,7 +43,7 @@ export interface UnitAccess {
 }
 
 /** The per-property settings read with the caller's access (no extra statement). */
-export interface PropertyFigureSettings {
+interface PropertyFigureSettings {
   hotWaterShare: number;
   hcaKwhPerUnit: number | null;
 }
@@ -278,7 +278,7 @@ export function clipToTenancies(
 }
 
 /** Windows in order with overlapping or adjoining ones merged (so no day is read twice). */
-export function mergeWindows(windows: TenancyWindow[]): TenancyWindow[] {
+function mergeWindows(windows: TenancyWindow[]): TenancyWindow[] {
   const sorted = [...windows].sort((a, b) => Temporal.ZonedDateTime.compare(a.from, b.from));
   const merged: TenancyWindow[] = [];
   for (const w of sorted) {

@@ -44,7 +44,7 @@ function upsertSql(affected: SQL): SQL {
 }
 
 /** One statement: degree days of the days a batch touched, for properties whose outdoor points it touched. */
-export function degreeDaysSql(days: TouchedDays[]): SQL {
+function degreeDaysSql(days: TouchedDays[]): SQL {
   return upsertSql(sql`
     SELECT p.property_id, min(rg.d_lo) AS lo, max(rg.d_hi) AS hi
     FROM unnest(${pgNumberArray(days.map((d) => d.pointId))}::int[], ${pgNumberArray(days.map((d) => d.dayLo))}::date[],

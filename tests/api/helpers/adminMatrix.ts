@@ -11,7 +11,7 @@ import { type AdminFixture, seedAdminFixture } from './adminFixture.ts';
 import { createTestApi, type GqlResult, type TestApi } from './api.ts';
 import { freshDatabase } from './db.ts';
 
-export type Who = 'orgAdmin' | 'managerHere' | 'managerElsewhere' | 'otherOrgAdmin' | 'tenant' | 'anonymous';
+type Who = 'orgAdmin' | 'managerHere' | 'managerElsewhere' | 'otherOrgAdmin' | 'tenant' | 'anonymous';
 
 /** What the tenant and an anonymous caller get from every console call. */
 export const UNAUTH = { tenant: 'UNAUTHENTICATED', anonymous: 'UNAUTHENTICATED' } as const;

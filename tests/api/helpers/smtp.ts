@@ -4,7 +4,7 @@ import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 
 /** A received, parsed mail. */
-export interface ReceivedMail {
+interface ReceivedMail {
   to: string[];
   from: string;
   subject: string;

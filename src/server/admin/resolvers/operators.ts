@@ -12,12 +12,10 @@ import {
 import { assertOrgAdmin, type Role, requireOperator } from '../scope.ts';
 import type { MutationResolvers, Operator, OperatorRole, QueryResolvers } from '../types.generated.ts';
 
-export const roleToApi = (role: Role): OperatorRole =>
-  role === 'org_admin' ? 'ORG_ADMIN' : 'PROPERTY_MANAGER';
-export const roleFromApi = (role: OperatorRole): Role =>
-  role === 'ORG_ADMIN' ? 'org_admin' : 'property_manager';
+const roleToApi = (role: Role): OperatorRole => (role === 'org_admin' ? 'ORG_ADMIN' : 'PROPERTY_MANAGER');
+const roleFromApi = (role: OperatorRole): Role => (role === 'ORG_ADMIN' ? 'org_admin' : 'property_manager');
 
-export const toApi = (v: OperatorView): Operator => ({
+const toApi = (v: OperatorView): Operator => ({
   id: String(v.id),
   email: v.email,
   name: v.name,

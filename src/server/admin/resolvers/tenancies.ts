@@ -15,7 +15,7 @@ import {
 } from '../tenancies.ts';
 import type { AdminTenancy, MutationResolvers, QueryResolvers } from '../types.generated.ts';
 
-export const tenancyToApi = (v: TenancyView): AdminTenancy => ({
+const tenancyToApi = (v: TenancyView): AdminTenancy => ({
   id: String(v.id),
   reference: v.reference,
   tenant: v.tenant,

@@ -12,7 +12,7 @@ import { defineTask } from '../task.ts';
 import { queueNotificationMail } from './notificationMail.ts';
 
 /** How long after a month's end late data is waited for; after that the month gets no report. */
-export const REPORT_GRACE_MS = 7 * 86_400_000;
+const REPORT_GRACE_MS = 7 * 86_400_000;
 
 export const consumptionReportTask = defineTask({
   name: 'consumption-report',

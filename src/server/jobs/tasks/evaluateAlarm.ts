@@ -10,14 +10,14 @@ import { alarmSource, dailyTotals, leakHours, withinTenancy } from '../values.ts
 import { queueNotificationMail } from './notificationMail.ts';
 
 /** How long after a period's end missing data is waited for before the period is recorded as unknown. */
-export const DATA_GRACE_MS = 3 * 86_400_000;
+const DATA_GRACE_MS = 3 * 86_400_000;
 /** How often a period with missing data is looked at again within the grace time. */
-export const RECHECK_MS = 6 * 3_600_000;
+const RECHECK_MS = 6 * 3_600_000;
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /** An alarm row as the evaluator's rule. */
-export function ruleOf(a: typeof alarms.$inferSelect): AlarmRule {
+function ruleOf(a: typeof alarms.$inferSelect): AlarmRule {
   const num = (x: string | null) => (x === null ? null : Number(x));
   return {
     type: a.type,

@@ -17,7 +17,7 @@ import { defineTask } from '../task.ts';
 
 /** Default and smallest retention of finished job rows, in days (JOB_RETENTION_DAYS). */
 export const DEFAULT_JOB_RETENTION_DAYS = 90;
-export const MIN_JOB_RETENTION_DAYS = 35;
+const MIN_JOB_RETENTION_DAYS = 35;
 
 export const sweepTask = defineTask({
   name: 'sweep',

@@ -68,7 +68,7 @@ export function chargeBetween(
  * Demo fixed charges (DKK per year). Not yet loaded by the demo seed: the demo loader must call
  * insertDemoFixedCharges next to its prices (see docs/notes/consumption-api.md).
  */
-export const DEMO_FIXED_CHARGES = [
+const DEMO_FIXED_CHARGES = [
   { kind: 'subscription', quantity: 'heat-energy', amountPerYear: '1450' },
   { kind: 'meter-rent', quantity: 'cold-water-volume', amountPerYear: '180' },
   { kind: 'meter-rent', quantity: 'hot-water-volume', amountPerYear: '180' },

@@ -76,7 +76,7 @@ export async function co2Factors(
 }
 
 /** A plan over a whole period for totals (months from monthly_rollups, edges from daily_rollups). */
-export function totalPlan(p: Period): BucketPlan {
+function totalPlan(p: Period): BucketPlan {
   return { resolution: 'MONTH', starts: [], startMs: [], keys: [], labels: [], from: p.from, to: p.to };
 }
 

@@ -306,12 +306,3 @@ export function lastYearPlan(plan: BucketPlan): BucketPlan {
     starts,
   );
 }
-
-/** Whether a bucket has not ended yet at `now` (its value is partial). */
-export function isOpenBucket(
-  start: Temporal.ZonedDateTime,
-  resolution: Resolution,
-  now: Temporal.Instant,
-): boolean {
-  return Temporal.Instant.compare(nextBucket(start, resolution).toInstant(), now) > 0;
-}

@@ -17,7 +17,7 @@ export function idOrNull(id: string): number | null {
 }
 
 /** A positive integer id from a GraphQL ID; anything else is FORBIDDEN like an id of someone else's. */
-export function idOf(id: string): number {
+function idOf(id: string): number {
   const n = idOrNull(id);
   if (n === null) throw forbidden();
   return n;

@@ -20,7 +20,7 @@ import { type SeriesQuery, seriesValues } from '../graph/series.ts';
 import type { Projection, QueryResolvers } from '../types.generated.ts';
 
 /** Fewest days with data before a projection is made. */
-export const MIN_PROJECTION_DAYS = 3;
+const MIN_PROJECTION_DAYS = 3;
 
 const inputSchema = z.object({
   unitId: dbId,
