@@ -25,9 +25,6 @@ const config: KnipConfig = {
     // For the component tests issue 23 asks for (Testing Library on the biggest islands); none yet.
     '@testing-library/dom',
     '@testing-library/react',
-    // Unused: smtp-server ships its own types, and the MQTT tests use mosquitto. To go with `npm uninstall`.
-    '@types/smtp-server',
-    'aedes',
   ],
   // tests/bench/observatory.ts runs the system's openssl.
   ignoreBinaries: ['openssl'],
