@@ -170,11 +170,10 @@ test.describe
           // No tag manager is configured in this build, so nothing was loaded from it.
           await expect(page.locator('script[src*="googletagmanager"]')).toHaveCount(0);
           // Answered: the next page has no banner and none of its script; only the few-KB language-choice
-          // script of every page (Base.astro, with the storage and client-config chunks the bundler splits
-          // out of it) remains.
+          // script of every page remains (Base.astro, with whatever small chunks the bundler splits out of it:
+          // their names change with the code, so the test names what must be absent, and the bytes).
           const scripts = await scriptsOf(fresh, '/cookie-policy');
-          for (const script of scripts)
-            expect(script.url).toMatch(/Base\.astro_astro_type_script|languageChoice|storage|\/config\./);
+          for (const script of scripts) expect(script.url).not.toMatch(/ConsentBanner|consent/i);
           expect(scripts.reduce((sum, s) => sum + s.bytes, 0)).toBeLessThan(6_000);
         } finally {
           await fresh.close();
