@@ -65,7 +65,10 @@ async function signUp(page: Page, email: string) {
   // at 1400 × 900 on the CI machine), and a click aimed before a jump lands on <main> and is lost.
   await page.getByLabel('Repeat password').press('Enter');
   await expect(page).toHaveURL('/signup/account-created', { timeout: 30_000 });
-  await page.getByRole('button', { name: 'Go to your consumption' }).click();
+  // Enter on the focused button, for the same reason (a soft navigation just happened).
+  const go = page.getByRole('button', { name: 'Go to your consumption' });
+  await expect(go).toBeEnabled();
+  await go.press('Enter');
   await page.waitForURL(DASHBOARD, { timeout: 30_000 });
 }
 
