@@ -34,10 +34,10 @@ test.describe
       await expect(page).toHaveURL(/\/admin\/login\?next=%2Fadmin%2Faudit/);
       await fillPassword(page, ORG_ADMIN);
       await page.getByLabel('Code', { exact: true }).fill('000000');
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByLabel('Code', { exact: true }).press('Enter');
       await expect(page.getByRole('alert')).toHaveText('The code is not correct.');
       await page.getByLabel('Code', { exact: true }).fill(await freshTotp(ORG_ADMIN));
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByLabel('Code', { exact: true }).press('Enter');
       await expect(page).toHaveURL(/\/admin\/audit$/);
       await expect(page.getByTestId('operator-email')).toHaveText(ORG_ADMIN);
       // The tokens are the console's own: the tenant app's keys stay empty.
@@ -120,7 +120,7 @@ test.describe
       await page.screenshot({ path: 'test-results/admin-totp-setup-1400.png' });
       const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
       await page.getByLabel('Code', { exact: true }).fill(await freshTotp(email, secret));
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByLabel('Code', { exact: true }).press('Enter');
       const codes = page.getByTestId('recovery-codes').locator('code');
       await expect(codes).toHaveCount(10);
       const recovery = (await codes.first().textContent()) ?? '';
@@ -132,7 +132,7 @@ test.describe
       await fillPassword(page, email, createOperator.initialPassword);
       await expect(page.getByRole('heading', { name: 'Second factor' })).toBeVisible();
       await page.getByLabel('Code', { exact: true }).fill(recovery);
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByLabel('Code', { exact: true }).press('Enter');
       await expect(page).toHaveURL(/\/admin$/);
     });
   });
