@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
-import { beginBatch, derive } from './derive.ts';
+import { beginBatch, derive, refreshLastReading } from './derive.ts';
 import { insertReadingsSql } from './readings.ts';
 import {
   HOUR_MS,
@@ -164,6 +164,10 @@ export async function bulkLoadIntoEmpty(
     true,
     options.timings,
     wholeHourSpans(meters, spans, shapes),
+  );
+  await refreshLastReading(
+    tx,
+    all.map((span) => span.meterId),
   );
   return { rows, newReadings: rows, hoursUpdated, daysUpdated };
 }

@@ -54,6 +54,19 @@ export async function beginBatch(tx: Db, bulk: boolean, pointIds: number[] = [])
   }
 }
 
+/**
+ * Sets the meters' newest reading (`meters.last_reading_at`, the console's freshness). A trigger on
+ * register_readings keeps it, but a bulk batch runs with `session_replication_role = replica`, which skips
+ * triggers: without this the demo's first load left every meter at "never read".
+ */
+export async function refreshLastReading(tx: Db, meterIds: number[]): Promise<void> {
+  if (meterIds.length === 0) return;
+  await tx.execute(sql`UPDATE meters m SET last_reading_at = s.newest
+    FROM (SELECT meter_id, max(ts) AS newest FROM register_readings
+          WHERE meter_id = ANY(${pgNumberArray(meterIds)}::int[]) GROUP BY meter_id) s
+    WHERE m.id = s.meter_id AND (m.last_reading_at IS NULL OR m.last_reading_at < s.newest)`);
+}
+
 /** Hourly consumption, then daily, monthly and property rollups, for the readings' spans. */
 export async function derive(
   tx: Db,

@@ -12,7 +12,7 @@
  */
 import type { Db } from '../db/client.ts';
 import { ingestRows } from '../metrics.ts';
-import { beginBatch, derive } from './derive.ts';
+import { beginBatch, derive, refreshLastReading } from './derive.ts';
 import { quarantineSuspects } from './misread.ts';
 import { checkAgainstStored, insertReadings } from './readings.ts';
 import { retentionProblems } from './retention.ts';
@@ -156,6 +156,12 @@ export async function ingestBatch(
             quarantine.clearedDays,
           )
         : { hoursUpdated: 0, daysUpdated: 0 };
+    // A bulk batch skipped the trigger that keeps this (beginBatch).
+    if (options.bulk === true)
+      await refreshLastReading(
+        tx,
+        spans.map((span) => span.meterId),
+      );
     const results: RowReceipt[] = [
       ...problems.map((p) => ({ line: p.line, status: 'refused' as const, reason: p.reason })),
       ...[...repeats, ...checked.duplicates].map((line) => ({ line, status: 'duplicate' as const })),
