@@ -165,9 +165,6 @@ export async function bulkLoadIntoEmpty(
     options.timings,
     wholeHourSpans(meters, spans, shapes),
   );
-  await refreshLastReading(
-    tx,
-    all.map((span) => span.meterId),
-  );
+  await refreshLastReading(tx, all);
   return { rows, newReadings: rows, hoursUpdated, daysUpdated };
 }

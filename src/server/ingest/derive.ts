@@ -55,16 +55,18 @@ export async function beginBatch(tx: Db, bulk: boolean, pointIds: number[] = [])
 }
 
 /**
- * Sets the meters' newest reading (`meters.last_reading_at`, the console's freshness). A trigger on
- * register_readings keeps it, but a bulk batch runs with `session_replication_role = replica`, which skips
- * triggers: without this the demo's first load left every meter at "never read".
+ * Raises the meters' newest reading (`meters.last_reading_at`, the console's freshness) to the newest reading a
+ * batch inserted, as the trigger on register_readings does: a bulk batch runs with
+ * `session_replication_role = replica`, which skips triggers, so without this the demo's first load left every
+ * meter at "never read". The spans already hold each meter's newest inserted reading: no readings are scanned.
  */
-export async function refreshLastReading(tx: Db, meterIds: number[]): Promise<void> {
-  if (meterIds.length === 0) return;
-  await tx.execute(sql`UPDATE meters m SET last_reading_at = s.newest
-    FROM (SELECT meter_id, max(ts) AS newest FROM register_readings
-          WHERE meter_id = ANY(${pgNumberArray(meterIds)}::int[]) GROUP BY meter_id) s
-    WHERE m.id = s.meter_id AND (m.last_reading_at IS NULL OR m.last_reading_at < s.newest)`);
+export async function refreshLastReading(tx: Db, spans: MeterSpan[]): Promise<void> {
+  if (spans.length === 0) return;
+  await tx.execute(sql`UPDATE meters m SET last_reading_at = to_timestamp(s.max_ms / 1000.0)
+    FROM unnest(${pgNumberArray(spans.map((x) => x.meterId))}::int[],
+                ${pgNumberArray(spans.map((x) => x.maxMs))}::float8[]) AS s(meter_id, max_ms)
+    WHERE m.id = s.meter_id
+      AND (m.last_reading_at IS NULL OR m.last_reading_at < to_timestamp(s.max_ms / 1000.0))`);
 }
 
 /** Hourly consumption, then daily, monthly and property rollups, for the readings' spans. */

@@ -157,11 +157,7 @@ export async function ingestBatch(
           )
         : { hoursUpdated: 0, daysUpdated: 0 };
     // A bulk batch skipped the trigger that keeps this (beginBatch).
-    if (options.bulk === true)
-      await refreshLastReading(
-        tx,
-        spans.map((span) => span.meterId),
-      );
+    if (options.bulk === true) await refreshLastReading(tx, spans);
     const results: RowReceipt[] = [
       ...problems.map((p) => ({ line: p.line, status: 'refused' as const, reason: p.reason })),
       ...[...repeats, ...checked.duplicates].map((line) => ({ line, status: 'duplicate' as const })),
