@@ -118,7 +118,7 @@ try {
         quantities: ['heat-energy', 'hot-water-volume', 'cold-water-volume', 'electricity-energy'],
         resolution: 'DAY',
         graphBegin: '2024-01-01T00:00',
-        graphEnd: '2027-01-06T00:00',
+        graphEnd: '2027-01-05T00:00',
         related: ['PROPERTY'],
         periodBegin: '2025-01-01',
         periodEnd: '2025-12-31',
@@ -127,19 +127,25 @@ try {
       },
     },
   });
-  const check = await fetch(`${base}/api/tenant/graphql`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${tenant.loginWithEmailAndPassword.ok.token}`,
-    },
-    body,
-  }).then((r) => r.json() as Promise<{ errors?: unknown }>);
-  if (check.errors) throw new Error(`the dashboard request failed: ${JSON.stringify(check.errors)}`);
+  // One dashboard alone, before any load: every later check must answer the same bytes.
+  const dashboard = () =>
+    fetch(`${base}/api/tenant/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${tenant.loginWithEmailAndPassword.ok.token}`,
+      },
+      body,
+    }).then((r) => r.text());
+  const expected = await dashboard();
+  if ((JSON.parse(expected) as { errors?: unknown }).errors)
+    throw new Error(`the dashboard request failed: ${expected}`);
   const start = memoryOf(pid);
-  console.log(`minute | requests | p50 ms | p99 ms | non-2xx | errors | health | RSS MiB | peak RSS MiB`);
   console.log(
-    `     0 |          |        |        |         |        |        | ${start.rss.toFixed(0).padStart(7)} | ${start.hwm.toFixed(0)}`,
+    `minute | requests | p50 ms | p99 ms | non-2xx | errors | health | same answer | RSS MiB | peak RSS MiB`,
+  );
+  console.log(
+    `     0 |          |        |        |         |        |        |             | ${start.rss.toFixed(0).padStart(7)} | ${start.hwm.toFixed(0)}`,
   );
   let total = 0;
   for (let minute = 1; minute <= Number(args.minutes); minute++) {
@@ -159,11 +165,12 @@ try {
       (res) => res.status,
       () => 0,
     );
+    const same = (await dashboard()) === expected;
     const m = memoryOf(pid);
     total += r.requests;
-    if (r.non2xx || r.errors || health !== 200) failed = true;
+    if (r.non2xx || r.errors || health !== 200 || !same) failed = true;
     console.log(
-      `${String(minute).padStart(6)} | ${String(r.requests).padStart(8)} | ${r.p50.toFixed(0).padStart(6)} | ${r.p99.toFixed(0).padStart(6)} | ${String(r.non2xx).padStart(7)} | ${String(r.errors).padStart(6)} | ${String(health).padStart(6)} | ${m.rss.toFixed(0).padStart(7)} | ${m.hwm.toFixed(0)}`,
+      `${String(minute).padStart(6)} | ${String(r.requests).padStart(8)} | ${r.p50.toFixed(0).padStart(6)} | ${r.p99.toFixed(0).padStart(6)} | ${String(r.non2xx).padStart(7)} | ${String(r.errors).padStart(6)} | ${String(health).padStart(6)} | ${(same ? 'yes' : 'NO').padStart(11)} | ${m.rss.toFixed(0).padStart(7)} | ${m.hwm.toFixed(0)}`,
     );
   }
   console.log(`${total} dashboard requests in ${args.minutes} minutes at ${args.connections} connections`);
