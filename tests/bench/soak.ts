@@ -72,6 +72,22 @@ console.log(`soak: data in ${dataDir}; migrating and seeding ${args.days} demo d
 await run('migrate.ts');
 await run('cli.ts', ['demo:seed']);
 const server = start('serve-api.ts');
+// Stopped early (Ctrl-C, kill): stop the server too, so it does not keep the port and the data dir.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    server.kill('SIGTERM');
+    server.once('exit', () => {
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  });
+server.once('exit', (code) => {
+  if (code !== null && code !== 0) {
+    console.error(`soak: the server exited with ${code} (is port ${args.port} in use?)`);
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(1);
+  }
+});
 try {
   for (let i = 0; ; i++) {
     if (
