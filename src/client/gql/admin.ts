@@ -313,6 +313,32 @@ export type OperatorMeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type OperatorMeQuery = { operatorMe: { id: string, email: string, name: string, role: OperatorRole, propertyIds: Array<string>, secondFactorEnabled: boolean, organisation: { id: string, name: string } } };
 
+export type SupportTenantFieldsFragment = { id: string, email: string, name: string, isActive: boolean, canImpersonate: boolean, tenancies: Array<{ id: string, reference: string, propertyNumber: string, apartment: string, address: string, start: string, end: string | null }> };
+
+export type SupportSearchQueryVariables = Exact<{
+  query: string;
+}>;
+
+
+export type SupportSearchQuery = { supportSearch: Array<{ id: string, email: string, name: string, isActive: boolean, canImpersonate: boolean, tenancies: Array<{ id: string, reference: string, propertyNumber: string, apartment: string, address: string, start: string, end: string | null }> }> };
+
+export type StartImpersonationMutationVariables = Exact<{
+  userId: string | number;
+  reason: string;
+}>;
+
+
+export type StartImpersonationMutation = { startImpersonation: { link: string, expiresAt: string, minutes: number } };
+
+export type SetTenantActiveMutationVariables = Exact<{
+  userId: string | number;
+  active: boolean;
+  reason: string;
+}>;
+
+
+export type SetTenantActiveMutation = { setTenantActive: { id: string, email: string, name: string, isActive: boolean, canImpersonate: boolean, tenancies: Array<{ id: string, reference: string, propertyNumber: string, apartment: string, address: string, start: string, end: string | null }> } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -401,6 +427,24 @@ export const ApiKeyFieldsFragmentDoc = new TypedDocumentString(`
   revokedAt
 }
     `, {"fragmentName":"ApiKeyFields"}) as unknown as TypedDocumentString<ApiKeyFieldsFragment, unknown>;
+export const SupportTenantFieldsFragmentDoc = new TypedDocumentString(`
+    fragment SupportTenantFields on SupportTenant {
+  id
+  email
+  name
+  isActive
+  canImpersonate
+  tenancies {
+    id
+    reference
+    propertyNumber
+    apartment
+    address
+    start
+    end
+  }
+}
+    `, {"fragmentName":"SupportTenantFields"}) as unknown as TypedDocumentString<SupportTenantFieldsFragment, unknown>;
 export const AuditLogDocument = new TypedDocumentString(`
     query AuditLog($filter: AuditFilter, $first: Int, $after: ID) {
   auditLog(filter: $filter, first: $first, after: $after) {
@@ -791,3 +835,56 @@ export const OperatorMeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<OperatorMeQuery, OperatorMeQueryVariables>;
+export const SupportSearchDocument = new TypedDocumentString(`
+    query SupportSearch($query: String!) {
+  supportSearch(query: $query) {
+    ...SupportTenantFields
+  }
+}
+    fragment SupportTenantFields on SupportTenant {
+  id
+  email
+  name
+  isActive
+  canImpersonate
+  tenancies {
+    id
+    reference
+    propertyNumber
+    apartment
+    address
+    start
+    end
+  }
+}`) as unknown as TypedDocumentString<SupportSearchQuery, SupportSearchQueryVariables>;
+export const StartImpersonationDocument = new TypedDocumentString(`
+    mutation StartImpersonation($userId: ID!, $reason: String!) {
+  startImpersonation(userId: $userId, reason: $reason) {
+    link
+    expiresAt
+    minutes
+  }
+}
+    `) as unknown as TypedDocumentString<StartImpersonationMutation, StartImpersonationMutationVariables>;
+export const SetTenantActiveDocument = new TypedDocumentString(`
+    mutation SetTenantActive($userId: ID!, $active: Boolean!, $reason: String!) {
+  setTenantActive(userId: $userId, active: $active, reason: $reason) {
+    ...SupportTenantFields
+  }
+}
+    fragment SupportTenantFields on SupportTenant {
+  id
+  email
+  name
+  isActive
+  canImpersonate
+  tenancies {
+    id
+    reference
+    propertyNumber
+    apartment
+    address
+    start
+    end
+  }
+}`) as unknown as TypedDocumentString<SetTenantActiveMutation, SetTenantActiveMutationVariables>;

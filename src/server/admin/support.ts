@@ -16,7 +16,7 @@ import { assertOrgAdmin, type OperatorScope } from './scope.ts';
 
 const SEARCH_MAX = 50;
 
-export interface SupportTenancyView {
+interface SupportTenancyView {
   id: number;
   reference: string;
   propertyId: number;
