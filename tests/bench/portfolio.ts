@@ -28,6 +28,9 @@ const QUERY = `query ($f: PortfolioFilter, $s: PortfolioSort, $first: Int, $offs
   }
 }`;
 
+const QUEUE = `query ($f: DataIssueFilter) { dataQualityQueue(filter: $f, first: 50) {
+  issues { id kind status propertyId meterNumber reason } unknownRadioIds { radioId } } }`;
+
 /** The portfolio's metadata, set-based (a few statements), in one transaction. */
 export async function seedPortfolio(db: Db): Promise<number> {
   return db.transaction(async (tx) => {
@@ -159,6 +162,33 @@ export async function benchPortfolio(engine: 'pglite' | 'postgres', adminUrl?: s
     times.sort((a, b) => a - b);
     for (const list of Object.values(byKind)) list.sort((a, b) => a - b);
     const total = await ask({});
+    // The data-quality queue over the same organisation (2,000 open issues): all properties, and one at a time.
+    const queueTimes: number[] = [];
+    const propertyIds = (
+      await queryRows<{ id: number }>(
+        database.db,
+        sql`SELECT id FROM properties WHERE account_id = ${accountId} ORDER BY id`,
+      )
+    ).map((p) => String(p.id));
+    for (let i = 0; i < REQUESTS; i++) {
+      const filter =
+        i % 2
+          ? { status: 'OPEN' }
+          : { status: 'OPEN', propertyId: propertyIds[(i * 37) % propertyIds.length] };
+      const started = performance.now();
+      const response = await api.admin.fetch('http://bench/api/admin/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query: QUEUE, variables: { f: filter } }),
+      });
+      const body = (await response.json()) as { data?: unknown; errors?: unknown };
+      if (!body.data) throw new Error(JSON.stringify(body.errors));
+      queueTimes.push(performance.now() - started);
+    }
+    queueTimes.sort((a, b) => a - b);
+    console.log(
+      `  dataQualityQueue, ${REQUESTS} requests (all properties, or one; first 50 open issues): p50 ${percentile(queueTimes, 50).toFixed(0)} ms, p95 ${percentile(queueTimes, 95).toFixed(0)} ms, max ${queueTimes.at(-1)!.toFixed(0)} ms`,
+    );
     if (process.argv.includes('--explain')) {
       const statement = portfolioStatement(
         { userId: operator.id, email: operator.email, role: 'org_admin', accountId, propertyIds: null },
