@@ -69,31 +69,3 @@ export function bucketLabel(
       return String(date.year);
   }
 }
-
-/** The start of the bucket after this one, as epoch ms (calendar-aware for weeks, months and years). */
-function bucketEndMs(timestamp: string, resolution: ServerResolution): number {
-  const start = Temporal.ZonedDateTime.from(
-    `${timestamp.slice(0, 19)}${timestamp.slice(19) || 'Z'}[Europe/Copenhagen]`,
-    {
-      offset: 'use',
-    },
-  );
-  const next =
-    resolution === 'HOUR'
-      ? start.add({ hours: 1 })
-      : resolution === 'DAY'
-        ? start.add({ days: 1 })
-        : resolution === 'WEEK'
-          ? start.add({ weeks: 1 })
-          : resolution === 'MONTH'
-            ? start.add({ months: 1 })
-            : start.add({ years: 1 });
-  return next.epochMilliseconds;
-}
-
-/** True when a bucket is still open at `nowMs` (today, this month): its value will still grow. */
-export function isPartialBucket(timestamp: string, resolution: ServerResolution, nowMs: number): boolean {
-  const startMs = Date.parse(timestamp);
-  if (!Number.isFinite(startMs)) return false;
-  return startMs <= nowMs && nowMs < bucketEndMs(timestamp, resolution);
-}

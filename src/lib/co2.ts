@@ -45,9 +45,3 @@ export function co2FunFacts(grams: number): Array<Co2FunFact & { value: number }
   if (!Number.isFinite(grams) || grams < 0) return [];
   return CO2_FUN_FACTS.map((fact) => ({ ...fact, value: grams / fact.gramsPerUnit }));
 }
-
-/** Grams of CO2 from a consumption and the property's factor (gramPerQuantityUnit, SPEC §3); NaN-safe. */
-export function co2Grams(consumption: number, gramPerQuantityUnit: number): number | null {
-  if (!Number.isFinite(consumption) || !Number.isFinite(gramPerQuantityUnit)) return null;
-  return consumption * gramPerQuantityUnit;
-}

@@ -47,11 +47,6 @@ export function degreeDaysOfMean(meanCelsius: number): number {
   return Math.max(0, DEGREE_DAY_BASE - meanCelsius);
 }
 
-/** A normal year's degree days on one day: the month's normal spread evenly over its days. */
-export function normalDegreeDaysOn(day: Temporal.PlainDate): number {
-  return NORMAL_YEAR_DEGREE_DAYS[day.month - 1]! / day.daysInMonth;
-}
-
 /** Days since 1970-01-01 of a calendar date (cheap integer day arithmetic for long ranges). */
 export function epochDay(day: Temporal.PlainDate): number {
   return Date.UTC(day.year, day.month - 1, day.day) / 86_400_000;

@@ -346,53 +346,6 @@ export function hoursInDay(date: string): number {
   return start.until(end, { largestUnit: 'hours' }).hours;
 }
 
-/** The hour buckets of a period in Copenhagen: one per real hour, keyed by UTC instant, with a local label. */
-export function hourBuckets(p: Period): Array<{ instant: string; local: string }> {
-  const { start, end } = periodDates(p);
-  const first = start.toZonedDateTime(TIME_ZONE).toInstant();
-  const stop = end.add({ days: 1 }).toZonedDateTime(TIME_ZONE).toInstant();
-  const out: Array<{ instant: string; local: string }> = [];
-  for (let t = first; Temporal.Instant.compare(t, stop) < 0; t = t.add({ hours: 1 })) {
-    const local = t.toZonedDateTimeISO(TIME_ZONE);
-    out.push({ instant: t.toString(), local: local.toPlainDateTime().toString({ smallestUnit: 'minute' }) });
-  }
-  return out;
-}
-
-/**
- * The bucket an instant falls in, in Copenhagen: hourly buckets by UTC hour (a 25-hour day has two 02:00),
- * the others by the local date of the day, the ISO week's Monday, the month's or the year's first day.
- */
-export function bucketKey(instant: string | Temporal.Instant, resolution: Resolution): string {
-  const t = typeof instant === 'string' ? Temporal.Instant.from(instant) : instant;
-  if (resolution === 'hourly') return t.round({ smallestUnit: 'hour', roundingMode: 'floor' }).toString();
-  const date = t.toZonedDateTimeISO(TIME_ZONE).toPlainDate();
-  switch (resolution) {
-    case 'daily':
-      return date.toString();
-    case 'weekly':
-      return startOfWeek(date).toString();
-    case 'monthly':
-      return date.with({ day: 1 }).toString();
-    case 'yearly':
-      return date.with({ month: 1, day: 1 }).toString();
-  }
-}
-
-/** Adds values up per bucket (for sum quantities); buckets in first-seen order, non-finite values skipped. */
-export function sumByBucket(
-  points: ReadonlyArray<{ instant: string; value: number }>,
-  resolution: Resolution,
-): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const { instant, value } of points) {
-    if (!Number.isFinite(value)) continue;
-    const key = bucketKey(instant, resolution);
-    out.set(key, (out.get(key) ?? 0) + value);
-  }
-  return out;
-}
-
 /** Reads a stored period back (object or JSON string); null when it is missing or garbled. */
 export function parseStoredPeriod(x: unknown): Period | null {
   let value = x;
@@ -407,11 +360,6 @@ export function parseStoredPeriod(x: unknown): Period | null {
   const { startDate, endDate } = value as Record<string, unknown>;
   if (validatePeriod({ startDate, endDate }) !== null) return null;
   return { startDate: startDate as string, endDate: endDate as string };
-}
-
-/** Reads a stored span type back; null when it is not one of hour, day, week, month. */
-export function parseSpanType(x: unknown): SpanType | null {
-  return x === 'hour' || x === 'day' || x === 'week' || x === 'month' ? x : null;
 }
 
 /** The 365 days a consumption rating is based on (SPEC §9), ending yesterday so the last day is complete. */

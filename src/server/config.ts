@@ -14,7 +14,7 @@ const schema = z.object({
   /**
    * Connections each app process keeps to PostgreSQL (ignored on the embedded database). One Node thread keeps
    * few statements in flight, and fewer connections carry more pipelined statements each; many processes times
-   * this must stay under the server's max_connections. README "Scale path" has what each size measured.
+   * this must stay under the server's max_connections. docs/benchmarks.md has what each size measured.
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(4),
   /** PEM (PKCS#8) Ed25519 private keys; generated into DATA_DIR/keys when unset. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CO2_FUN_FACTS, co2FunFacts, co2Grams } from '../../src/lib/co2.ts';
+import { CO2_FUN_FACTS, co2FunFacts } from '../../src/lib/co2.ts';
 
 describe('CO2 fun facts', () => {
   it('turns grams into each comparison', () => {
@@ -23,11 +23,6 @@ describe('CO2 fun facts', () => {
     expect(co2FunFacts(Number.NaN)).toEqual([]);
     expect(co2FunFacts(-1)).toEqual([]);
     expect(co2FunFacts(0).every((f) => f.value === 0)).toBe(true);
-  });
-
-  it('computes grams from a consumption and a factor', () => {
-    expect(co2Grams(100, 120)).toBe(12_000);
-    expect(co2Grams(Number.NaN, 120)).toBeNull();
   });
 });
 

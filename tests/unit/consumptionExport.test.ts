@@ -3,7 +3,7 @@ import { axisLabels } from '../../src/islands/consumption/ConsumptionChart.tsx';
 import { graphTable } from '../../src/islands/consumption/GraphPanel.tsx';
 import { quantityGraphModel, roomSlug } from '../../src/islands/consumption/graphModel.ts';
 import { valueFormat } from '../../src/islands/consumption/valueFormat.ts';
-import { bucketLabel, isPartialBucket, localTimestamp } from '../../src/lib/buckets.ts';
+import { bucketLabel, localTimestamp } from '../../src/lib/buckets.ts';
 import { csvFileName, csvNumber, csvSeparator, toCsv } from '../../src/lib/csv.ts';
 import { resolutionChoices } from '../../src/lib/resolutionChoices.ts';
 import { tenancyQuantities } from '../../src/lib/tenancyQuantities.ts';
@@ -58,18 +58,6 @@ describe('bucket labels', () => {
     expect(bucketLabel('2025-03-01T00:00:00+01:00', 'MONTH', 'en')).toBe('Mar 2025');
     expect(bucketLabel('2025-01-01T00:00:00+01:00', 'YEAR', 'en')).toBe('2025');
     expect(localTimestamp('2025-10-26T02:00:00+01:00')).toBe('2025-10-26 02:00');
-  });
-
-  it('marks a bucket partial only while now falls inside it, across DST', () => {
-    const day = '2025-03-30T00:00:00+01:00'; // 23 hours long
-    expect(isPartialBucket(day, 'DAY', Date.parse('2025-03-30T23:30:00+02:00'))).toBe(true);
-    expect(isPartialBucket(day, 'DAY', Date.parse('2025-03-31T00:00:00+02:00'))).toBe(false);
-    expect(
-      isPartialBucket('2025-03-01T00:00:00+01:00', 'MONTH', Date.parse('2025-03-31T12:00:00+02:00')),
-    ).toBe(true);
-    expect(
-      isPartialBucket('2025-03-01T00:00:00+01:00', 'MONTH', Date.parse('2025-02-28T12:00:00+01:00')),
-    ).toBe(false);
   });
 });
 

@@ -5,7 +5,6 @@ import {
   degreeDaysOfMean,
   NORMAL_YEAR_DEGREE_DAYS,
   normalDegreeDaysBetween,
-  normalDegreeDaysOn,
 } from '../../src/lib/degreeDays.ts';
 
 describe('degree days', () => {
@@ -19,8 +18,11 @@ describe('degree days', () => {
   it('a normal year is the published one counting every day (3009, summer months not zero), spread evenly over each month', () => {
     expect(NORMAL_YEAR_DEGREE_DAYS.reduce((a, b) => a + b, 0)).toBe(3009);
     expect(NORMAL_YEAR_DEGREE_DAYS[6]).toBeGreaterThan(0);
-    expect(normalDegreeDaysOn(Temporal.PlainDate.from('2025-02-10'))).toBeCloseTo(421 / 28, 12);
-    expect(normalDegreeDaysOn(Temporal.PlainDate.from('2024-02-10'))).toBeCloseTo(421 / 29, 12);
+    // February spread evenly: one day of it is 421/28 in 2025 and 421/29 in 2024.
+    const day = (d: string) =>
+      normalDegreeDaysBetween(Temporal.PlainDate.from(d), Temporal.PlainDate.from(d).add({ days: 1 }));
+    expect(day('2025-02-10')).toBeCloseTo(421 / 28, 12);
+    expect(day('2024-02-10')).toBeCloseTo(421 / 29, 12);
     const year = normalDegreeDaysBetween(
       Temporal.PlainDate.from('2025-01-01'),
       Temporal.PlainDate.from('2026-01-01'),

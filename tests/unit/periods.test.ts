@@ -2,17 +2,14 @@ import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import {
-  bucketKey,
   calendarAlignment,
   dayBounds,
   defaultPeriod,
-  hourBuckets,
   hoursInDay,
   InvalidPeriodError,
   isoWeek,
   PERIOD_PRESETS,
   type Period,
-  parseSpanType,
   parseStoredPeriod,
   periodKind,
   periodLabel,
@@ -25,7 +22,6 @@ import {
   spanType,
   startOfWeek,
   stepPeriod,
-  sumByBucket,
   toServerDates,
   toServerMinuteRange,
   validatePeriod,
@@ -386,51 +382,6 @@ describe('daylight saving in Europe/Copenhagen', () => {
     expect(dayBounds('2025-10-26').start.toString()).toBe('2025-10-25T22:00:00Z');
     expect(dayBounds('2025-10-26').end.toString()).toBe('2025-10-26T23:00:00Z');
   });
-
-  it('gives 23 hour buckets in spring, skipping 02:00', () => {
-    const buckets = hourBuckets(p('2025-03-30', '2025-03-30'));
-    expect(buckets).toHaveLength(23);
-    expect(buckets.map((b) => b.local.slice(11))).not.toContain('02:00');
-    expect(buckets[2]).toEqual({ instant: '2025-03-30T01:00:00Z', local: '2025-03-30T03:00' });
-  });
-
-  it('gives 25 hour buckets in autumn, with 02:00 twice', () => {
-    const buckets = hourBuckets(p('2025-10-26', '2025-10-26'));
-    expect(buckets).toHaveLength(25);
-    expect(buckets.filter((b) => b.local === '2025-10-26T02:00')).toHaveLength(2);
-    expect(new Set(buckets.map((b) => b.instant)).size).toBe(25);
-  });
-
-  it('sums a DST day correctly by hour and by day', () => {
-    for (const [date, hours] of [
-      ['2025-03-30', 23],
-      ['2025-10-26', 25],
-    ] as const) {
-      const points = hourBuckets(p(date, date)).map((b) => ({ instant: b.instant, value: 1.5 }));
-      expect(sumByBucket(points, 'hourly').size).toBe(hours);
-      expect([...sumByBucket(points, 'daily')]).toEqual([[date, 1.5 * hours]]);
-    }
-  });
-
-  it('puts an instant in its local day, week, month and year', () => {
-    // 23:30 UTC on 31 Dec is already 1 Jan in Copenhagen.
-    expect(bucketKey('2025-12-31T23:30:00Z', 'daily')).toBe('2026-01-01');
-    expect(bucketKey('2025-12-31T23:30:00Z', 'weekly')).toBe('2025-12-29');
-    expect(bucketKey('2025-12-31T23:30:00Z', 'monthly')).toBe('2026-01-01');
-    expect(bucketKey('2025-12-31T23:30:00Z', 'yearly')).toBe('2026-01-01');
-    expect(bucketKey('2025-10-26T01:45:00Z', 'hourly')).toBe('2025-10-26T01:00:00Z');
-  });
-
-  it('skips non-finite values when summing', () => {
-    const sums = sumByBucket(
-      [
-        { instant: '2025-06-01T10:00:00Z', value: 2 },
-        { instant: '2025-06-01T11:00:00Z', value: Number.NaN },
-      ],
-      'daily',
-    );
-    expect(sums.get('2025-06-01')).toBe(2);
-  });
 });
 
 describe('validation and stored values', () => {
@@ -464,12 +415,6 @@ describe('validation and stored values', () => {
     [[]],
   ])('refuses the garbled stored value %j', (value) => {
     expect(parseStoredPeriod(value)).toBeNull();
-  });
-
-  it('reads a stored span type', () => {
-    expect(parseSpanType('week')).toBe('week');
-    expect(parseSpanType('year')).toBeNull();
-    expect(parseSpanType(null)).toBeNull();
   });
 
   it('throws a clear error for an invalid day', () => {

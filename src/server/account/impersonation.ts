@@ -7,13 +7,17 @@ import { issueOneTimeToken, TOKEN_TTL } from './oneTimeTokens.ts';
 /** SPEC §9: an impersonation session ends after 60 minutes. */
 export const IMPERSONATION_SESSION_MS = 60 * 60 * 1000;
 
-/** Issues an impersonation link for a user; throws a readable Error when the user cannot be impersonated. */
+/**
+ * Issues an impersonation link for a user; throws a readable Error when the user cannot be impersonated.
+ * `alsoInTransaction` runs in the same transaction as the record (the console's audit entry).
+ */
 export async function issueImpersonationLink(
   db: Db,
   appUrl: string,
   email: string,
   operator: string,
   reason = '',
+  alsoInTransaction?: (tx: Pick<Db, 'insert'>) => Promise<void>,
 ): Promise<{ link: string; expiresAt: Date; minutes: number; userId: number }> {
   const [user] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
   if (!user) throw new Error(`No user with the email ${email}`);
@@ -26,6 +30,7 @@ export async function issueImpersonationLink(
     await tx
       .insert(impersonations)
       .values({ operator, userId: user.id, userEmail: user.email, reason, tokenId: id });
+    await alsoInTransaction?.(tx);
     return {
       link: new URL(`/impersonate/${token}`, appUrl).toString(),
       expiresAt,

@@ -13,7 +13,8 @@ export function userShape(user: typeof users.$inferSelect) {
     isAdmin: user.isAdmin,
     userType: user.userType,
     emailNotifications: user.emailNotifications,
-    // No statements table exists yet (statements come with their own work); until then no user has any.
+    // Resolved per request by User.accountHasStatements (resolvers/userAccountHasStatements.ts), which replaces
+    // this placeholder: the user's tenancies decide it, not the user row.
     accountHasStatements: false,
   };
 }

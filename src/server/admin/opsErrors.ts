@@ -10,7 +10,12 @@ export type OpsErrorCode =
   | 'INVITATION_REVOKED'
   | 'NO_ADDRESS'
   | 'DATA_ISSUE_NOT_OPEN'
-  | 'DATA_ISSUE_BAD_RESOLUTION';
+  | 'DATA_ISSUE_BAD_RESOLUTION'
+  | 'REASON_REQUIRED'
+  | 'CANNOT_IMPERSONATE'
+  | 'TENANT_DEACTIVATED'
+  | 'TENANT_OF_ANOTHER_ORGANISATION'
+  | 'SEARCH_TOO_SHORT';
 
 export function opsError(code: OpsErrorCode, message: string) {
   return createGraphQLError(message, { extensions: { code } });

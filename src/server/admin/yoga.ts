@@ -15,6 +15,7 @@ import {
 } from './resolvers/operators.ts';
 import { portfolio } from './resolvers/portfolio.ts';
 import { properties, property } from './resolvers/properties.ts';
+import * as support from './resolvers/support.ts';
 import * as tenancyCalls from './resolvers/tenancies.ts';
 import { type Resolvers, typeDefs } from './types.generated.ts';
 
@@ -38,6 +39,7 @@ const resolvers: Resolvers = {
     dataQualityQueue: operations.dataQualityQueue,
     apiKeys: operations.apiKeys,
     portfolio,
+    supportSearch: support.supportSearch,
   },
   Mutation: {
     operatorLogin,
@@ -59,6 +61,8 @@ const resolvers: Resolvers = {
     rejectDataIssue: operations.rejectDataIssue,
     createApiKey: operations.createApiKey,
     revokeApiKey: operations.revokeApiKey,
+    startImpersonation: support.startImpersonation,
+    setTenantActive: support.setTenantActive,
   },
 };
 
