@@ -8,6 +8,7 @@ import resourcesToBackend from 'i18next-resources-to-backend';
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language, parseLanguage } from '../lib/languages.ts';
 import { parallelLimit, TRANSLATION_RETRY, withRetries } from '../lib/shellRules.ts';
 import { config } from './config.ts';
+import type { KeysOf } from './i18nKeys.ts';
 import { saveLanguageChoice } from './languageChoice.ts';
 
 export { LANGUAGE_COOKIE } from './languageChoice.ts';
@@ -23,6 +24,18 @@ export const NAMESPACES = [
   'admin',
   'admin-ops',
 ] as const;
+
+/** A key a tenant page's breadcrumb may name: common's as they are, `ns:key` for the page namespaces. */
+type PageKey =
+  | KeysOf<'common'>
+  | `domain:${KeysOf<'domain'>}`
+  | `alarms:${KeysOf<'alarms'>}`
+  | `consumption:${KeysOf<'consumption'>}`;
+
+/** A breadcrumb as a page names it: a key, or a label of its own (a room's name) under a key of its choosing. */
+export type PageCrumb =
+  | { key: PageKey; href?: string; label?: undefined }
+  | { key: string; href?: string; label: string };
 
 /** Namespaces the browser loads before any island renders; others load when `useTranslation` asks. */
 const PRELOADED_NAMESPACES = ['common', 'domain'];
@@ -135,9 +148,22 @@ export function getI18n(lang: Language): I18n {
   return instance;
 }
 
+/** serverT's translate function: common's keys as they are, every other namespace's as `ns:key`. */
+export type ServerT = TFunction<typeof NAMESPACES>;
+
 /** A translate function fixed to one language, for Astro layouts and pages. */
-export function serverT(lang: Language): TFunction {
-  return getI18n(lang).getFixedT(lang);
+export function serverT(lang: Language): ServerT {
+  // Typed with every namespace: on the server all are loaded, so `ns:key` works for each (common is the default).
+  return getI18n(lang).getFixedT<typeof NAMESPACES>(lang);
+}
+
+/** Breadcrumbs with their labels in the page's language (the shell island shows them as they are). */
+export function crumbLabels(
+  lang: Language,
+  crumbs: readonly PageCrumb[],
+): { key: string; href?: string; label: string }[] {
+  const t = serverT(lang);
+  return crumbs.map((c) => (c.label === undefined ? { ...c, label: t(c.key) } : c));
 }
 
 /** Switches the interface language and saves it (SPEC §4 "Language change"); resolves once it is loaded. */

@@ -4,9 +4,9 @@ export interface Co2FunFact {
   /** Grams of CO2 per one of the thing. */
   gramsPerUnit: number;
   /** i18n key (domain namespace) of the sentence; it takes {{value}}. */
-  textKey: `co2.fun_facts.${string}`;
+  textKey: `co2.fun_facts.${Co2FunFact['id']}`;
   /** i18n key of the source line. */
-  sourceKey: `co2.sources.${string}`;
+  sourceKey: `co2.sources.${Co2FunFact['id']}`;
 }
 
 // Figures, rounded; the sources are named in the co2.sources texts and docs/domain.md.

@@ -278,7 +278,8 @@ export interface PeriodLabel {
     | 'periods.label.month'
     | 'periods.label.year'
     | 'periods.label.custom';
-  values: Record<string, string>;
+  /** The label's variables: day (day), month (month), year (year), start and end (custom). */
+  values: { day?: string; month?: string; year?: string; start?: string; end?: string };
 }
 
 /** Formats an ISO date for display in a language, e.g. "5 Mar 2025" / "5. mar. 2025". */

@@ -218,3 +218,22 @@ export const INDOOR_CLIMATE_QUANTITIES: readonly QuantityId[] = [
   'indoor-temperature',
   'indoor-relative-humidity',
 ];
+
+/**
+ * SPEC §3: cost and CO₂ are a consumption's. An averaged quantity (a temperature, a humidity) has neither, nor a
+ * projection: the first such quantity of a list, or null when every one is summed.
+ */
+export function firstWithoutCost(quantities: readonly QuantityId[]): QuantityId | null {
+  return quantities.find((q) => QUANTITIES[q].aggregation === 'avg') ?? null;
+}
+
+/** The i18n key of a quantity's name (or of the indoor-climate page's). */
+export type QuantityKey = `domain:quantities.${QuantityId | 'indoor-climate'}`;
+
+/**
+ * The i18n key of a quantity's name, for an id the GraphQL schema types as a string. The server sends only
+ * the ids above; one this code does not know would read as its key.
+ */
+export function quantityKey(id: string): QuantityKey {
+  return `domain:quantities.${id}` as QuantityKey;
+}

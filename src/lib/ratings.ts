@@ -42,7 +42,7 @@ export function consumptionRating(tenantPerM2: number, propertyPerM2: number): R
 }
 
 /** The i18n key (domain namespace) of a rating's description. */
-export function ratingKey(rating: Rating): `ratings.band.${string}` {
+export function ratingKey(rating: Rating): `ratings.band.${Exclude<Rating, 'A+'> | 'A_plus'}` {
   return `ratings.band.${rating === 'A+' ? 'A_plus' : rating}`;
 }
 

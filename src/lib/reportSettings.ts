@@ -27,6 +27,13 @@ export const FUEL_SOURCES = [
   'other',
 ] as const;
 
+type FuelSource = (typeof FUEL_SOURCES)[number];
+
+/** True when x is one of FUEL_SOURCES. */
+export function isFuelSource(x: unknown): x is FuelSource {
+  return (FUEL_SOURCES as readonly unknown[]).includes(x);
+}
+
 const LANDLORD_TYPES = ['private', 'social'] as const;
 export type LandlordType = (typeof LANDLORD_TYPES)[number];
 
@@ -35,7 +42,7 @@ const FEE_KINDS = ['tax', 'levy', 'metering', 'reading', 'billing'] as const;
 type FeeKind = (typeof FEE_KINDS)[number];
 
 export interface FuelShare {
-  source: string;
+  source: FuelSource;
   percent: number;
 }
 

@@ -917,6 +917,20 @@ describe('SQL statements per request', () => {
 });
 
 describe('bad input gets BAD_USER_INPUT and no data', () => {
+  const marchTable = (table: Record<string, unknown>) =>
+    gql(
+      api.tenant,
+      TABLE,
+      {
+        table: {
+          unitId: String(fx.apartmentB),
+          periodBegin: '2025-03-01',
+          periodEnd: '2025-03-31',
+          ...table,
+        },
+      },
+      tokens.bob,
+    );
   const cases: [
     string,
     () => Promise<{ errors?: { message: string; extensions?: { code?: string } }[]; data?: unknown }>,
@@ -934,23 +948,7 @@ describe('bad input gets BAD_USER_INPUT and no data', () => {
           periodEnd: '2025-03-02',
         }),
     ],
-    [
-      'tenantTable with an unknown quantity',
-      () =>
-        gql(
-          api.tenant,
-          TABLE,
-          {
-            table: {
-              unitId: String(fx.apartmentB),
-              quantities: ['unobtainium'],
-              periodBegin: '2025-03-01',
-              periodEnd: '2025-03-31',
-            },
-          },
-          tokens.bob,
-        ),
-    ],
+    ['tenantTable with an unknown quantity', () => marchTable({ quantities: ['unobtainium'] })],
     [
       'fixedCharges per DAY',
       () =>
@@ -975,6 +973,20 @@ describe('bad input gets BAD_USER_INPUT and no data', () => {
           api.tenant,
           'query ($i: ProjectionInput!) { consumptionProjection(input: $i) { soFar } }',
           { i: { unitId: String(fx.apartmentB), quantities: ['heat-energy'], span: 'WEEK' } },
+          tokens.bob,
+        ),
+    ],
+    [
+      'tenantTable: CO2 of an averaged quantity',
+      () => marchTable({ quantities: ['heat-energy', 'indoor-relative-humidity'], graphType: 'CO2' }),
+    ],
+    [
+      'a projection of an averaged quantity',
+      () =>
+        gql(
+          api.tenant,
+          'query ($i: ProjectionInput!) { consumptionProjection(input: $i) { soFar } }',
+          { i: { unitId: String(fx.apartmentB), quantities: ['indoor-temperature'], span: 'MONTH' } },
           tokens.bob,
         ),
     ],

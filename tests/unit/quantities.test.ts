@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  firstWithoutCost,
   isQuantityId,
   LEGACY_KINDS,
   legacyKindOfQuantity,
@@ -95,6 +96,18 @@ describe('quantity catalogue', () => {
   it('normalises consumption but not temperatures', () => {
     expect(QUANTITIES['heat-energy'].normalizable).toBe(true);
     expect(QUANTITIES['indoor-temperature'].normalizable).toBe(false);
+  });
+});
+
+describe('firstWithoutCost', () => {
+  it('names the first averaged quantity, which has no cost or CO₂, and null when all are summed', () => {
+    expect(firstWithoutCost(['heat-energy', 'indoor-temperature', 'indoor-relative-humidity'])).toBe(
+      'indoor-temperature',
+    );
+    expect(firstWithoutCost(['heat-energy', 'hca', 'cold-water-volume'])).toBeNull();
+    expect(firstWithoutCost([])).toBeNull();
+    for (const id of QUANTITY_IDS)
+      expect(firstWithoutCost([id]) === null, id).toBe(QUANTITIES[id].aggregation === 'sum');
   });
 });
 

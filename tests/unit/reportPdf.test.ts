@@ -60,10 +60,7 @@ const report = buildMonthlyReport({
   co2: { 'hot-water-volume': 7800 },
 });
 
-const translate = (lang: Language): Translate => {
-  const t = serverT(lang);
-  return (key, values) => t(key, values ?? {});
-};
+const translate = (lang: Language): Translate => serverT(lang);
 
 /** As the PDF's standard font writes them (WinAnsi has no subscript 2 and no ≈). */
 const asPrinted = (text: string) => text.replace(/₂/g, '2').replace(/≈/g, '~').replace(/\s+/g, ' ');

@@ -2,30 +2,14 @@
 
 import { useMutation } from '@tanstack/react-query';
 import {
+  type AlarmInput,
   CreateAlarmDocument as createAlarmDocument,
   DeleteAlarmDocument as deleteAlarmDocument,
   UpdateAlarmDocument as updateAlarmDocument,
 } from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
 import { queryClient } from '../queryClient.ts';
-import {
-  type Alarm,
-  type AlarmFrequencyName,
-  type AlarmTypeName,
-  alarmQueryOptions,
-  alarmsQueryOptions,
-} from './alarmQueries.ts';
-
-export type AlarmInput = {
-  type: AlarmTypeName;
-  quantity: string;
-  frequency: AlarmFrequencyName;
-  threshold?: number | null;
-  minimum?: number | null;
-  maximum?: number | null;
-  leakRule?: boolean;
-  enabled?: boolean;
-};
+import { type Alarm, alarmQueryOptions, alarmsQueryOptions } from './alarmQueries.ts';
 
 const invalidate = (tenancyId: string) =>
   queryClient.invalidateQueries({ queryKey: alarmsQueryOptions(tenancyId).queryKey });

@@ -2,43 +2,23 @@
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
+  type AlarmFieldsFragment,
+  type AlarmFrequency,
+  type AlarmType,
+  type AlarmValuesInput,
+  type AlarmValuesQuery,
   AlarmDocument as alarmDocument,
   AlarmsDocument as alarmsDocument,
   AlarmValuesDocument as alarmValuesDocument,
 } from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
 
-export type AlarmTypeName = 'THRESHOLD' | 'COMPARISON' | 'ZERO_CONSUMPTION' | 'INDOOR_CLIMATE';
-export type AlarmFrequencyName = 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
+export type { AlarmValuesInput };
+export type AlarmTypeName = AlarmType;
+export type AlarmFrequencyName = AlarmFrequency;
 
-/** One evaluated period. */
-type AlarmEvaluation = {
-  periodStart: string;
-  periodEnd: string;
-  state: 'OK' | 'FIRED' | 'UNKNOWN';
-  value: number | null;
-  reference: number | null;
-  reason: string | null;
-  evaluatedAt: string;
-};
-
-/** An alarm as the pages use it. */
-export type Alarm = {
-  id: string;
-  tenancyId: string;
-  type: AlarmTypeName;
-  quantity: string;
-  frequency: AlarmFrequencyName;
-  threshold: number | null;
-  minimum: number | null;
-  maximum: number | null;
-  leakRule: boolean;
-  enabled: boolean;
-  status: 'OK' | 'TRIGGERED' | 'OFF';
-  lastFired: AlarmEvaluation | null;
-  history: AlarmEvaluation[];
-  createdAt: string;
-};
+/** An alarm as the pages use it (AlarmFields in alarmFields.graphql). */
+export type Alarm = AlarmFieldsFragment;
 
 /** The caller's alarms on a tenancy. */
 export function alarmsQueryOptions(tenancyId: string) {
@@ -69,15 +49,7 @@ export function useAlarm(tenancyId: string | null, id: string | null) {
   });
 }
 
-export type AlarmValuesInput = {
-  tenancyId: string;
-  type: AlarmTypeName;
-  quantity: string;
-  frequency: AlarmFrequencyName;
-  count: number;
-};
-
-export type AlarmPeriodValue = { periodStart: string; periodEnd: string; value: number | null };
+export type AlarmPeriodValue = AlarmValuesQuery['alarmValues'][number];
 
 /** Values of the latest complete periods. */
 function alarmValuesQueryOptions(input: AlarmValuesInput) {

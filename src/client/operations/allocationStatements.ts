@@ -1,20 +1,13 @@
 /** allocationStatements (account backend): a tenancy's allocation statements, newest period first. */
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { AllocationStatementsDocument as allocationStatementsDocument } from '../gql/account.ts';
+import {
+  type AllocationStatementsQuery,
+  AllocationStatementsDocument as allocationStatementsDocument,
+} from '../gql/account.ts';
 import { authorizedRequest } from '../graphql.ts';
 
-export type AllocationStatementSummary = {
-  id: string;
-  periodStartDate: string;
-  periodEndDate: string;
-  expenseTypes: string[];
-  currency: string;
-  balance: string;
-  objectionDeadline: string;
-  fileName: string;
-  url: string;
-};
+export type AllocationStatementSummary = AllocationStatementsQuery['allocationStatements'][number];
 
 /** Query options for one tenancy's statements. */
 function allocationStatementsQueryOptions(tenancyId: string) {

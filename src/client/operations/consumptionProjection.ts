@@ -1,10 +1,14 @@
 /** consumptionProjection (tenant backend): month- or year-to-date and where it ends at the same pace. */
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ConsumptionProjectionDocument as consumptionProjectionDocument } from '../gql/tenant.ts';
+import {
+  ConsumptionProjectionDocument as consumptionProjectionDocument,
+  type ProjectionInput as GeneratedProjectionInput,
+} from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
 
-export type ProjectionInput = { unitId: string; quantities: string[]; span: 'MONTH' | 'YEAR' };
+/** The schema's input, with the spans it accepts (this month, this year). */
+export type ProjectionInput = GeneratedProjectionInput & { span: 'MONTH' | 'YEAR' };
 
 /** Query options for a projection. */
 function consumptionProjectionQueryOptions(input: ProjectionInput) {

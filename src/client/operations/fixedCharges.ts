@@ -1,15 +1,14 @@
 /** fixedCharges (tenant backend): subscriptions and meter rent per bucket of a period. */
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { FixedChargesDocument as fixedChargesDocument } from '../gql/tenant.ts';
+import {
+  FixedChargesDocument as fixedChargesDocument,
+  type FixedChargesInput as GeneratedFixedChargesInput,
+} from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
 
-export type FixedChargesInput = {
-  unitId: string;
-  periodBegin: string;
-  periodEnd: string;
-  resolution: 'MONTH' | 'YEAR';
-};
+/** The schema's input, with the resolutions it accepts (others are refused). */
+export type FixedChargesInput = GeneratedFixedChargesInput & { resolution: 'MONTH' | 'YEAR' };
 
 /** Query options for the fixed charges of a unit. */
 function fixedChargesQueryOptions(input: FixedChargesInput) {

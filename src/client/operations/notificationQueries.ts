@@ -2,31 +2,14 @@
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
+  type NotificationFieldsFragment,
   NotificationDocument as notificationDocument,
   NotificationsDocument as notificationsDocument,
 } from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
 
-type NotificationKindName = 'HIGH_CONSUMPTION' | 'ZERO_CONSUMPTION' | 'INDOOR_CLIMATE' | 'CONSUMPTION_REPORT';
-
-/** A notification as the pages use it. */
-export type Notification = {
-  id: string;
-  tenancyId: string;
-  kind: NotificationKindName;
-  alarmId: string | null;
-  quantity: string | null;
-  frequency: 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
-  periodStart: string;
-  periodEnd: string;
-  value: number | null;
-  reference: number | null;
-  reason: string | null;
-  percent: number | null;
-  totals: { quantity: string; value: number }[];
-  createdAt: string;
-  read: boolean;
-};
+/** A notification as the pages use it (NotificationFields in alarmFields.graphql). */
+export type Notification = NotificationFieldsFragment;
 
 /** The caller's notifications on a tenancy, newest first. */
 export function notificationsQueryOptions(tenancyId: string) {

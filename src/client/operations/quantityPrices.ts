@@ -1,15 +1,8 @@
 /** quantityPrices (tenant backend): unit prices with their validity (SPEC §3 Price, §7). */
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { QuantityPricesDocument as quantityPricesDocument } from '../gql/tenant.ts';
+import { type QuantityPricesInput, QuantityPricesDocument as quantityPricesDocument } from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
-
-export type QuantityPricesInput = {
-  unitId: string;
-  quantities?: string[];
-  periodBegin: string;
-  periodEnd: string;
-};
 
 /** Query options for the prices of a unit's property. */
 function quantityPricesQueryOptions(input: QuantityPricesInput) {

@@ -1,16 +1,11 @@
 /** readoutMinMax (tenant backend, nucleus side): a meter's first and last readout in a period (SPEC §3, §7). */
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ReadoutMinMaxDocument as readoutMinMaxDocument } from '../gql/tenant.ts';
+import {
+  type ReadoutMinMaxQueryVariables as ReadoutMinMaxInput,
+  ReadoutMinMaxDocument as readoutMinMaxDocument,
+} from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
-
-export type ReadoutMinMaxInput = {
-  tenancyId: number;
-  meterNumber: string;
-  quantity: string;
-  fromDate: string;
-  toDate: string;
-};
 
 /** Query options for one meter's readouts. */
 function readoutMinMaxQueryOptions(input: ReadoutMinMaxInput) {

@@ -1,19 +1,10 @@
 /** tenantTable (tenant backend): one row per room or meter with comparison values (SPEC §3, §7). */
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { TenantTableDocument as tenantTableDocument } from '../gql/tenant.ts';
+import { type TenantTableInput, TenantTableDocument as tenantTableDocument } from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
 
-export type TenantTableInput = {
-  unitId: string;
-  quantities: string[];
-  periodBegin: string;
-  periodEnd: string;
-  compareWith?: 'PROPERTY' | 'LAST_PERIOD';
-  rows?: 'ROOM' | 'METER';
-  graphType?: 'HOURLY_VALUES' | 'COST' | 'CO2';
-  normalized?: boolean;
-};
+export type { TenantTableInput };
 
 /** Query options for one table request. */
 function tenantTableQueryOptions(table: TenantTableInput) {

@@ -1,19 +1,11 @@
 /** unitQuantityKpis (tenant backend): totals and comparisons per quantity for a unit and period (SPEC §3, §7). */
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { UnitQuantityKpisDocument as unitQuantityKpisDocument } from '../gql/tenant.ts';
+import {
+  type UnitQuantityKpisInput,
+  UnitQuantityKpisDocument as unitQuantityKpisDocument,
+} from '../gql/tenant.ts';
 import { authorizedRequest } from '../graphql.ts';
-
-export type UnitQuantityKpisInput = {
-  unitId: string;
-  quantities: string[];
-  periodBegin: string;
-  periodEnd: string;
-  graphType?: 'HOURLY_VALUES' | 'COST' | 'CO2';
-  normalized?: boolean;
-  climateCorrection?: { hotWaterShare?: number };
-  hcaKwhEstimate?: boolean;
-};
 
 /** Query options for the KPIs of a unit. */
 function unitQuantityKpisQueryOptions(input: UnitQuantityKpisInput) {

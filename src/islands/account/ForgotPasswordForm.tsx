@@ -23,7 +23,7 @@ function Form() {
   const { t } = useTranslation(['account', 'domain']);
   const id = useId();
   const [email, setEmail] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<ReturnType<typeof validateEmail>>(null);
   const [failure, setFailure] = useState<{ code: ServerErrorCode; raw: unknown } | null>(null);
   const [state, setState] = useState<'editing' | 'sending' | 'sent'>('editing');
   if (state === 'sent') {

@@ -1,9 +1,9 @@
 /** Password and confirmation fields with the live SPEC §5 rule checklist, shared by signup, reset and profile. */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PasswordError } from '../../lib/validation.ts';
+import type { confirmPasswordError, PasswordError } from '../../lib/validation.ts';
 
-const RULES: Array<[PasswordError, string]> = [
+const RULES: Array<[PasswordError, `rule_${'length' | 'capital' | 'lowercase' | 'digit' | 'special'}`]> = [
   ['password_too_short', 'rule_length'],
   ['password_no_capital', 'rule_capital'],
   ['password_no_lowercase', 'rule_lowercase'],
@@ -15,7 +15,7 @@ interface Props {
   password: string;
   confirm: string;
   errors: PasswordError[];
-  confirmError: string | null;
+  confirmError: ReturnType<typeof confirmPasswordError>;
   showErrors: boolean;
   onPassword: (value: string) => void;
   onConfirm: (value: string) => void;

@@ -239,7 +239,7 @@ function EmailChange() {
   const id = useId();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<ReturnType<typeof validateEmail>>(null);
   const [passwordMissing, setPasswordMissing] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const { busy, failure, run } = useAction();

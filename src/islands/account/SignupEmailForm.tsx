@@ -26,7 +26,7 @@ function Form() {
   const [email, setEmail] = useState(() =>
     typeof window === 'undefined' ? '' : (sessionStorage.getItem(SIGNUP_EMAIL_KEY) ?? ''),
   );
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ReturnType<typeof validateEmail>>(null);
   return (
     <form
       className="login-form"

@@ -189,7 +189,7 @@ function InviteForm({ onInvite }: { onInvite: (email: string) => Promise<void> }
   const { t } = useTranslation(['account', 'domain']);
   const id = useId();
   const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ReturnType<typeof validateEmail>>(null);
   return (
     <form
       noValidate

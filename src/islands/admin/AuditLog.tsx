@@ -13,6 +13,7 @@ import {
   AuditLogDocument,
   type AuditLogQuery,
 } from '../../client/gql/admin.ts';
+import { orFallback } from '../../client/i18nKeys.ts';
 import { csvFileName, toCsv } from '../../lib/csv.ts';
 import type { Language } from '../../lib/languages.ts';
 import { download } from '../consumption/DataTable.tsx';
@@ -81,7 +82,7 @@ function Audit({ lang }: { lang: Language }) {
   });
   const numberOf = new Map((properties.data?.properties ?? []).map((p) => [p.id, p.number]));
   const actionLabel = (code: string) =>
-    t([`audit.action.${code.replaceAll('.', '_')}`, 'audit.action_other'], { code });
+    t(orFallback(`audit.action.${code.replaceAll('.', '_')}`, 'audit.action_other'), { code });
   const ids = {
     search: useId(),
     actor: useId(),
@@ -137,7 +138,7 @@ function Audit({ lang }: { lang: Language }) {
         'reason',
         'before',
         'after',
-      ];
+      ] as const;
       download(
         csvFileName(t('audit.file_name'), applied.from, applied.to),
         toCsv(

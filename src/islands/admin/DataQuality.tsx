@@ -108,7 +108,7 @@ function IssueRow({ issue: i, lang }: { issue: Issue; lang: Language }) {
   const finding = i.readingValue === null;
   const choices: DataIssueResolution[] = finding ? ['NOTED'] : ['CORRECT', 'RESET'];
   const [as, setAs] = useState<DataIssueResolution>(choices[0]!);
-  const [decided, setDecided] = useState<string | null>(null);
+  const [decided, setDecided] = useState<'ACCEPTED' | 'REJECTED' | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: ['admin', 'dataQuality'] });
   const accept = useMutation({
     mutationFn: () => adminRequest(AcceptDataIssueDocument, { input: { id: i.id, as } }),

@@ -7,6 +7,7 @@ import { useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getOperatorSession } from '../../client/admin/session.ts';
+import { orFallback } from '../../client/i18nKeys.ts';
 import type { Language } from '../../lib/languages.ts';
 import { Providers } from '../shared/Providers.tsx';
 
@@ -65,7 +66,7 @@ function Flow() {
       )}
       {error && (
         <p className="alert error" role="alert">
-          {t([`errors.${error}`, 'errors.UNKNOWN'])}
+          {t(orFallback(`errors.${error}`, 'errors.UNKNOWN'))}
         </p>
       )}
       {step === 'credentials' && <Credentials busy={busy} />}

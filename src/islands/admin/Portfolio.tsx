@@ -14,6 +14,7 @@ import {
   type PortfolioQuery,
   type PortfolioSortKey,
 } from '../../client/gql/admin.ts';
+import { orFallback } from '../../client/i18nKeys.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
@@ -194,7 +195,7 @@ function Results({ query, view, onSort, onPage }: ResultsProps) {
   if (query.isError)
     return (
       <p className="alert error" role="alert">
-        {t([`errors.${query.error.message}`, 'errors.UNKNOWN'])}
+        {t(orFallback(`errors.${query.error.message}`, 'errors.UNKNOWN'))}
       </p>
     );
   if (!query.data) return <Spinner label={t('loading')} />;

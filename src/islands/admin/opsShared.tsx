@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminRequest } from '../../client/admin/session.ts';
 import { AdminPropertiesDocument } from '../../client/gql/admin.ts';
+import { orFallback } from '../../client/i18nKeys.ts';
 import { useOperator } from './useOperator.ts';
 
 /** The properties the operator reaches (the shell's query, shared through the cache). */
@@ -21,7 +22,7 @@ export function ErrorAlert({ code }: { code: string | null | undefined }) {
   if (!code) return null;
   return (
     <p className="alert error" role="alert">
-      {t([`admin-ops:errors.${code}`, `admin:errors.${code}`, 'admin:errors.UNKNOWN'])}
+      {t(orFallback([`admin-ops:errors.${code}`, `admin:errors.${code}`], 'admin:errors.UNKNOWN'))}
     </p>
   );
 }

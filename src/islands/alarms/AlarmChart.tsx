@@ -8,6 +8,7 @@ import type { AlarmPeriodValue } from '../../client/operations/alarmQueries.ts';
 import { type AlarmRuleShape, alarmBreaches, alarmLimitLines } from '../../lib/alarmChart.ts';
 import type { Language } from '../../lib/languages.ts';
 import type { ServerResolution } from '../../lib/periods.ts';
+import { quantityKey } from '../../lib/quantities.ts';
 import type { ChartSeries, GraphModel } from '../consumption/ConsumptionChart.tsx';
 import { GraphPanel } from '../consumption/GraphPanel.tsx';
 import { valueFormat } from '../consumption/valueFormat.ts';
@@ -35,7 +36,7 @@ export function AlarmChart({ rule, values, fired, lang, title }: Props) {
     const series: ChartSeries[] = [
       {
         key: 'value',
-        name: t(`domain:quantities.${rule.quantity}`, { defaultValue: rule.quantity }),
+        name: t(quantityKey(rule.quantity)),
         values: values.map((v) => v.value),
         kind: 'bar',
         color: ALARM_COLORS.ok,

@@ -3,10 +3,13 @@ import { navigate } from 'astro:transitions/client';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
+import { lower } from '../../client/i18nKeys.ts';
 import { useDeleteAlarm, useToggleAlarm } from '../../client/operations/alarmMutations.ts';
 import { useAlarm, useAlarmValues } from '../../client/operations/alarmQueries.ts';
+import { alarmReason } from '../../lib/alarmReasons.ts';
 import { errorMessageKey, serverErrorCode } from '../../lib/errors.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
+import { quantityKey } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { useDocumentTitle } from '../shared/useDocumentTitle.ts';
@@ -41,7 +44,7 @@ function Detail({ alarmId }: { alarmId: string }) {
   const toggle = useToggleAlarm(tenancyId ?? '');
   const [confirming, setConfirming] = useState(false);
   const name = a
-    ? `${t(`domain:quantities.${a.quantity}`)} · ${t(`domain:alarms.frequency.${a.frequency.toLowerCase()}`)}`
+    ? `${t(quantityKey(a.quantity))} · ${t(`domain:alarms.frequency.${lower(a.frequency)}`)}`
     : null;
   useDocumentTitle(name ? t('detail.page_title', { name }) : null);
 
@@ -58,7 +61,7 @@ function Detail({ alarmId }: { alarmId: string }) {
 
   const fail = (err: unknown) =>
     toast.error(`${t('detail.failed')} ${t(`domain:${errorMessageKey(serverErrorCode(err))}`)}`);
-  const quantityLabel = t(`domain:quantities.${a.quantity}`);
+  const quantityLabel = t(quantityKey(a.quantity));
   const fired = a.history.filter((h) => h.state === 'FIRED');
 
   return (
@@ -68,7 +71,7 @@ function Detail({ alarmId }: { alarmId: string }) {
           <div>
             <h2 id="alarm-title">{name}</h2>
             <p className="card-subtitle">
-              {t(`domain:alarms.type.${a.type.toLowerCase()}`)}: {ruleText(a, lang, t)}
+              {t(`domain:alarms.type.${lower(a.type)}`)}: {ruleText(a, lang, t)}
             </p>
           </div>
           <span className={`alarm-status status-${a.status.toLowerCase()}`} data-testid="alarm-status">
@@ -159,7 +162,7 @@ function Detail({ alarmId }: { alarmId: string }) {
                 <a href={graphHref(tenancyId, a.quantity, h.periodStart, h.periodEnd)}>
                   {periodLabel(h.periodStart, a.frequency, lang, t)}
                 </a>
-                : {amount(h.value, a.quantity, lang)} · {t(`reason.${h.reason ?? 'above_threshold'}`)}
+                : {amount(h.value, a.quantity, lang)} · {t(`reason.${alarmReason(h.reason)}`)}
               </li>
             ))}
           </ul>

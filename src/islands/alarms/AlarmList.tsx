@@ -1,8 +1,10 @@
 /** The alarm list (SPEC §2 alarms): each alarm's state (OK, triggered with when, off) and the way to a new one. */
 import { useTranslation } from 'react-i18next';
+import { lower } from '../../client/i18nKeys.ts';
 import { useAlarms } from '../../client/operations/alarmQueries.ts';
 import { useNotifications } from '../../client/operations/notificationQueries.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
+import { quantityKey } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { EmptyState } from './EmptyState.tsx';
@@ -62,8 +64,7 @@ function List() {
             <li key={alarm.id} className="card alarm-item">
               <a className="alarm-link" href={`${base}/alarms/${alarm.id}`}>
                 <span className="alarm-name">
-                  {t(`domain:quantities.${alarm.quantity}`)} ·{' '}
-                  {t(`domain:alarms.frequency.${alarm.frequency.toLowerCase()}`)}
+                  {t(quantityKey(alarm.quantity))} · {t(`domain:alarms.frequency.${lower(alarm.frequency)}`)}
                 </span>
                 <span className="alarm-rule">{ruleText(alarm, lang, t)}</span>
               </a>

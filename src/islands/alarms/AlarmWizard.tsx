@@ -133,10 +133,9 @@ function Wizard({ tenancyId, alarm }: { tenancyId: string; alarm: Alarm | null }
   });
   const state = useSelector(actor, (s) => s);
   const { draft } = state.context;
-  const stepName = typeof state.value === 'object' ? (state.value as { steps: string }).steps : null;
-  const step = stepName
-    ? ALARM_STEPS.indexOf(stepName as (typeof ALARM_STEPS)[number]) + 1
-    : ALARM_STEPS.length;
+  const stepName =
+    typeof state.value === 'object' ? (state.value as { steps: (typeof ALARM_STEPS)[number] }).steps : null;
+  const step = stepName ? ALARM_STEPS.indexOf(stepName) + 1 : ALARM_STEPS.length;
   useDocumentTitle(
     t('wizard.page_title', {
       title: t(alarm ? 'wizard.title_edit' : 'wizard.title_new'),

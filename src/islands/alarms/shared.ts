@@ -12,6 +12,9 @@ import {
 } from '../../lib/quantities.ts';
 import { useSession } from '../shared/useSession.ts';
 
+/** The translate function of the alarm and notification islands. */
+export type AlarmsT = TFunction<readonly ['alarms', 'domain']>;
+
 /** The selected tenancy's id once the session is ready (the shell keeps the URL and the selection in step). */
 export function useTenancyInView(): string | null {
   const ready = useSession((s) => s.matches({ loggedIn: { tenancy: 'withTenancies' } }));
@@ -56,14 +59,14 @@ export function unitOf(quantity: string | null, lang: Language): string {
 }
 
 /** A period's label: "21 November 2026", "Week 47, 2026", "November 2026", "2026". */
-export function periodLabel(start: string, frequency: string, lang: Language, t: TFunction): string {
+export function periodLabel(start: string, frequency: string, lang: Language, t: AlarmsT): string {
   return alarmPeriodText(start, frequency.toLowerCase(), lang, (week, year) =>
     t('domain:periods.week_number', { week, year }),
   );
 }
 
 /** What an alarm watches, in a sentence: "More than 2,000 kWh", "Average below 18 °C or above 25 °C". */
-export function ruleText(alarm: Alarm, lang: Language, t: TFunction): string {
+export function ruleText(alarm: Alarm, lang: Language, t: AlarmsT): string {
   const a = (v: number | null) => amount(v, alarm.quantity, lang);
   switch (alarm.type) {
     case 'THRESHOLD':

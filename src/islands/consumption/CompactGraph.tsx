@@ -154,7 +154,7 @@ function tooltipText(
   value: number | null,
   i: number,
   lang: Language,
-  t: (key: string) => string,
+  t: (key: 'chart.week' | 'chart.partial') => string,
 ): string | null {
   const ts = model.timestamps[i];
   if (!ts) return null;

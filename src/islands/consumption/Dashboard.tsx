@@ -17,7 +17,7 @@ import {
   toServerDates,
   toServerMinuteRange,
 } from '../../lib/periods.ts';
-import type { QuantityId } from '../../lib/quantities.ts';
+import { type QuantityId, quantityKey } from '../../lib/quantities.ts';
 import { consumptionRating, ratingKey } from '../../lib/ratings.ts';
 import { tenancyQuantities } from '../../lib/tenancyQuantities.ts';
 import { Providers } from '../shared/Providers.tsx';
@@ -178,7 +178,7 @@ function QuantityCard({
   fileParts: string[];
 }) {
   const { t } = useTranslation(['consumption', 'domain', 'common']);
-  const name = t(`domain:quantities.${quantity}`);
+  const name = t(quantityKey(quantity));
   const kpi = data?.kpis.find((k) => k.quantityDescriptor.quantity === quantity);
   const format = valueFormat(quantity, 'HOURLY_VALUES', lang);
   const model = useMemo(
@@ -269,7 +269,7 @@ function Extras({
               <li key={r.quantity}>
                 <span className={`rating rating-${r.rating === 'A+' ? 'Aplus' : r.rating}`}>{r.rating}</span>
                 <span>
-                  {t(`domain:quantities.${r.quantity}`)}: {r.rating && t(`domain:${ratingKey(r.rating)}`)}
+                  {t(quantityKey(r.quantity))}: {r.rating && t(`domain:${ratingKey(r.rating)}`)}
                 </span>
               </li>
             ))}

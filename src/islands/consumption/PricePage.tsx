@@ -1,6 +1,7 @@
 /** consumption/{type}/price: the cost graph, the price list with validity, fixed charges and the projection. */
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { orFallback } from '../../client/i18nKeys.ts';
 import { useConsumptionProjection } from '../../client/operations/consumptionProjection.ts';
 import { useFixedCharges } from '../../client/operations/fixedCharges.ts';
 import { useQuantityPrices } from '../../client/operations/quantityPrices.ts';
@@ -10,7 +11,7 @@ import { csvNumber } from '../../lib/csv.ts';
 import { unitSymbol } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import { formatDate, parseIsoDate, spanDays, toServerDates, toServerMinuteRange } from '../../lib/periods.ts';
-import { isQuantityId } from '../../lib/quantities.ts';
+import { isQuantityId, quantityKey } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { CsvButton, DataTable, type TableModel } from './DataTable.tsx';
@@ -64,7 +65,7 @@ function PriceView({ quantity }: Props) {
 
   const currency = prices.data?.[0]?.currency ?? month.data?.[0]?.currency ?? 'DKK';
   const format = valueFormat(quantity, 'COST', lang, { currency });
-  const quantityName = t(`domain:quantities.${quantity}`, { defaultValue: quantity });
+  const quantityName = isQuantityId(quantity) ? t(quantityKey(quantity)) : quantity;
   const title = t('graph.cost_title', { quantity: quantityName });
   const model = useMemo(
     () =>
@@ -255,7 +256,7 @@ function FixedTable({
     columns: [t('price.fixed_kind'), t('price.per_year'), t('price.in_period')],
     rows: [
       ...table.charges.map((c) => {
-        const label = `${t(`price.charge.${c.kind}`, { defaultValue: c.kind })}${c.quantity ? ` (${t(`domain:quantities.${c.quantity}`)})` : ''}`;
+        const label = `${t(orFallback(`price.charge.${c.kind}`, 'price.charge_unknown'), { kind: c.kind })}${c.quantity ? ` (${t(quantityKey(c.quantity))})` : ''}`;
         const inPeriod = sum(c.values);
         return [
           { text: label, csv: label },

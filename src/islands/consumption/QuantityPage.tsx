@@ -18,7 +18,7 @@ import { csvNumber } from '../../lib/csv.ts';
 import { formatNumber, formatQuantity } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import { toServerDates, toServerMinuteRange } from '../../lib/periods.ts';
-import { isQuantityId, QUANTITIES } from '../../lib/quantities.ts';
+import { isQuantityId, QUANTITIES, quantityKey } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { CsvButton, type TableModel, TableScroll } from './DataTable.tsx';
@@ -143,7 +143,7 @@ function QuantityView({ quantity, scope }: Props) {
   );
 
   const format = valueFormat(quantity, graphType, lang, { normalized });
-  const quantityName = t(`domain:quantities.${quantity}`, { defaultValue: quantity });
+  const quantityName = isQuantityId(quantity) ? t(quantityKey(quantity)) : quantity;
   const comparisonName = comparison === 'property' ? t('series.property') : t('series.last_period');
   const model = useMemo(
     () =>
@@ -348,7 +348,10 @@ function QuantityView({ quantity, scope }: Props) {
             {t('kpi.kwh_method', {
               // Codes, one per way a month's kWh per unit was found (docs/domain.md), each translated.
               method: [
-                ...kpi.kwhEstimateMethod.split(',').map((code) => t(`kpi.kwh_methods.${code}`)),
+                ...kpi.kwhEstimateMethod
+                  .split(',')
+                  .filter(isKwhMethod)
+                  .map((code) => t(`kpi.kwh_methods.${code}`)),
                 ...(kpi.kwhPerUnit == null
                   ? []
                   : [
@@ -495,8 +498,15 @@ function sumOrAvg(quantity: string, values: (number | null)[]): number | null {
   return isQuantityId(quantity) && QUANTITIES[quantity].aggregation === 'avg' ? sum / present.length : sum;
 }
 
+/** The codes of kwhEstimateMethod (docs/domain.md); one this client does not know is left out. */
+const KWH_METHODS = ['supply-meter', 'metered-flats', 'operator-factor', 'none'] as const;
+const isKwhMethod = (code: string): code is (typeof KWH_METHODS)[number] =>
+  (KWH_METHODS as readonly string[]).includes(code);
+
 /** The server's reason code (docs/domain.md) in the user's language; an unknown code generically. */
-function notAppliedKey(reason: string | null): string {
+function notAppliedKey(
+  reason: string | null,
+): 'climate.no_outdoor_data' | 'climate.not_heating' | 'climate.not_applied' {
   if (reason === 'degree_days_missing') return 'climate.no_outdoor_data';
   if (reason === 'not_heating_quantity') return 'climate.not_heating';
   return 'climate.not_applied';

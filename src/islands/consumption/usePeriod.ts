@@ -82,7 +82,7 @@ export function usePeriod(page: PeriodPage, hasHourlyData: boolean) {
     choices,
     pickResolution: setPicked,
     /** The period in words ("Last 30 days"), for the period bar and the names of what shows it. */
-    periodText: t(`domain:${label.key}`, label.values),
+    periodText: t(label.key, label.values),
   };
 }
 

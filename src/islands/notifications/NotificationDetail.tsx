@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useMarkNotificationRead } from '../../client/operations/notificationMutations.ts';
 import { useNotification } from '../../client/operations/notificationQueries.ts';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
+import { quantityKey } from '../../lib/quantities.ts';
 import { amount, graphHref, periodLabel, useTenancyInView } from '../alarms/shared.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
@@ -72,7 +73,7 @@ function Detail({ id }: { id: string }) {
           <tbody>
             {n.totals.map((x) => (
               <tr key={x.quantity}>
-                <th scope="row">{t(`domain:quantities.${x.quantity}`)}</th>
+                <th scope="row">{t(quantityKey(x.quantity))}</th>
                 <td>{amount(x.value, x.quantity, lang)}</td>
               </tr>
             ))}

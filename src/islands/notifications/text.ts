@@ -1,22 +1,25 @@
 /** A notification's title and sentence in the user's language (the same texts the mails use). */
-import type { TFunction } from 'i18next';
+
+import { lower } from '../../client/i18nKeys.ts';
 import type { Notification } from '../../client/operations/notificationQueries.ts';
+import { firedReason } from '../../lib/alarmReasons.ts';
 import { formatNumber } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
-import { amount, periodLabel } from '../alarms/shared.ts';
+import { quantityKey } from '../../lib/quantities.ts';
+import { type AlarmsT, amount, periodLabel } from '../alarms/shared.ts';
 
 /** Title (kind) and text of a notification. */
 export function notificationTexts(
   n: Notification,
   lang: Language,
-  t: TFunction,
+  t: AlarmsT,
 ): { title: string; text: string } {
   const period = periodLabel(n.periodStart, n.frequency, lang, t);
-  const title = t(`alarms:notification.kind.${n.kind.toLowerCase()}`);
+  const title = t(`alarms:notification.kind.${lower(n.kind)}`);
   if (n.kind === 'CONSUMPTION_REPORT')
     return { title, text: t('alarms:notification.reason.report', { period }) };
-  const text = t(`alarms:notification.reason.${n.reason ?? 'above_threshold'}`, {
-    quantity: n.quantity ? t(`domain:quantities.${n.quantity}`) : '',
+  const text = t(`alarms:notification.reason.${firedReason(n.reason)}`, {
+    quantity: n.quantity ? t(quantityKey(n.quantity)) : '',
     period,
     value: amount(n.value, n.quantity, lang),
     reference: amount(n.reference, n.quantity, lang),

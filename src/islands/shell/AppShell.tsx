@@ -6,6 +6,7 @@ import { navigate } from 'astro:transitions/client';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
+import type { KeysOf } from '../../client/i18nKeys.ts';
 import { useNotifications } from '../../client/operations/notificationQueries.ts';
 import { loggedOutPath } from '../../client/pendingCode.ts';
 import { rememberReturnTo } from '../../client/returnTo.ts';
@@ -28,7 +29,8 @@ import './menu.css';
 const ShellToaster = lazy(() => import('./ShellToaster.tsx'));
 
 /** One breadcrumb: a common-namespace key (or a ready label, e.g. a room name) and, except for the current page, a link. */
-export type Crumb = { key: string; href?: string; label?: string };
+/** A breadcrumb, translated by the layout (AppLayout.astro); the key identifies it. */
+type Crumb = { key: string; href?: string; label: string };
 
 type Props = { lang: Language; pathname: string; crumbs: Crumb[] };
 
@@ -87,7 +89,7 @@ function Shell({ pathname, crumbs }: Props) {
         <ShellPlaceholder
           brand={config.brand}
           lang={parseLanguage(i18n.language) ?? 'en'}
-          crumbs={crumbs.map((c) => c.label ?? t(c.key))}
+          crumbs={crumbs.map((c) => c.label)}
           breadcrumbsLabel={t('header.breadcrumbs')}
           loadingLabel={t('app.loading')}
         />
@@ -261,7 +263,7 @@ function keepTabInside(container: HTMLElement | null, e: KeyboardEvent): void {
 }
 
 type Entry = {
-  key: string;
+  key: Extract<KeysOf<'common'>, `nav.${string}`>;
   icon: IconName;
   href: string;
   active?: boolean;
@@ -281,7 +283,7 @@ function SideMenu({
   open: boolean;
   onClose: () => void;
 }) {
-  const { t, i18n } = useTranslation(['common', 'consumption']);
+  const { t, i18n } = useTranslation(['common', 'consumption', 'domain']);
   const user = useSession((s) => s.context.user);
   const base = `/t/${encodeURIComponent(tenancyId)}/`;
   // On the dashboard, its one request (tenancyDashboard) brings the units too; elsewhere the menu asks.
@@ -315,7 +317,7 @@ function SideMenu({
     ...(user?.accountHasStatements
       ? [
           {
-            key: 'nav.statements',
+            key: 'nav.statements' as const,
             icon: 'statements' as const,
             href: `${base}statements`,
             active: under('statements'),
@@ -328,7 +330,7 @@ function SideMenu({
       ? []
       : [
           {
-            key: 'nav.notifications',
+            key: 'nav.notifications' as const,
             icon: 'notifications' as const,
             href: `${base}notifications`,
             active: under('notifications'),
@@ -460,9 +462,9 @@ function Header({ tenancy, tenancies, crumbs, menuOpen, onMenu }: HeaderProps) {
           {crumbs.map((crumb, i) => (
             <li key={crumb.key}>
               {crumb.href && i < crumbs.length - 1 ? (
-                <a href={crumb.href}>{crumb.label ?? t(crumb.key)}</a>
+                <a href={crumb.href}>{crumb.label}</a>
               ) : (
-                <span aria-current="page">{crumb.label ?? t(crumb.key)}</span>
+                <span aria-current="page">{crumb.label}</span>
               )}
             </li>
           ))}

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { authorizedGet } from '../../client/graphql.ts';
+import { orFallback } from '../../client/i18nKeys.ts';
 import {
   type AllocationStatementSummary,
   useAllocationStatements,
@@ -72,7 +73,11 @@ function Statements() {
                     {t('statements.object_until', { date: day(s.objectionDeadline) })}
                   </span>
                 </th>
-                <td>{s.expenseTypes.map((type) => t(`expense.${type}`)).join(', ')}</td>
+                <td>
+                  {s.expenseTypes
+                    .map((type) => t(orFallback(`expense.${type}`, 'expense_unknown'), { type }))
+                    .join(', ')}
+                </td>
                 <td className="numeric">
                   <Balance statement={s} lang={lang} />
                 </td>

@@ -42,7 +42,7 @@ export const GET: APIRoute = async ({ params, request, url, clientAddress }) => 
     [asked, parseLanguage(lookup.language)].find((l) => l && config.languages.includes(l)) ??
     config.defaultLanguage;
   const t = serverT(lang);
-  const bytes = await renderReportPdf(lookup.report, lang, (key, values) => t(key, values ?? {}));
+  const bytes = await renderReportPdf(lookup.report, lang, t);
   return new Response(new Uint8Array(bytes), {
     headers: {
       ...PRIVATE,

@@ -2,6 +2,8 @@
  * The alarm evaluator: a pure function over (rule, values, now). It judges one complete period and says
  * whether the alarm fires. A missing or incomplete day means "don't know", never zero.
  */
+
+import type { AlarmReason } from '../../lib/alarmReasons.ts';
 import { type AlarmFrequency, type AlarmPeriod, datesOf, startInstant } from './alarmPeriods.ts';
 
 export type AlarmType = 'threshold' | 'comparison' | 'zero_consumption' | 'indoor_climate';
@@ -40,14 +42,7 @@ export interface EvaluationValues {
   hours?: (number | null)[];
 }
 
-export type EvaluationReason =
-  | 'above_threshold'
-  | 'increase'
-  | 'zero'
-  | 'leak'
-  | 'below_minimum'
-  | 'above_maximum'
-  | 'missing_data';
+export type EvaluationReason = AlarmReason;
 
 /** The verdict on one period. `pending` means the period has not ended yet at `now`. */
 export interface Evaluation {

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import i18next, { type TFunction } from 'i18next';
 import { alarmPeriodText } from '../../lib/alarmPeriod.ts';
+import { firedReason } from '../../lib/alarmReasons.ts';
 import { formatNumber, formatQuantity, unitSymbol } from '../../lib/format.ts';
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language, parseLanguage } from '../../lib/languages.ts';
-import { isQuantityId } from '../../lib/quantities.ts';
+import { isQuantityId, quantityKey } from '../../lib/quantities.ts';
 import { appRoot } from '../paths.ts';
 
 const localesDir = pathToFileURL(join(appRoot, 'locales/'));
@@ -27,9 +28,9 @@ void instance.init({
 });
 
 /** A translate function for a language (unknown languages fall back to en). */
-function mailT(lang: unknown): { t: TFunction; lang: Language } {
+function mailT(lang: unknown): { t: TFunction<readonly ['alarms', 'domain']>; lang: Language } {
   const language = parseLanguage(lang) ?? FALLBACK_LANGUAGE;
-  return { t: instance.getFixedT(language), lang: language };
+  return { t: instance.getFixedT<readonly ['alarms', 'domain']>(language), lang: language };
 }
 
 /** The fields of a notification that its text needs. */
@@ -65,17 +66,17 @@ function periodText(n: Pick<NotificationText, 'periodStart' | 'frequency'>, lang
 /** The one-paragraph text of a notification, and the mail subject for it alone. */
 function notificationText(n: NotificationText, lang: Language): { subject: string; text: string } {
   const { t } = mailT(lang);
-  const quantity = n.quantity ? t(`domain:quantities.${n.quantity}`) : '';
+  const quantity = n.quantity ? t(quantityKey(n.quantity)) : '';
   const period = periodText(n, lang);
   const percent = (n.details as { percent?: number } | null)?.percent;
   const subject = t(`mail.subject.${n.kind}`, { quantity, period });
   if (n.kind === 'consumption_report') {
     const totals = (
       (n.details as { totals?: { quantity: string; value: string }[] } | null)?.totals ?? []
-    ).map((x) => `  ${t(`domain:quantities.${x.quantity}`)}: ${amount(x.value, x.quantity, lang)}`);
+    ).map((x) => `  ${t(quantityKey(x.quantity))}: ${amount(x.value, x.quantity, lang)}`);
     return { subject, text: [t('notification.reason.report', { period }), ...totals].join('\n') };
   }
-  const text = t(`notification.reason.${n.reason ?? 'above_threshold'}`, {
+  const text = t(`notification.reason.${firedReason(n.reason)}`, {
     quantity,
     period,
     value: amount(n.value, n.quantity, lang),

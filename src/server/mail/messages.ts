@@ -51,9 +51,11 @@ export function renderMail<K extends keyof MailParams>(
   params: MailParams[K],
 ): MailContent {
   const lang = parseLanguage(language) ?? FALLBACK_LANGUAGE;
-  const t = i18n.getFixedT(lang, 'account') as unknown as (key: string, values?: object) => string;
-  const subject = t(`mail.${kind}.subject`, params);
-  const body = t(`mail.${kind}.text`, params);
+  const t = i18n.getFixedT(lang, 'account');
+  const mail: keyof MailParams = kind;
+  const values: MailParams[keyof MailParams] = params;
+  const subject = t(`mail.${mail}.subject`, values);
+  const body = t(`mail.${mail}.text`, values);
   const footer = t('mail.footer');
   const link = 'link' in params ? String(params.link) : undefined;
   return { subject, text: `${body}\n\n-- \n${footer}\n`, html: toHtml(body, footer, link, lang) };

@@ -4,7 +4,7 @@
  * The energy-advice and complaint texts are Markdown: src/content/report-texts/<lang>.md.
  */
 import { z } from 'zod';
-import { FUEL_SOURCES, type FuelShare } from '../../lib/reportSettings.ts';
+import { FUEL_SOURCES, type FuelShare, isFuelSource } from '../../lib/reportSettings.ts';
 
 /** The demo supply: a Danish district-heating mix, seeded into the demo property's report settings. */
 export const DEMO_FUEL_MIX = 'biomass=54,waste=21,surplus-heat=9,natural-gas=8,coal=4,other=4';
@@ -17,7 +17,7 @@ export function parseFuelMix(raw: string): FuelShare[] {
     .filter(Boolean)
     .map((part) => {
       const [source, percent] = part.split('=').map((s) => s.trim());
-      if (!source || !(FUEL_SOURCES as readonly string[]).includes(source))
+      if (!isFuelSource(source))
         throw new Error(`unknown fuel source "${source}" (use ${FUEL_SOURCES.join(', ')})`);
       const n = Number(percent);
       if (!Number.isFinite(n) || n < 0 || n > 100) throw new Error(`"${part}": the share must be 0–100`);

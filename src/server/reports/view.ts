@@ -2,15 +2,15 @@
  * The monthly report as displayed text: every figure the page and the PDF show, formatted once here, so the two
  * can never disagree. Pure: a stored report (model.ts), a language and a translate function in, strings out.
  */
+import type { ServerT } from '../../client/i18n.ts';
 import { formatNumber, formatQuantity, MISSING, moneyFormat } from '../../lib/format.ts';
 import { dateLocale, type Language } from '../../lib/languages.ts';
-import { isQuantityId } from '../../lib/quantities.ts';
-import type { Body } from '../../lib/reportSettings.ts';
+import { isQuantityId, quantityKey } from '../../lib/quantities.ts';
 import type { MonthlyReport } from './model.ts';
 import { addMonths } from './months.ts';
 
-/** A translate function over namespaced keys ("reports:report.title"), as i18next's getFixedT gives. */
-export type Translate = (key: string, values?: Record<string, unknown>) => string;
+/** A translate function over namespaced keys ("reports:report.title"): serverT's, so the keys are checked. */
+export type Translate = ServerT;
 
 /** A labelled figure; `id` names it for tests and the page's data-testid. */
 export interface Fact {
@@ -50,13 +50,6 @@ export interface ReportView {
   bodies: { description: string; name: string; url: string }[];
 }
 
-const BODY_KEYS: Record<Body['kind'], string> = {
-  'rent-tribunal': 'reports:bodies.rent-tribunal',
-  'tenant-complaints-board': 'reports:bodies.tenant-complaints-board',
-  'energy-complaints-board': 'reports:bodies.energy-complaints-board',
-  'consumer-organisation': 'reports:bodies.consumer-organisation',
-};
-
 /** Formats a stored report for display in one language. */
 export function reportView(report: MonthlyReport, lang: Language, t: Translate): ReportView {
   const locale = dateLocale(lang);
@@ -85,7 +78,7 @@ export function reportView(report: MonthlyReport, lang: Language, t: Translate):
 
   const rows: UseRow[] = report.quantities.map((q) => ({
     quantity: q.quantity,
-    label: t(`domain:quantities.${q.quantity}`),
+    label: t(quantityKey(q.quantity)),
     cells: [
       qty(q.month, q.quantity),
       qty(q.previousMonth, q.quantity),
@@ -280,7 +273,7 @@ export function reportView(report: MonthlyReport, lang: Language, t: Translate):
       facts: supplyFacts,
     },
     bodies: [...report.bodies.dispute, report.bodies.consumer].map((b) => ({
-      description: t(BODY_KEYS[b.kind]),
+      description: t(`reports:bodies.${b.kind}`),
       name: b.name,
       url: b.url,
     })),

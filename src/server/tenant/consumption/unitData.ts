@@ -4,7 +4,7 @@
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
-import { QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
+import { firstWithoutCost, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import type { Db } from '../../db/client.ts';
 import { measurementPoints, propertyCo2Factors } from '../../db/schema.ts';
 import { badInput } from '../../graphql/errors.ts';
@@ -41,11 +41,15 @@ export function previousYearOf(p: Period): Period {
   );
 }
 
+/** Refuses `what` (COST, CO2, a projection) for a list with an averaged quantity, which has no cost or CO₂. */
+export function refuseAveraged(what: string, quantities: readonly QuantityId[]): void {
+  const averaged = firstWithoutCost(quantities);
+  if (averaged) throw badInput(`${what} is only defined for consumption quantities, not ${averaged}`);
+}
+
 /** Checks that COST and CO2 are asked only for summed quantities. */
-export function checkGraphType(graphType: string, quantities: QuantityId[]): void {
-  if (graphType === 'HOURLY_VALUES') return;
-  const averaged = quantities.find((q) => QUANTITIES[q].aggregation === 'avg');
-  if (averaged) throw badInput(`${graphType} is only defined for consumption quantities, not ${averaged}`);
+export function checkGraphType(graphType: string, quantities: readonly QuantityId[]): void {
+  if (graphType !== 'HOURLY_VALUES') refuseAveraged(graphType, quantities);
 }
 
 export type PointRow = typeof measurementPoints.$inferSelect;

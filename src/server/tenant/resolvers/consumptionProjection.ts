@@ -14,7 +14,7 @@ import { badInput, parseInput } from '../../graphql/errors.ts';
 import { clipToTenancies } from '../access.ts';
 import { dbId, isoDate, quantityId } from '../consumption/common.ts';
 import { chargeBetween, chargesOverlapping } from '../consumption/fixedCharges.ts';
-import { loadUnit } from '../consumption/unitData.ts';
+import { loadUnit, refuseAveraged } from '../consumption/unitData.ts';
 import { planBuckets } from '../graph/buckets.ts';
 import { type SeriesQuery, seriesValues } from '../graph/series.ts';
 import type { Projection, QueryResolvers } from '../types.generated.ts';
@@ -39,8 +39,7 @@ export const consumptionProjection: NonNullable<QueryResolvers['consumptionProje
   if (input.span !== 'MONTH' && input.span !== 'YEAR')
     throw badInput('A projection is for a MONTH or a YEAR');
   const quantities = [...new Set(input.quantities)] as QuantityId[];
-  const averaged = quantities.find((q) => QUANTITIES[q].aggregation === 'avg');
-  if (averaged) throw badInput(`A projection is only defined for consumption quantities, not ${averaged}`);
+  refuseAveraged('A projection', quantities);
   const asOf = input.asOf ? Temporal.PlainDate.from(input.asOf) : todayInCopenhagen();
   const begin = input.span === 'MONTH' ? asOf.with({ day: 1 }) : asOf.with({ month: 1, day: 1 });
   const end = input.span === 'MONTH' ? begin.add({ months: 1 }) : begin.add({ years: 1 });

@@ -26,6 +26,7 @@ import {
   sumKnown,
 } from '../consumption/climate.ts';
 import { climateInput, climateReport, dbId, isClimateCorrected, quantityId } from '../consumption/common.ts';
+import { checkGraphType } from '../consumption/unitData.ts';
 import {
   type BucketPlan,
   lastYearPlan,
@@ -94,11 +95,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
   const caller = tokenToCheck(ctx);
   const input = parseInput(inputSchema, args.graph);
   const quantities = input.quantities as QuantityId[];
-  if (input.graphType !== 'HOURLY_VALUES') {
-    const averaged = quantities.find((q) => QUANTITIES[q].aggregation === 'avg');
-    if (averaged)
-      throw badInput(`${input.graphType} is only defined for consumption quantities, not ${averaged}`);
-  }
+  checkGraphType(input.graphType, quantities);
   let plan: BucketPlan;
   const asked: Range = { from: localMinute(input.periodBegin), to: localMinute(input.periodEnd) };
   try {
