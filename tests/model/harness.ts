@@ -4,6 +4,7 @@ import {
   type AnyStateMachine,
   createMachine,
   type EventObject,
+  fromPromise,
   type Snapshot,
 } from 'xstate';
 import type { TestPath } from 'xstate/graph';
@@ -29,6 +30,70 @@ export function pending<T>(): Pending<T> {
 /** Lets settled promises deliver their done/error events to the actor. */
 export function flush(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Stands in for every promise actor of a machine: each run waits, under its invoke id, until the test settles it
+ * with `resolve` or `reject` (which also let the actor take the done/error event). Provide `actor` for each src.
+ */
+export class Deferreds {
+  private readonly calls = new Map<string, Pending<unknown> & { input: unknown }>();
+  readonly actor = fromPromise<unknown, unknown>(({ input, self }) => {
+    const call = pending<unknown>();
+    this.calls.set(self.id, { ...call, input });
+    return call.promise;
+  });
+
+  /** Whether the invocation `id` is running and unsettled. */
+  has(id: string): boolean {
+    return this.calls.has(id);
+  }
+
+  /** The input the invocation `id` was started with. */
+  input(id: string): unknown {
+    return this.take(id, false).input;
+  }
+
+  async resolve(id: string, output: unknown): Promise<void> {
+    this.take(id, true).resolve(output);
+    await flush();
+  }
+
+  async reject(id: string, error: unknown): Promise<void> {
+    this.take(id, true).reject(error);
+    await flush();
+  }
+
+  private take(id: string, remove: boolean) {
+    const call = this.calls.get(id);
+    if (!call) throw new Error(`no pending ${id} invocation`);
+    if (remove) this.calls.delete(id);
+    return call;
+  }
+}
+
+/** A clock (createActor's `clock`) whose timers fire only when the test says which one, by its delay in ms. */
+export class ManualClock {
+  private readonly timers = new Map<number, { fn: () => void; ms: number }>();
+  private nextId = 0;
+  setTimeout(fn: () => void, ms: number): number {
+    this.nextId += 1;
+    this.timers.set(this.nextId, { fn, ms });
+    return this.nextId;
+  }
+  clearTimeout(id: number): void {
+    this.timers.delete(id);
+  }
+  /** Fires the first pending timer of `ms`; throws when there is none. */
+  fire(ms: number): void {
+    for (const [id, timer] of this.timers) {
+      if (timer.ms !== ms) continue;
+      this.timers.delete(id);
+      timer.fn();
+      return;
+    }
+    throw new Error(`no timer of ${ms} ms is pending`);
+  }
 }
 
 type MachineSnap = Snapshot<unknown> & { value: unknown; context: unknown };

@@ -12,6 +12,7 @@ import {
   type Tenancy,
   type UserAndTenancies,
 } from '../../src/machines/session.machine.ts';
+import { ManualClock } from './harness.ts';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
@@ -98,29 +99,6 @@ const events = [
   { type: 'xstate.done.actor.revoke', output: undefined },
   { type: 'xstate.error.actor.revoke', error: new Error('offline') },
 ] as unknown as SessionEvent[];
-
-/** A clock whose timers fire only when the test says which one, by its delay. */
-class ManualClock {
-  private timers = new Map<number, { fn: () => void; ms: number }>();
-  private nextId = 0;
-  setTimeout(fn: () => void, ms: number): number {
-    this.nextId += 1;
-    this.timers.set(this.nextId, { fn, ms });
-    return this.nextId;
-  }
-  clearTimeout(id: number): void {
-    this.timers.delete(id);
-  }
-  fire(ms: number): void {
-    for (const [id, timer] of this.timers) {
-      if (timer.ms !== ms) continue;
-      this.timers.delete(id);
-      timer.fn();
-      return;
-    }
-    throw new Error(`no timer of ${ms} ms is pending`);
-  }
-}
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: unknown) => void; input: unknown };
 
