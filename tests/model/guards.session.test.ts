@@ -110,13 +110,23 @@ describe('session guards while logged in', () => {
   it('hasTenancies: one tenancy is enough; none goes to noTenancies', async () => {
     const one = await loggedIn([tenancy('7')]);
     expect(one.value()).toEqual({
-      loggedIn: { tenancy: 'withTenancies', accountToken: 'fresh', tenantToken: 'fresh' },
+      loggedIn: {
+        tenancy: 'withTenancies',
+        accountToken: 'fresh',
+        tenantToken: 'fresh',
+        impersonation: 'none',
+      },
     });
     expect(one.actor.getSnapshot().context.selectedTenancyId).toBe('7');
 
     const none = await loggedIn([]);
     expect(none.value()).toEqual({
-      loggedIn: { tenancy: 'noTenancies', accountToken: 'fresh', tenantToken: 'fresh' },
+      loggedIn: {
+        tenancy: 'noTenancies',
+        accountToken: 'fresh',
+        tenantToken: 'fresh',
+        impersonation: 'none',
+      },
     });
     expect(none.actor.getSnapshot().context.selectedTenancyId).toBeNull();
   });

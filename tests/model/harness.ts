@@ -10,14 +10,14 @@ import {
 import type { TestPath } from 'xstate/graph';
 
 /** A promise the test settles by hand, standing in for a network call. */
-export interface Pending<T> {
+interface Pending<T> {
   promise: Promise<T>;
   resolve: (value: T) => void;
   reject: (error: unknown) => void;
 }
 
 /** Makes a hand-settled promise. */
-export function pending<T>(): Pending<T> {
+function pending<T>(): Pending<T> {
   let resolve!: (value: T) => void;
   let reject!: (error: unknown) => void;
   const promise = new Promise<T>((res, rej) => {
@@ -96,16 +96,39 @@ export class ManualClock {
   }
 }
 
-type MachineSnap = Snapshot<unknown> & { value: unknown; context: unknown };
+type MachineSnap = Snapshot<unknown> & {
+  value: unknown;
+  context: unknown;
+  matches: (value: never) => boolean;
+};
 
 /**
- * Replays a model path on a real actor: each event goes through `exec` (which may settle an invoked promise),
- * then the actor's state value and context must equal the model's.
+ * What a path must end with, written by hand for each state a path can end in: the first entry whose state the
+ * final snapshot matches gives the context it must hold (a partial object, compared with toMatchObject) or a
+ * check of its own. A path ending in a state with no entry fails, so a new state needs a written outcome.
  */
-export async function replay<TEvent extends EventObject>(
+export type Outcomes<TContext> = ReadonlyArray<
+  readonly [state: unknown, expected: Partial<TContext> | ((context: TContext) => void)]
+>;
+
+function expectOutcome<TContext>(snapshot: MachineSnap, outcomes: Outcomes<TContext>): void {
+  const hit = outcomes.find(([state]) => snapshot.matches(state as never));
+  if (!hit) throw new Error(`no expected outcome written for state ${JSON.stringify(snapshot.value)}`);
+  const [, expected] = hit;
+  if (typeof expected === 'function') expected(snapshot.context as TContext);
+  else expect(snapshot.context).toMatchObject(expected);
+}
+
+/**
+ * Replays a model path on a real actor: each event goes through `exec` (which may settle an invoked promise or
+ * fire a timer), then the actor's state value and context must equal the model's; at the end the actor must
+ * hold the hand-written outcome of the state it ended in.
+ */
+export async function replay<TEvent extends EventObject, TContext>(
   path: TestPath<MachineSnap, TEvent>,
   actor: AnyActorRef,
   exec: (event: TEvent) => Promise<void> | void,
+  outcomes: Outcomes<TContext>,
 ): Promise<void> {
   const types = new Set(path.steps.map((s) => s.event.type));
   const events = Object.fromEntries(
@@ -127,36 +150,77 @@ export async function replay<TEvent extends EventObject>(
       },
     },
   });
+  expectOutcome(actor.getSnapshot() as MachineSnap, outcomes);
 }
 
-type StateConfig = { invoke?: unknown; on?: Record<string, unknown>; states?: Record<string, StateConfig> };
+/**
+ * How a model event reaches the live actor: `xstate.done.actor.<id>` and `xstate.error.actor.<id>` settle the
+ * deferred invocation `<id>`, `xstate.after.<delay>.…` fires the clock's timer of that delay's ms, and any other
+ * event is sent. Each ends by letting settled promises deliver their events.
+ */
+export function executor(
+  actor: AnyActorRef,
+  deferreds: Deferreds = new Deferreds(),
+  timers?: { clock: ManualClock; delays: Record<string, number> },
+) {
+  return async (event: EventObject & { output?: unknown; error?: unknown }): Promise<void> => {
+    const done = /^xstate\.done\.actor\.(.+)$/.exec(event.type);
+    const failed = /^xstate\.error\.actor\.(.+)$/.exec(event.type);
+    const after = /^xstate\.after\.(\w+)\./.exec(event.type);
+    if (done) await deferreds.resolve(done[1]!, event.output);
+    else if (failed) await deferreds.reject(failed[1]!, event.error);
+    else if (after) {
+      if (!timers) throw new Error(`${event.type}: no clock given`);
+      const ms = timers.delays[after[1]!];
+      if (ms === undefined) throw new Error(`${event.type}: no ms given for delay ${after[1]}`);
+      timers.clock.fire(ms);
+      await flush();
+    } else {
+      actor.send(event);
+      await flush();
+    }
+  };
+}
 
-function stripInvokes(state: StateConfig): StateConfig {
-  const { invoke, states, ...rest } = state;
+type StateConfig = {
+  invoke?: unknown;
+  after?: Record<string, unknown>;
+  on?: Record<string, unknown>;
+  states?: Record<string, StateConfig>;
+};
+
+function testable(state: StateConfig, path: string[]): StateConfig {
+  const { invoke, after, states, ...rest } = state;
   const out: StateConfig = { ...rest };
-  if (states) out.states = Object.fromEntries(Object.entries(states).map(([k, v]) => [k, stripInvokes(v)]));
+  if (states)
+    out.states = Object.fromEntries(Object.entries(states).map(([k, v]) => [k, testable(v, [...path, k])]));
+  const on: Record<string, unknown> = { ...(state.on ?? {}) };
   if (invoke) {
     const list = (Array.isArray(invoke) ? invoke : [invoke]) as Array<{
       id?: string;
       onDone?: unknown;
       onError?: unknown;
     }>;
-    const on: Record<string, unknown> = { ...(state.on ?? {}) };
     for (const inv of list) {
       if (!inv.id) throw new Error('model tests need an explicit invoke id');
       if (inv.onDone) on[`xstate.done.actor.${inv.id}`] = inv.onDone;
       if (inv.onError) on[`xstate.error.actor.${inv.id}`] = inv.onError;
     }
-    out.on = on;
   }
+  // The event XState raises for a named delay: xstate.after.<delay>.<state path>.
+  for (const [delay, target] of Object.entries(after ?? {}))
+    on[`xstate.after.${delay}.${path.join('.')}`] = target;
+  if (invoke || after) out.on = on;
   return out;
 }
 
 /**
- * The same machine with each invoke replaced by transitions on its done/error events. xstate/graph refuses
- * invocations, so the model walks this twin while the real machine (with its invoke) is the system under test.
+ * The same machine with each invoke replaced by transitions on its done/error events, and each named delayed
+ * transition by one on its after event. xstate/graph refuses invocations and delays, so the model walks this twin
+ * while the real machine (with its invokes and timers) is the system under test.
  */
 export function modelOf<T extends AnyStateMachine>(machine: T): T {
-  const config = stripInvokes(machine.config as StateConfig);
-  return createMachine(config as never, machine.implementations as never) as unknown as T;
+  const config = machine.config as StateConfig & { id?: string };
+  const twin = testable(config, [config.id ?? '(machine)']);
+  return createMachine(twin as never, machine.implementations as never) as unknown as T;
 }
