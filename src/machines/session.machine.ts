@@ -4,6 +4,7 @@
  * clock and navigation are supplied with `.provide()`.
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import type { UserQueryQuery } from '../client/gql/account.ts';
 import { type ServerErrorCode, serverErrorCode } from '../lib/errors.ts';
 
 /** The two backends, each with its own tokens (SPEC §3). */
@@ -22,47 +23,11 @@ export type BackendTokens = {
 
 export type SessionTokens = Record<Backend, BackendTokens>;
 
-/** The signed-in user, full shape of SPEC §3. */
-type SessionUser = {
-  id: string;
-  email: string;
-  name: string;
-  language: string;
-  isSuperuser: boolean;
-  isActive: boolean;
-  isAdmin: boolean;
-  userType: string;
-  emailNotifications: boolean;
-  accountHasStatements: boolean;
-};
+/** The signed-in user, full shape of SPEC §3, as the account backend's UserQuery answers it. */
+type SessionUser = NonNullable<UserQueryQuery['me']>;
 
-/** A tenancy of the signed-in user (SPEC §3). */
-export type Tenancy = {
-  id: string;
-  propertyNumber: string;
-  tenancyId: string;
-  tenant: string;
-  start: string;
-  end: string | null;
-  useNewBackend: boolean;
-  dataAvailability: { start: string | null; end: string | null };
-  billingPeriod: { start: string | null; end: string | null };
-  apartment: {
-    apartmentInfo: { city: string; zipcode: string };
-    uniqueId: string;
-    apartment: string;
-    address: string;
-  };
-  latestAllocationStatement: {
-    fileName: string;
-    url: string;
-    periodStartDate: string;
-    periodEndDate: string;
-    expenseTypes: string[];
-  } | null;
-  meterUnits: { kind: string; unit: string }[];
-  isAdmin: boolean;
-};
+/** A tenancy of the signed-in user (SPEC §3), as UserQuery answers it. */
+export type Tenancy = UserQueryQuery['allTenanciesForCurrentUser'][number];
 
 /** An impersonation session in this tab (SPEC §4): whom it shows, and when it ends in ms since the epoch. */
 export type Impersonation = { email: string; endsAt: number };
