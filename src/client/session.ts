@@ -7,6 +7,7 @@ import { type Actor, createActor, fromPromise, type SnapshotFrom, waitFor } from
 import {
   type Backend,
   type BackendTokens,
+  type RestoredSession,
   type SessionTokens,
   sessionMachine,
 } from '../machines/session.machine.ts';
@@ -23,6 +24,8 @@ import { rememberReturnTo, takeReturnTo } from './returnTo.ts';
 import {
   browserStorage,
   clearSessionStorage,
+  forgetImpersonation,
+  readImpersonation,
   readSelectedTenancy,
   readTokens,
   writeSelectedTenancy,
@@ -53,9 +56,10 @@ async function rememberingFailure<T>(work: () => Promise<T>): Promise<T> {
 
 const liveMachine = sessionMachine.provide({
   actors: {
-    restoreSession: fromPromise(async () => ({
+    restoreSession: fromPromise<RestoredSession>(async () => ({
       tokens: readTokens(browserStorage(), Date.now()),
       storedTenancyId: readSelectedTenancy(browserStorage()),
+      impersonation: readImpersonation(),
     })),
     refreshAccess: fromPromise<BackendTokens, { backend: Backend; refreshToken: string }>(
       async ({ input }) =>
@@ -94,13 +98,16 @@ const liveMachine = sessionMachine.provide({
     persistTokens: (_, params) => writeTokens(browserStorage(), params.tokens),
     persistSelectedTenancy: (_, params) => writeSelectedTenancy(browserStorage(), params.tenancyId),
     clearStorage: () => {
+      // In an impersonation tab this clears its sessionStorage, and then the tab goes back to localStorage.
       clearSessionStorage(browserStorage());
+      forgetImpersonation();
       queryClient.clear();
     },
     redirectAfterLogout: (_, params) => {
-      // A chosen logout goes to login; an expired or refused session too, with SPEC §8's "Your log in expired",
-      // and the page it was on is kept for after the next login.
+      // A chosen logout goes to login; an ended impersonation too, saying so; an expired or refused session
+      // with SPEC §8's "Your log in expired", and the page it was on is kept for after the next login.
       if (params.reason === 'user') return void navigate('/login');
+      if (params.reason === 'impersonationEnded') return void navigate('/login?ended=impersonation');
       rememberReturnTo(new URL(window.location.href));
       void navigate('/login?expired=1');
     },

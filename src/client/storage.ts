@@ -1,5 +1,11 @@
 /** The storage keys of SPEC §3 and total parsers for what is read back; nothing here throws. */
-import type { AccessToken, Backend, BackendTokens, SessionTokens } from '../machines/session.machine.ts';
+import type {
+  AccessToken,
+  Backend,
+  BackendTokens,
+  Impersonation,
+  SessionTokens,
+} from '../machines/session.machine.ts';
 
 /** Every localStorage key the app uses. */
 export const STORAGE_KEYS = {
@@ -42,6 +48,40 @@ export function browserStorage(): KeyValueStorage {
   } catch {
     return NO_STORAGE;
   }
+}
+
+/** This tab's sessionStorage, or one that keeps nothing where the browser refuses it. */
+function tabStorage(): KeyValueStorage {
+  try {
+    return window.sessionStorage ?? NO_STORAGE;
+  } catch {
+    return NO_STORAGE;
+  }
+}
+
+/** The impersonation this tab holds: whom it shows and when it ends; null when none or garbled. */
+export function readImpersonation(storage: KeyValueStorage = tabStorage()): Impersonation | null {
+  try {
+    const parsed = JSON.parse(storage.getItem(IMPERSONATION_KEY) ?? 'null') as Partial<Impersonation> | null;
+    return parsed && typeof parsed.email === 'string' && Number.isFinite(parsed.endsAt)
+      ? { email: parsed.email, endsAt: parsed.endsAt as number }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Makes this tab an impersonation session; its tokens then go to sessionStorage (browserStorage). */
+export function writeImpersonation(
+  impersonation: Impersonation,
+  storage: KeyValueStorage = tabStorage(),
+): void {
+  safeSet(storage, IMPERSONATION_KEY, JSON.stringify(impersonation));
+}
+
+/** Ends this tab's impersonation: the tab goes back to the browser's localStorage. */
+export function forgetImpersonation(storage: KeyValueStorage = tabStorage()): void {
+  safeRemove(storage, IMPERSONATION_KEY);
 }
 
 type TokenKeys = { access: string; refresh: string; refreshExpires: string | null };

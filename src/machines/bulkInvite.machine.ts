@@ -57,6 +57,7 @@ export function createBulkInviteMachine<R>() {
       },
       sending: {
         invoke: {
+          id: 'send',
           src: 'send',
           input: ({ context }) => ({ csv: context.csv }),
           onDone: [

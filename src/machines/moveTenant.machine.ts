@@ -101,6 +101,7 @@ export const moveTenantMachine = setup({
     },
     savingMoveOut: {
       invoke: {
+        id: 'moveOut',
         src: 'moveOut',
         input: ({ context }) => ({
           tenancyId: context.tenancyId,
@@ -122,6 +123,7 @@ export const moveTenantMachine = setup({
     },
     savingMoveIn: {
       invoke: {
+        id: 'moveIn',
         src: 'moveIn',
         input: ({ context }) => ({
           apartmentId: context.apartmentId,

@@ -99,6 +99,7 @@ export const operatorSessionMachine = setup({
   states: {
     initialising: {
       invoke: {
+        id: 'restore',
         src: 'restore',
         onDone: [
           {
@@ -113,6 +114,7 @@ export const operatorSessionMachine = setup({
     },
     loadingOperator: {
       invoke: {
+        id: 'loadOperator',
         src: 'loadOperator',
         input: ({ context }) => ({ tokens: context.tokens }),
         onDone: {
@@ -149,6 +151,7 @@ export const operatorSessionMachine = setup({
         },
         checkingPassword: {
           invoke: {
+            id: 'checkPassword',
             src: 'checkPassword',
             input: ({ event }) => {
               assertEvent(event, 'login.submit');
@@ -178,6 +181,7 @@ export const operatorSessionMachine = setup({
         },
         checkingCode: {
           invoke: {
+            id: 'checkCode',
             src: 'checkCode',
             input: ({ context, event }) => {
               assertEvent(event, 'code.submit');
@@ -248,6 +252,7 @@ export const operatorSessionMachine = setup({
     },
     loggingOut: {
       invoke: {
+        id: 'revoke',
         src: 'revoke',
         input: ({ context }) => ({ tokens: context.tokens }),
         onDone: { target: 'loggedOut' },

@@ -1,8 +1,10 @@
 /**
- * The session (SPEC §4): app initialisation, login, token refresh 5 s before expiry, tenancy choice and
- * logout. Pure: storage, network, timers' clock and navigation are supplied with `.provide()`.
+ * The session (SPEC §4): app initialisation, login, token refresh 5 s before expiry, tenancy choice, logout,
+ * and the end of an impersonation session 60 minutes after it started (SPEC §9). Pure: storage, network, timers'
+ * clock and navigation are supplied with `.provide()`.
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import type { UserQueryQuery } from '../client/gql/account.ts';
 import { type ServerErrorCode, serverErrorCode } from '../lib/errors.ts';
 
 /** The two backends, each with its own tokens (SPEC §3). */
@@ -21,50 +23,24 @@ export type BackendTokens = {
 
 export type SessionTokens = Record<Backend, BackendTokens>;
 
-/** The signed-in user, full shape of SPEC §3. */
-type SessionUser = {
-  id: string;
-  email: string;
-  name: string;
-  language: string;
-  isSuperuser: boolean;
-  isActive: boolean;
-  isAdmin: boolean;
-  userType: string;
-  emailNotifications: boolean;
-  accountHasStatements: boolean;
-};
+/** The signed-in user, full shape of SPEC §3, as the account backend's UserQuery answers it. */
+type SessionUser = NonNullable<UserQueryQuery['me']>;
 
-/** A tenancy of the signed-in user (SPEC §3). */
-export type Tenancy = {
-  id: string;
-  propertyNumber: string;
-  tenancyId: string;
-  tenant: string;
-  start: string;
-  end: string | null;
-  useNewBackend: boolean;
-  dataAvailability: { start: string | null; end: string | null };
-  billingPeriod: { start: string | null; end: string | null };
-  apartment: {
-    apartmentInfo: { city: string; zipcode: string };
-    uniqueId: string;
-    apartment: string;
-    address: string;
-  };
-  latestAllocationStatement: {
-    fileName: string;
-    url: string;
-    periodStartDate: string;
-    periodEndDate: string;
-    expenseTypes: string[];
-  } | null;
-  meterUnits: { kind: string; unit: string }[];
-  isAdmin: boolean;
-};
+/** A tenancy of the signed-in user (SPEC §3), as UserQuery answers it. */
+export type Tenancy = UserQueryQuery['allTenanciesForCurrentUser'][number];
 
-/** What restoring from storage yields: tokens with expired ones already cleared, and the stored tenancy. */
-export type RestoredSession = { tokens: SessionTokens | null; storedTenancyId: string | null };
+/** An impersonation session in this tab (SPEC §4): whom it shows, and when it ends in ms since the epoch. */
+export type Impersonation = { email: string; endsAt: number };
+
+/**
+ * What restoring from storage yields: tokens with expired ones already cleared, the stored tenancy, and the
+ * impersonation this tab holds (absent or null for an ordinary session).
+ */
+export type RestoredSession = {
+  tokens: SessionTokens | null;
+  storedTenancyId: string | null;
+  impersonation?: Impersonation | null;
+};
 
 export type UserAndTenancies = { user: SessionUser; tenancies: Tenancy[] };
 
@@ -78,9 +54,14 @@ type SessionContext = {
   storedTenancyId: string | null;
   /** Why the last login failed; its message is `errors.<code>` in the domain namespace. */
   loginError: ServerErrorCode | null;
-  /** Why the last session ended: the user asked, or the server refused it. */
-  logoutReason: 'user' | 'expired' | null;
+  /** The impersonation this tab's session is, or null for an ordinary session. */
+  impersonation: Impersonation | null;
+  /** Why the last session ended: the user asked, the server refused it, or the impersonation's hour was up. */
+  logoutReason: LogoutReason | null;
 };
+
+/** Why a session ended. */
+export type LogoutReason = 'user' | 'expired' | 'impersonationEnded';
 
 export type SessionEvent =
   | { type: 'session.login'; email: string; password: string }
@@ -96,12 +77,24 @@ type SessionInput = { urlTenancyId?: string | null };
 /** How long before its expiry an access token is refreshed (SPEC §9). */
 const REFRESH_MARGIN_MS = 5_000;
 
+/** SPEC §9: an impersonation session lasts 60 minutes from its start. */
+export const IMPERSONATION_SESSION_MS = 60 * 60 * 1000;
+
 const BACKENDS: readonly Backend[] = ['account', 'tenant'];
 
 /** Ms from `now` until the access token should be refreshed; 0 when due or unknown. */
 export function msUntilRefresh(access: AccessToken | null | undefined, now: number): number {
   if (!access) return 0;
   return Math.max(0, access.expiresAt - REFRESH_MARGIN_MS - now);
+}
+
+/**
+ * Ms from `now` until the impersonation ends: 0 when past, and never more than a whole session (a stored end
+ * further off than that is not believed; it also keeps the timer within setTimeout's range).
+ */
+export function msUntilImpersonationEnds(impersonation: Impersonation | null, now: number): number {
+  if (!impersonation) return 0;
+  return Math.min(IMPERSONATION_SESSION_MS, Math.max(0, impersonation.endsAt - now));
 }
 
 /** The tenancy to select: the URL's, else the stored one, else the first (SPEC §4). */
@@ -142,7 +135,7 @@ const sessionSetup = setup({
     persistTokens: (_, _params: { tokens: SessionTokens | null }) => {},
     persistSelectedTenancy: (_, _params: { tenancyId: string | null }) => {},
     clearStorage: () => {},
-    redirectAfterLogout: (_, _params: { reason: SessionContext['logoutReason'] }) => {},
+    redirectAfterLogout: (_, _params: { reason: LogoutReason | null }) => {},
     storeTokens: assign({
       tokens: ({ context }, params: { backend: Backend; tokens: BackendTokens }) =>
         context.tokens ? { ...context.tokens, [params.backend]: params.tokens } : null,
@@ -159,6 +152,7 @@ const sessionSetup = setup({
       selectedTenancyId: null,
       urlTenancyId: null,
       storedTenancyId: null,
+      impersonation: null,
     }),
   },
   guards: {
@@ -167,6 +161,7 @@ const sessionSetup = setup({
     accountNeedsRefresh: ({ context }) => needsRefresh(context.tokens, 'account'),
     tenantNeedsRefresh: ({ context }) => needsRefresh(context.tokens, 'tenant'),
     hasTenancies: ({ context }) => context.tenancies.length > 0,
+    isImpersonation: ({ context }) => context.impersonation !== null,
     isOwnTenancy: ({ context, event }) => {
       assertEvent(event, 'tenancy.select');
       return context.tenancies.some((t) => t.id === event.tenancyId);
@@ -180,6 +175,8 @@ const sessionSetup = setup({
     // Date.now here is the only clock read; tests replace both delays.
     accountRefreshDelay: ({ context }) => msUntilRefresh(context.tokens?.account.access, Date.now()),
     tenantRefreshDelay: ({ context }) => msUntilRefresh(context.tokens?.tenant.access, Date.now()),
+    // From the end the server set when the impersonation started, so a reload keeps the same deadline.
+    impersonationDelay: ({ context }) => msUntilImpersonationEnds(context.impersonation, Date.now()),
   },
 });
 
@@ -262,6 +259,7 @@ export const sessionMachine = sessionSetup.createMachine({
     urlTenancyId: input?.urlTenancyId ?? null,
     storedTenancyId: null,
     loginError: null,
+    impersonation: null,
     logoutReason: null,
   }),
   initial: 'initialising',
@@ -278,6 +276,7 @@ export const sessionMachine = sessionSetup.createMachine({
               actions: assign({
                 tokens: ({ event }) => event.output.tokens,
                 storedTenancyId: ({ event }) => event.output.storedTenancyId,
+                impersonation: ({ event }) => event.output.impersonation ?? null,
               }),
             },
             onError: { target: '#session.loggedOut', actions: ['clearSession', 'clearStorage'] },
@@ -396,6 +395,24 @@ export const sessionMachine = sessionSetup.createMachine({
         },
         accountToken: tokenRegion('account'),
         tenantToken: tokenRegion('tenant'),
+        // SPEC §4, §9: an impersonation logs out by itself when its 60 minutes are up.
+        impersonation: {
+          initial: 'deciding',
+          states: {
+            deciding: {
+              always: [{ guard: 'isImpersonation', target: 'running' }, { target: 'none' }],
+            },
+            running: {
+              after: {
+                impersonationDelay: {
+                  target: '#session.loggingOut',
+                  actions: assign({ logoutReason: 'impersonationEnded' }),
+                },
+              },
+            },
+            none: {},
+          },
+        },
       },
     },
     loggingOut: {

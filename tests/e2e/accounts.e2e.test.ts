@@ -184,9 +184,11 @@ test.describe
       await page.clock.fastForward('04:00');
       await expect(page).toHaveURL(DASHBOARD);
       expect(await page.evaluate(() => sessionStorage.getItem('impersonation'))).not.toBeNull();
-      // Past the hour the bar's timer logs out and returns the tab to its ordinary storage (only it removes the key).
+      // Past the hour the session machine's delayed transition logs out, says why, and returns the tab to its
+      // ordinary storage (only the logout removes the key).
       await page.clock.fastForward('56:30');
       await page.waitForURL(/\/login/, { timeout: 30_000 });
+      await expect(page.getByRole('status')).toContainText('The support session ended after 60 minutes.');
       expect(await page.evaluate(() => sessionStorage.getItem('impersonation'))).toBeNull();
       expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull();
     });

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import {
-  type ActivationCodeResult,
-  activationFormMachine,
-} from '../../src/machines/activationForm.machine.ts';
-import { flush, modelOf, type Pending, pending, replay } from './harness.ts';
+import { activationFormMachine } from '../../src/machines/activationForm.machine.ts';
+import { Deferreds, executor, modelOf, type Outcomes, replay } from './harness.ts';
 
 // Data events with valid and invalid payloads; done events carry the server's { ok, text } answer.
 const events = [
@@ -24,30 +21,31 @@ const model = createTestModel(modelOf(activationFormMachine), { events: events a
 const paths = model.getShortestPaths({ limit: 2000 });
 
 function sut(input?: { code?: string }) {
-  let call: Pending<ActivationCodeResult> | null = null;
-  const inputs: Array<{ code: string }> = [];
+  const deferreds = new Deferreds();
   const actor = createActor(
-    activationFormMachine.provide({
-      actors: {
-        validateActivationCode: fromPromise<ActivationCodeResult, { code: string }>(({ input }) => {
-          inputs.push(input);
-          call = pending();
-          return call.promise;
-        }),
-      },
-    }),
+    activationFormMachine.provide({ actors: { validateActivationCode: deferreds.actor as never } }),
     { input },
   ).start();
-  const exec = async (event: { type: string; output?: unknown; error?: unknown }) => {
-    if (event.type === 'xstate.done.actor.validateActivationCode') {
-      expect(inputs.at(-1)?.code).toMatch(/^[A-Z]{12}$/);
-      call?.resolve(event.output as ActivationCodeResult);
-    } else if (event.type === 'xstate.error.actor.validateActivationCode') call?.reject(event.error);
-    else actor.send(event as never);
-    await flush();
-  };
-  return { actor, exec, inputs };
+  return { actor, deferreds, exec: executor(actor, deferreds) };
 }
+
+type Context = ReturnType<typeof activationFormMachine.getInitialSnapshot>['context'];
+const TWELVE_LETTERS = /^[A-Z]{12}$/;
+const normal = (code: string) => code.replace(/[\s-]/g, '').toUpperCase();
+
+/** What each end state must hold, by SPEC §5 and §8 (written by hand). */
+const outcomes: Outcomes<Context> = [
+  [
+    'editing',
+    (c) => {
+      // The format error only for a code that is not 12 letters; the server's reason only with its error.
+      if (c.codeError) expect(normal(c.code)).not.toMatch(TWELVE_LETTERS);
+      if (c.serverText) expect(c.serverError).toBe('activation_code_invalid');
+    },
+  ],
+  ['submitting', (c) => expect(normal(c.code)).toMatch(TWELVE_LETTERS)],
+  ['done', (c) => expect(normal(c.code)).toBe('ABCDEFGHIJKL')],
+];
 
 describe('activationForm model', () => {
   it('has the expected number of shortest paths', () => {
@@ -57,16 +55,16 @@ describe('activationForm model', () => {
   for (const path of paths) {
     it(path.description, async () => {
       const { actor, exec } = sut();
-      await replay(path, actor, exec);
+      await replay(path, actor, exec, outcomes);
     });
   }
 });
 
 describe('activationForm details', () => {
   it('starts from a code in the URL and outputs it normalised', async () => {
-    const { actor, exec, inputs } = sut({ code: 'abcd efgh ijkl' });
+    const { actor, exec, deferreds } = sut({ code: 'abcd efgh ijkl' });
     await exec({ type: 'form.submit' });
-    expect(inputs).toEqual([{ code: 'ABCDEFGHIJKL' }]);
+    expect(deferreds.input('validateActivationCode')).toEqual({ code: 'ABCDEFGHIJKL' });
     await exec({ type: 'xstate.done.actor.validateActivationCode', output: { ok: true } });
     expect(actor.getSnapshot().status).toBe('done');
     expect(actor.getSnapshot().output).toEqual({ code: 'ABCDEFGHIJKL' });
@@ -86,9 +84,9 @@ describe('activationForm details', () => {
   });
 
   it('refuses a malformed code without calling the server', async () => {
-    const { actor, exec, inputs } = sut({ code: 'ABCDEFGHIJK' });
+    const { actor, exec, deferreds } = sut({ code: 'ABCDEFGHIJK' });
     await exec({ type: 'form.submit' });
-    expect(inputs).toEqual([]);
+    expect(deferreds.has('validateActivationCode')).toBe(false);
     expect(actor.getSnapshot().context.codeError).toBe('activation_code_invalid');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import {
   type AlarmDraft,
@@ -9,7 +9,7 @@ import {
   parseStepParam,
   thresholdError,
 } from '../../src/machines/alarmWizard.machine.ts';
-import { flush, modelOf, type Pending, pending, replay } from './harness.ts';
+import { Deferreds, executor, modelOf, type Outcomes, replay } from './harness.ts';
 
 // Data events with valid and invalid payloads; done/error events stand for the save call.
 const events = [
@@ -68,8 +68,7 @@ const model = createTestModel(modelOf(alarmWizardMachine), {
 const paths = model.getShortestPaths({ limit: 20000 });
 
 function sut(input?: { step?: unknown; alarm?: Partial<AlarmDraft> }) {
-  let call: Pending<unknown> | null = null;
-  const saved: AlarmDraft[] = [];
+  const deferreds = new Deferreds();
   const shown: number[] = [];
   const actor = createActor(
     alarmWizardMachine.provide({
@@ -78,26 +77,44 @@ function sut(input?: { step?: unknown; alarm?: Partial<AlarmDraft> }) {
           shown.push(params.step);
         },
       },
-      actors: {
-        saveAlarm: fromPromise<unknown, AlarmDraft>(({ input }) => {
-          saved.push(input);
-          call = pending();
-          return call.promise;
-        }),
-      },
+      actors: { saveAlarm: deferreds.actor as never },
     }),
     { input },
   ).start();
-  const exec = async (event: { type: string; output?: unknown; error?: unknown }) => {
-    if (event.type === 'xstate.done.actor.saveAlarm') {
-      expect(saved.at(-1)).toEqual(actor.getSnapshot().context.draft);
-      call?.resolve(event.output);
-    } else if (event.type === 'xstate.error.actor.saveAlarm') call?.reject(event.error);
-    else actor.send(event as never);
-    await flush();
-  };
-  return { actor, exec, saved, shown };
+  return { actor, deferreds, exec: executor(actor, deferreds), shown };
 }
+
+type Context = ReturnType<typeof alarmWizardMachine.getInitialSnapshot>['context'];
+
+// SPEC §3, §5, written by hand: the quantity each type may watch (of the events above), and a limit that lets
+// the wizard go on (a threshold of 0 or more, zero consumption's fixed 0, a minimum below a maximum).
+const FITS: Record<string, string> = {
+  threshold: 'heat-energy',
+  zero_consumption: 'heat-energy',
+  indoor_climate: 'indoor-temperature',
+};
+const chosen = (c: Context, upTo: number) => {
+  if (upTo >= 2) expect(c.draft.type).not.toBeNull();
+  if (upTo >= 3) expect(c.draft.quantity).toBe(FITS[c.draft.type!]);
+  if (upTo >= 4) expect(c.draft.frequency).toBe('month');
+  if (upTo >= 5) {
+    const { type, threshold, minimum, maximum } = c.draft;
+    if (type === 'zero_consumption') expect(threshold).toBe(0);
+    else if (type === 'indoor_climate') {
+      expect(minimum !== null || maximum !== null).toBe(true);
+      if (minimum !== null && maximum !== null) expect(minimum).toBeLessThan(maximum);
+    } else expect(threshold).toBeGreaterThanOrEqual(0);
+  }
+};
+const outcomes: Outcomes<Context> = [
+  [{ steps: 'type' }, (c) => chosen(c, 1)],
+  [{ steps: 'quantity' }, (c) => chosen(c, 2)],
+  [{ steps: 'frequency' }, (c) => chosen(c, 3)],
+  [{ steps: 'threshold' }, (c) => chosen(c, 4)],
+  [{ steps: 'review' }, (c) => chosen(c, 5)],
+  ['submitting', (c) => chosen(c, 5)],
+  ['done', (c) => chosen(c, 5)],
+];
 
 describe('alarmWizard model', () => {
   it('has the expected number of shortest paths', () => {
@@ -107,7 +124,7 @@ describe('alarmWizard model', () => {
   for (const path of paths) {
     it(path.description, async () => {
       const { actor, exec, shown } = sut();
-      await replay(path, actor, exec);
+      await replay(path, actor, exec, outcomes);
       // The URL always shows the step on screen.
       const value = actor.getSnapshot().value as { steps?: string } | string;
       if (typeof value === 'object' && value.steps) {

@@ -6,7 +6,7 @@ import {
   cookieConsentMachine,
   parseConsentCookie,
 } from '../../src/machines/cookieConsent.machine.ts';
-import { replay } from './harness.ts';
+import { executor, type Outcomes, replay } from './harness.ts';
 
 const events = [{ type: 'consent.accept' }, { type: 'consent.reject' }] as const;
 const model = createTestModel(cookieConsentMachine, { events: events as never, limit: 100 });
@@ -31,6 +31,14 @@ function sut(accepted: boolean | null = null) {
   return { actor, cookies, dataLayer };
 }
 
+type Context = ReturnType<typeof cookieConsentMachine.getInitialSnapshot>['context'];
+
+/** SPEC §4: the banner shows until an answer, and the answer is remembered (written by hand). */
+const outcomes: Outcomes<Context> = [
+  ['notAnswered', { accepted: null }],
+  ['answered', (c) => expect(typeof c.accepted).toBe('boolean')],
+];
+
 describe('cookieConsent model', () => {
   it('has the expected number of shortest paths', () => {
     expect(paths).toHaveLength(2);
@@ -39,10 +47,9 @@ describe('cookieConsent model', () => {
   for (const path of paths) {
     it(path.description, async () => {
       const { actor, cookies, dataLayer } = sut();
-      await replay(path, actor, (event) => {
-        actor.send(event as never);
-      });
+      await replay(path, actor, executor(actor), outcomes);
       const accepted = path.steps.some((s) => s.event.type === 'consent.accept');
+      expect(actor.getSnapshot().context.accepted).toBe(accepted);
       expect(cookies).toEqual([consentCookie(accepted)]);
       expect(dataLayer).toEqual([{ event: 'cookieConsent', hasAccepted: accepted }]);
     });

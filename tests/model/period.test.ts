@@ -11,7 +11,7 @@ import {
   readStoredPeriod,
   writePersistedPeriod,
 } from '../../src/machines/period.machine.ts';
-import { replay } from './harness.ts';
+import { executor, type Outcomes, replay } from './harness.ts';
 
 const TODAY = '2025-03-19';
 const input: PeriodInput = { today: TODAY };
@@ -78,6 +78,32 @@ function sut(actorInput: PeriodInput = input) {
   return { actor, persisted };
 }
 
+type Context = ReturnType<typeof periodMachine.getInitialSnapshot>['context'];
+
+/** SPEC §3, §4 (written by hand): a period never starts after today nor ends before it starts. */
+const wellFormed = (c: Context) => {
+  expect(c.period.startDate <= TODAY).toBe(true);
+  expect(c.period.startDate <= c.period.endDate).toBe(true);
+  expect(['property', 'last_period']).toContain(c.comparison);
+  expect(['en', 'da']).toContain(c.language);
+};
+const outcomes: Outcomes<Context> = [
+  [
+    'ready',
+    (c) => {
+      wellFormed(c);
+      expect(c.customError).toBeNull();
+    },
+  ],
+  [
+    'choosingCustom',
+    (c) => {
+      wellFormed(c);
+      expect([null, 'period_invalid_date', 'period_start_after_end']).toContain(c.customError);
+    },
+  ],
+];
+
 describe('period model', () => {
   it('has the expected number of shortest paths', () => {
     // 36 states without the language; 'da' adds one from each of the 4 states on the initial period
@@ -88,9 +114,7 @@ describe('period model', () => {
   for (const path of paths) {
     it(path.description, async () => {
       const { actor, persisted } = sut();
-      await replay(path, actor, (event) => {
-        actor.send(event as never);
-      });
+      await replay(path, actor, executor(actor), outcomes);
       const { period, spanType, comparison } = actor.getSnapshot().context;
       if (persisted.length > 0) expect(persisted.at(-1)).toEqual({ period, spanType, comparison });
     });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine, fromPromise, SimulatedClock } from 'xstate';
+import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import {
   type BackendTokens,
@@ -12,6 +12,7 @@ import {
   type Tenancy,
   type UserAndTenancies,
 } from '../../src/machines/session.machine.ts';
+import { Deferreds, executor, flush, ManualClock, modelOf, type Outcomes, replay } from './harness.ts';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
@@ -76,6 +77,13 @@ const events = [
   { type: 'xstate.done.actor.restoreSession', output: restored(accountExpired) },
   { type: 'xstate.done.actor.restoreSession', output: restored(halfSession) },
   { type: 'xstate.done.actor.restoreSession', output: restored(null) },
+  {
+    type: 'xstate.done.actor.restoreSession',
+    output: {
+      ...restored(fullTokens),
+      impersonation: { email: 'tenant@demo.test', endsAt: NOW + 3_600_000 },
+    },
+  },
   { type: 'xstate.error.actor.restoreSession', error: new Error('storage unavailable') },
   { type: 'xstate.done.actor.refreshAccount', output: refreshed('account') },
   { type: 'xstate.error.actor.refreshAccount', error: { code: 'TOKEN_REVOKED' } },
@@ -93,61 +101,33 @@ const events = [
   { type: 'token.expired', backend: 'tenant' },
   { type: 'xstate.after.accountRefreshDelay.session.loggedIn.accountToken.fresh' },
   { type: 'xstate.after.tenantRefreshDelay.session.loggedIn.tenantToken.fresh' },
+  { type: 'xstate.after.impersonationDelay.session.loggedIn.impersonation.running' },
   { type: 'session.logout' },
   { type: 'session.unauthorized' },
   { type: 'xstate.done.actor.revoke', output: undefined },
   { type: 'xstate.error.actor.revoke', error: new Error('offline') },
 ] as unknown as SessionEvent[];
 
-/** A clock whose timers fire only when the test says which one, by its delay. */
-class ManualClock {
-  private timers = new Map<number, { fn: () => void; ms: number }>();
-  private nextId = 0;
-  setTimeout(fn: () => void, ms: number): number {
-    this.nextId += 1;
-    this.timers.set(this.nextId, { fn, ms });
-    return this.nextId;
-  }
-  clearTimeout(id: number): void {
-    this.timers.delete(id);
-  }
-  fire(ms: number): void {
-    for (const [id, timer] of this.timers) {
-      if (timer.ms !== ms) continue;
-      this.timers.delete(id);
-      timer.fn();
-      return;
-    }
-    throw new Error(`no timer of ${ms} ms is pending`);
-  }
-}
+const DELAYS = { accountRefreshDelay: 1_000, tenantRefreshDelay: 2_000, impersonationDelay: 3_000 };
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: unknown) => void; input: unknown };
-
-/** A live session actor whose effects are fakes the test resolves by hand. */
+/** A live session actor whose invocations the test settles by hand, with its effects recorded. */
 function harness() {
-  const pending = new Map<string, Pending>();
+  const deferreds = new Deferreds();
   const effects = {
     persistedTokens: [] as (SessionTokens | null)[],
     persistedTenancy: [] as (string | null)[],
     cleared: 0,
     redirects: [] as (string | null)[],
   };
-  const deferred = fromPromise<unknown, unknown>(
-    ({ input, self }) =>
-      new Promise((resolve, reject) => {
-        pending.set(self.id, { resolve, reject, input });
-      }),
-  );
   const clock = new ManualClock();
   const machine = sessionMachine.provide({
     // One deferred fake stands in for every promise actor; the cast only widens its output type.
     actors: {
-      restoreSession: deferred as never,
-      refreshAccess: deferred as never,
-      loadUser: deferred as never,
-      login: deferred as never,
-      revoke: deferred as never,
+      restoreSession: deferreds.actor as never,
+      refreshAccess: deferreds.actor as never,
+      loadUser: deferreds.actor as never,
+      login: deferreds.actor as never,
+      revoke: deferreds.actor as never,
     },
     actions: {
       persistTokens: (_, params) => {
@@ -163,62 +143,95 @@ function harness() {
         effects.redirects.push(params.reason);
       },
     },
-    delays: { accountRefreshDelay: 1_000, tenantRefreshDelay: 2_000 },
+    delays: DELAYS,
   });
   const actor = createActor(machine, { input: { urlTenancyId: null }, clock });
   actor.start();
-  return { actor, pending, effects, clock };
+  return { actor, deferreds, effects, clock, exec: executor(actor, deferreds, { clock, delays: DELAYS }) };
 }
 
-const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-async function settle(pending: Map<string, Pending>, id: string, how: 'resolve' | 'reject', value: unknown) {
-  const p = pending.get(id);
-  if (!p) throw new Error(`no pending ${id} actor`);
-  pending.delete(id);
-  if (how === 'resolve') p.resolve(value);
-  else p.reject(value);
-  await flush();
-}
-
-type Node = {
-  id?: string;
-  invoke?: { id: string; onDone?: unknown; onError?: unknown } | undefined;
-  after?: Record<string, unknown>;
-  on?: Record<string, unknown>;
-  states?: Record<string, Node>;
-};
-
-/**
- * createTestModel refuses invocations and delays, so the model is the same chart with each invoke's
- * onDone/onError and each delayed transition rewritten as the event the live actor receives.
- */
-function asTestableChart(node: Node, path: string[]): Node {
-  const { invoke, after, states, ...rest } = node;
-  const on: Record<string, unknown> = { ...(node.on ?? {}) };
-  if (invoke) {
-    if (invoke.onDone) on[`xstate.done.actor.${invoke.id}`] = invoke.onDone;
-    if (invoke.onError) on[`xstate.error.actor.${invoke.id}`] = invoke.onError;
-  }
-  for (const [delay, target] of Object.entries(after ?? {}))
-    on[`xstate.after.${delay}.${path.join('.')}`] = target;
-  const children = states
-    ? Object.fromEntries(Object.entries(states).map(([k, v]) => [k, asTestableChart(v, [...path, k])]))
-    : undefined;
-  return { ...rest, on, ...(children ? { states: children } : {}) };
-}
-
-const chart = createMachine(
-  asTestableChart(sessionMachine.config as unknown as Node, ['session']) as typeof sessionMachine.config,
-).provide(sessionMachine.implementations as never);
-const model = createTestModel(chart, {
+const model = createTestModel(modelOf(sessionMachine), {
   events,
   // A state is its value plus its context: which event led there does not matter.
   serializeState: (state) => JSON.stringify([state.value, state.context]),
+  // An impersonation is walked to its end and to a user logout only: its token refreshes and tenancy choice are
+  // the ordinary session's, and crossing them again would double the paths without new checks.
+  filterEvents: (state, event) =>
+    !state.context.impersonation ||
+    !['token.expired', 'tenancy.select', 'session.unauthorized', 'xstate.after.', 'xstate.error.actor.'].some(
+      (t) => event.type.startsWith(t) && !event.type.startsWith('xstate.after.impersonationDelay'),
+    ),
 });
 
 // Shortest paths to every distinct (state, context) the events above reach; a change here is a change of the chart.
-const EXPECTED_PATHS = 68;
+const EXPECTED_PATHS = 72;
+
+type Context = ReturnType<typeof sessionMachine.getInitialSnapshot>['context'];
+const ids = (c: Context) => c.tenancies.map((t) => t.id);
+
+/** What each state a path ends in must hold, by SPEC §4 (written by hand, not read from the machine). */
+function outcomes(effects: ReturnType<typeof harness>['effects']): Outcomes<Context> {
+  return [
+    [
+      'loggedOut',
+      (c) => {
+        expect(c).toMatchObject({
+          tokens: null,
+          user: null,
+          tenancies: [],
+          selectedTenancyId: null,
+          impersonation: null,
+        });
+        expect(effects.cleared).toBeGreaterThan(0);
+      },
+    ],
+    [{ initialising: 'restoring' }, { tokens: null, user: null }],
+    // Refresh only a backend that has a refresh token and no access token; the account first.
+    [
+      { initialising: 'refreshingAccount' },
+      (c) => expect(c.tokens?.account).toMatchObject({ access: null, refreshToken: 'account-refresh' }),
+    ],
+    [
+      { initialising: 'refreshingTenant' },
+      (c) => {
+        expect(c.tokens?.account.access).not.toBeNull();
+        expect(c.tokens?.tenant).toMatchObject({ access: null, refreshToken: 'tenant-refresh' });
+      },
+    ],
+    // The user is loaded only with an access token for both backends.
+    [
+      { initialising: 'loadingUser' },
+      (c) => {
+        expect(c.tokens?.account.access).not.toBeNull();
+        expect(c.tokens?.tenant.access).not.toBeNull();
+        expect(c.user).toBeNull();
+      },
+    ],
+    [{ loggingIn: 'authenticating' }, { tokens: null, loginError: null, user: null }],
+    [{ loggingIn: 'loadingUser' }, { tokens: fullTokens, loginError: null }],
+    [
+      { loggedIn: { tenancy: 'withTenancies' } },
+      (c) => {
+        expect(c.user).toEqual(user);
+        expect(ids(c)).toEqual(['7', '9']);
+        expect(['7', '9']).toContain(c.selectedTenancyId);
+        expect(c.logoutReason).toBeNull();
+      },
+    ],
+    [
+      { loggedIn: { tenancy: 'noTenancies' } },
+      { user, tenancies: [], selectedTenancyId: null, logoutReason: null },
+    ],
+    [
+      'loggingOut',
+      (c) => {
+        expect(['user', 'expired', 'impersonationEnded']).toContain(c.logoutReason);
+        expect(c.user).toEqual(user);
+        if (c.logoutReason === 'impersonationEnded') expect(c.impersonation).not.toBeNull();
+      },
+    ],
+  ];
+}
 
 describe('session machine model', () => {
   const paths = model.getShortestPaths({ limit: 2_000 });
@@ -229,40 +242,8 @@ describe('session machine model', () => {
 
   for (const path of paths) {
     it(path.description, async () => {
-      const { actor, pending, effects, clock } = harness();
-      const delays: Record<string, number> = { accountRefreshDelay: 1_000, tenantRefreshDelay: 2_000 };
-      await path.test({
-        events: Object.fromEntries(
-          events.map((e) => [
-            e.type,
-            async ({ event }: { event: Record<string, unknown> }) => {
-              const type = String(event.type);
-              const done = /^xstate\.done\.actor\.(.+)$/.exec(type);
-              const failed = /^xstate\.error\.actor\.(.+)$/.exec(type);
-              const after = /^xstate\.after\.(\w+)\./.exec(type);
-              if (done) await settle(pending, done[1]!, 'resolve', event.output);
-              else if (failed) await settle(pending, failed[1]!, 'reject', event.error);
-              else if (after) {
-                clock.fire(delays[after[1]!]!);
-                await flush();
-              } else actor.send(event as unknown as SessionEvent);
-            },
-          ]),
-        ),
-        states: {
-          '*': (state) => {
-            const live = actor.getSnapshot();
-            expect(live.value).toEqual(state.value);
-            expect(live.context.selectedTenancyId).toBe(state.context.selectedTenancyId);
-            expect(live.context.loginError).toBe(state.context.loginError);
-            expect(live.context.tokens).toEqual(state.context.tokens);
-            if (state.matches('loggedOut')) {
-              expect(live.context.tokens).toBeNull();
-              expect(effects.cleared).toBeGreaterThan(0);
-            }
-          },
-        },
-      });
+      const { actor, effects, exec } = harness();
+      await replay(path, actor, exec, outcomes(effects));
       actor.stop();
     });
   }
@@ -275,8 +256,8 @@ describe('session machine effects', () => {
 
   async function loggedIn(restoredTokens: SessionTokens = fullTokens) {
     const h = harness();
-    await settle(h.pending, 'restoreSession', 'resolve', restored(restoredTokens));
-    await settle(h.pending, 'loadUser', 'resolve', withTenancies);
+    await h.deferreds.resolve('restoreSession', restored(restoredTokens));
+    await h.deferreds.resolve('loadUser', withTenancies);
     return h;
   }
 
@@ -288,45 +269,45 @@ describe('session machine effects', () => {
   });
 
   it('refreshes an expired access token before loading the user, and stores the new pair', async () => {
-    const { actor, pending, effects } = harness();
-    await settle(pending, 'restoreSession', 'resolve', restored(accountExpired));
+    const { actor, deferreds, effects } = harness();
+    await deferreds.resolve('restoreSession', restored(accountExpired));
     expect(actor.getSnapshot().matches({ initialising: 'refreshingAccount' })).toBe(true);
-    expect(pending.get('refreshAccount')?.input).toEqual({
+    expect(deferreds.input('refreshAccount')).toEqual({
       backend: 'account',
       refreshToken: 'account-refresh',
     });
-    await settle(pending, 'refreshAccount', 'resolve', refreshed('account'));
+    await deferreds.resolve('refreshAccount', refreshed('account'));
     expect(actor.getSnapshot().matches({ initialising: 'loadingUser' })).toBe(true);
     expect(effects.persistedTokens.at(-1)?.account).toEqual(refreshed('account'));
   });
 
   it('logs out through revoke with the current tokens, clears storage and goes to login', async () => {
-    const { actor, pending, effects } = await loggedIn();
+    const { actor, deferreds, effects } = await loggedIn();
     actor.send({ type: 'session.logout' });
-    expect(pending.get('revoke')?.input).toEqual({ tokens: fullTokens });
-    await settle(pending, 'revoke', 'resolve', undefined);
+    expect(deferreds.input('revoke')).toEqual({ tokens: fullTokens });
+    await deferreds.resolve('revoke', undefined);
     expect(actor.getSnapshot().value).toBe('loggedOut');
     expect(actor.getSnapshot().context.user).toBeNull();
     expect(effects.redirects).toEqual(['user']);
   });
 
   it('a failed refresh in the session logs out with reason expired', async () => {
-    const { actor, pending, effects, clock } = await loggedIn();
+    const { actor, deferreds, effects, clock } = await loggedIn();
     clock.fire(1_000);
     await flush();
-    await settle(pending, 'refreshAccount', 'reject', { code: 'TOKEN_REVOKED' });
+    await deferreds.reject('refreshAccount', { code: 'TOKEN_REVOKED' });
     expect(actor.getSnapshot().matches('loggingOut')).toBe(true);
-    await settle(pending, 'revoke', 'reject', new Error('offline'));
+    await deferreds.reject('revoke', new Error('offline'));
     expect(actor.getSnapshot().value).toBe('loggedOut');
     expect(effects.redirects).toEqual(['expired']);
   });
 
   it('keeps the login error code and clears it on the next attempt', async () => {
-    const { actor, pending } = harness();
-    await settle(pending, 'restoreSession', 'resolve', restored(null));
+    const { actor, deferreds } = harness();
+    await deferreds.resolve('restoreSession', restored(null));
     actor.send({ type: 'session.login', email: 'a@b.dk', password: 'wrong' });
     expect(actor.getSnapshot().matches('loggingIn')).toBe(true);
-    await settle(pending, 'login', 'reject', authError);
+    await deferreds.reject('login', authError);
     expect(actor.getSnapshot().context.loginError).toBe('invalid_credentials');
     actor.send({ type: 'session.login', email: 'a@b.dk', password: 'right' });
     expect(actor.getSnapshot().context.loginError).toBeNull();

@@ -4,13 +4,16 @@ import {
   accessTokenExpiry,
   browserStorage,
   clearSessionStorage,
+  forgetImpersonation,
   IMPERSONATION_KEY,
   type KeyValueStorage,
   parseAccessToken,
+  readImpersonation,
   readSelectedTenancy,
   readTokens,
   STORAGE_KEYS,
   tokensFromAnswer,
+  writeImpersonation,
   writeSelectedTenancy,
   writeTokens,
 } from '../../src/client/storage.ts';
@@ -240,6 +243,29 @@ describe('browserStorage during impersonation', () => {
     expect(browserStorage()).toBe(local);
     session.setItem(IMPERSONATION_KEY, '{"email":"a@b.c","endsAt":1}');
     expect(browserStorage()).toBe(session);
+    vi.unstubAllGlobals();
+  });
+
+  it('reads the impersonation back, refuses a garbled one, and forgetting it returns the tab to localStorage', () => {
+    const local = memoryStorage();
+    const session = memoryStorage();
+    vi.stubGlobal('window', { localStorage: local, sessionStorage: session });
+    expect(readImpersonation()).toBeNull();
+    writeImpersonation({ email: 'a@b.c', endsAt: 1_768_482_000_000 });
+    expect(readImpersonation()).toEqual({ email: 'a@b.c', endsAt: 1_768_482_000_000 });
+    expect(browserStorage()).toBe(session);
+    for (const garbled of [
+      '{"email":"a@b.c"}',
+      '{"email":1,"endsAt":1}',
+      '{"email":"a","endsAt":"1"}',
+      'nope',
+    ]) {
+      session.setItem(IMPERSONATION_KEY, garbled);
+      expect(readImpersonation()).toBeNull();
+    }
+    forgetImpersonation();
+    expect(session.getItem(IMPERSONATION_KEY)).toBeNull();
+    expect(browserStorage()).toBe(local);
     vi.unstubAllGlobals();
   });
 });

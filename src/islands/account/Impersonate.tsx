@@ -2,15 +2,9 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { impersonate } from '../../client/operations/impersonate.ts';
-import { IMPERSONATION_KEY, writeTokens } from '../../client/storage.ts';
+import { writeImpersonation, writeTokens } from '../../client/storage.ts';
 import type { Language } from '../../lib/languages.ts';
 import { Providers } from '../shared/Providers.tsx';
-
-/** What the tab remembers about its impersonation session. */
-export interface ImpersonationInfo {
-  email: string;
-  endsAt: number;
-}
 
 /** The island. */
 export default function Impersonate({ lang, token }: { lang: Language; token: string }) {
@@ -27,8 +21,8 @@ function Exchange({ token }: { token: string }) {
   useEffect(() => {
     impersonate(token).then(
       ({ tokens, email, endsAt }) => {
-        const info: ImpersonationInfo = { email, endsAt };
-        sessionStorage.setItem(IMPERSONATION_KEY, JSON.stringify(info));
+        // Marked first: with the mark, the session reads and writes this tab's sessionStorage.
+        writeImpersonation({ email, endsAt });
         writeTokens(sessionStorage, tokens);
         // The link's token is spent; leave no trace of it in history.
         window.location.replace('/t/');
