@@ -120,7 +120,8 @@ export async function benchPortfolio(engine: 'pglite' | 'postgres', adminUrl?: s
     const seeded = performance.now();
     const accountId = await seedPortfolio(database.db);
     const seedSeconds = (performance.now() - seeded) / 1000;
-    const api = await createTestApi(database);
+    // A long token: on a loaded machine the bench can outlast the default 5 minutes.
+    const api = await createTestApi(database, { ACCESS_TOKEN_TTL: '3600' });
     const { operator } = await createOperator(
       database.db,
       { operatorId: null, actor: 'bench' },
