@@ -13,18 +13,14 @@ import { DEMO_OPERATORS, DEMO_TOTP_SECRET } from './admin/demo.ts';
 import { type Database, openBackgroundConnection } from './db/client.ts';
 import { advertiseOrigin } from './db/dataDirLock.ts';
 import { addDemoAlarms } from './demo/alarms.ts';
+import { backfillDemo } from './demo/backfill.ts';
+import { catchUpDemo } from './demo/catchUp.ts';
+import { DEMO_ACTIVATION_CODE, DEMO_PASSWORD, DEMO_USERS } from './demo/logins.ts';
 import { demoCodeUnused, demoDataDecision } from './demo/policy.ts';
 import { progressPrinter } from './demo/progress.ts';
-import {
-  backfillDemo,
-  catchUpDemo,
-  DEMO_ACTIVATION_CODE,
-  DEMO_PASSWORD,
-  DEMO_USERS,
-  isDatabaseEmpty,
-  seedDemo,
-} from './demo/seed.ts';
+import { seedDemo } from './demo/seed.ts';
 import { afterDemoSeed } from './demo/statements.ts';
+import { isDatabaseEmpty } from './demo/stored.ts';
 import { createAppServer } from './http.ts';
 import { startEmbeddedWorker } from './jobs/embedded.ts';
 import { checkNodeVersion } from './nodeVersion.ts';

@@ -3,15 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/server/auth/password.ts';
 import type { Database, Db } from '../../src/server/db/client.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
-import {
-  backfillDemo,
-  catchUpDemo,
-  DEMO_PASSWORD,
-  DEMO_USERS,
-  isDatabaseEmpty,
-  isDemoSeeded,
-  seedDemo,
-} from '../../src/server/demo/seed.ts';
+import { backfillDemo } from '../../src/server/demo/backfill.ts';
+import { catchUpDemo } from '../../src/server/demo/catchUp.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../../src/server/demo/logins.ts';
+import { seedDemo } from '../../src/server/demo/seed.ts';
+import { isDatabaseEmpty, isDemoSeeded } from '../../src/server/demo/stored.ts';
 import { freshDatabase } from './helpers/db.ts';
 
 const now = new Date('2026-03-28T10:20:00Z');

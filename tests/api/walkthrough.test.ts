@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/client.ts';
 import { accounts } from '../../src/server/db/schema.ts';
-import { DEMO_PASSWORD, seedDemo } from '../../src/server/demo/seed.ts';
+import { DEMO_PASSWORD } from '../../src/server/demo/logins.ts';
+import { seedDemo } from '../../src/server/demo/seed.ts';
 import { createTestApi, errorCode, gql, type TestApi } from './helpers/api.ts';
 import { freshDatabase } from './helpers/db.ts';
 

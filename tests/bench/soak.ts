@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEMO_PASSWORD, DEMO_USERS } from '../../src/server/demo/seed.ts';
+import { DEMO_PASSWORD, DEMO_USERS } from '../../src/server/demo/logins.ts';
 import { load, post } from './api.ts';
 
 const { values: args } = parseArgs({

@@ -2,7 +2,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { accounts, operatorTotp, properties, users } from '../db/schema.ts';
-import { DEMO_PASSWORD } from '../demo/seed.ts';
+import { DEMO_PASSWORD } from '../demo/logins.ts';
 import { createOperator } from './operators.ts';
 
 export const DEMO_OPERATORS = [

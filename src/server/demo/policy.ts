@@ -7,7 +7,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { activationCodes } from '../db/schema.ts';
-import { DEMO_ACTIVATION_CODE } from './seed.ts';
+import { DEMO_ACTIVATION_CODE } from './logins.ts';
 
 /** Demo data was asked for where it is refused. */
 export class DemoRefusedError extends Error {}

@@ -1,5 +1,11 @@
-/** Prints demo-data progress for `npm start` and the CLI. */
-import type { DemoProgress } from './seed.ts';
+/** Demo-data progress: what seed, backfill and catch-up report, and its printing for `npm start` and the CLI. */
+
+/** How far a phase of loading the demo data has come. */
+export interface DemoProgress {
+  phase: string;
+  done: number;
+  total: number;
+}
 
 /** Prints at most every `everyMs` (and at the end); on a terminal it rewrites one line. */
 export function progressPrinter(label: string, everyMs = 2000): (p: DemoProgress) => void {

@@ -1,0 +1,27 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * The toaster (react-hot-toast, 4.5 KB gzipped) loads on the first pointer or key press, or on any page but the
+ * dashboard, which raises no toasts of its own. Toasts raised before it has loaded wait in react-hot-toast's
+ * store and show when it mounts. Once loaded, it stays.
+ */
+export function useToasterWanted(pathname: string): boolean {
+  const [wanted, setWanted] = useState(false);
+  const onDashboard = /^\/t\/[^/]+\/?$/.test(pathname);
+  useEffect(() => {
+    if (wanted) return;
+    if (!onDashboard) {
+      setWanted(true);
+      return;
+    }
+    const want = () => setWanted(true);
+    const options = { capture: true, once: true } as const;
+    window.addEventListener('pointerdown', want, options);
+    window.addEventListener('keydown', want, options);
+    return () => {
+      window.removeEventListener('pointerdown', want, options);
+      window.removeEventListener('keydown', want, options);
+    };
+  }, [wanted, onDashboard]);
+  return wanted;
+}
