@@ -65,8 +65,7 @@ export function chargeBetween(
 }
 
 /**
- * Demo fixed charges (DKK per year). Not yet loaded by the demo seed: the demo loader must call
- * insertDemoFixedCharges next to its prices (see docs/notes/consumption-api.md).
+ * Demo fixed charges (DKK per year), loaded with the demo property's prices (src/server/demo/property.ts).
  */
 const DEMO_FIXED_CHARGES = [
   { kind: 'subscription', quantity: 'heat-energy', amountPerYear: '1450' },
