@@ -29,6 +29,18 @@ test.describe
       await page?.context().close();
     });
 
+    test('a soft page change with the banner unanswered keeps the page at its top (no jump under the header)', async () => {
+      // The banner of the page before a soft navigation is detached; its focus guard measured an all-zero box and
+      // scrolled every focused heading out of sight by its own height (and clicks right after landed elsewhere).
+      await page.goto(`/t/${tenancy}/alarms`);
+      await expect(page.locator('#cookie-consent .cookie-consent-inner')).toBeVisible();
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.locator('#app-menu').getByRole('link', { name: 'Help' }).click();
+      await expect(page).toHaveURL(/\/help$/);
+      await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    });
+
     test('the cookie banner covers no focused control on the dashboard and a consumption page', async () => {
       for (const path of [`/t/${tenancy}/`, `/t/${tenancy}/consumption/heat-energy`]) {
         await page.goto(path);

@@ -41,13 +41,20 @@ function keepFocusClear(banner: HTMLElement): void {
   new ResizeObserver(() => {
     root.style.setProperty('--consent-height', `${Math.ceil(banner.getBoundingClientRect().height)}px`);
   }).observe(inner);
-  document.addEventListener('focusin', (event) => {
+  const onFocusIn = (event: FocusEvent) => {
+    // A soft navigation swaps the body: this banner is gone, and its all-zero box would scroll every focus by the
+    // focused element's height (the scroll jump after each in-app page change). The new banner has its own listener.
+    if (!banner.isConnected) {
+      document.removeEventListener('focusin', onFocusIn);
+      return;
+    }
     const target = event.target;
     if (banner.hidden || !(target instanceof HTMLElement) || banner.contains(target)) return;
     const top = inner.getBoundingClientRect().top;
     const box = target.getBoundingClientRect();
     if (box.bottom > top - 8) window.scrollBy({ top: box.bottom - top + 16, behavior: 'instant' });
-  });
+  };
+  document.addEventListener('focusin', onFocusIn);
 }
 
 function bindBanner(): void {
