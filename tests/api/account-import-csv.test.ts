@@ -158,5 +158,5 @@ describe('the cli process with a CSV file', () => {
     const imported = run('import-property', good);
     expect(imported.stderr).toBe('');
     expect(imported.stdout).toContain('2 apartments, 3 measurement points, 3 meters, 2 tenancies');
-  }, 180_000);
+  }, 600_000);
 });

@@ -199,6 +199,8 @@ describe('activation-code, invite, deactivate', () => {
   });
 });
 
+// Each CLI run is a new process (tsx, then the embedded database): about 2 s alone, but on a loaded 2-core machine
+// a CI run saw six of them outlast 120 s. The limits are generous so that only a hang fails, never a slow machine.
 describe('the cli process', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cli-test-'));
   const run = (...args: string[]) =>
@@ -212,7 +214,7 @@ describe('the cli process', () => {
       expect(r.status).toBe(0);
       expect(r.stdout).toContain(`npm run cli -- ${command}`);
     }
-  }, 180_000);
+  }, 600_000);
   it('exits non-zero with a clear message on bad input', () => {
     const missing = run('invite', 'T-1');
     expect(missing.status).toBe(1);
@@ -225,7 +227,7 @@ describe('the cli process', () => {
     const broken = run('import-property', file);
     expect(broken.status).toBe(1);
     expect(broken.stderr).toContain('is not valid JSON');
-  }, 120_000);
+  }, 600_000);
   it('imports a file, issues a code and an impersonation link against its own database', () => {
     // The CLI never migrates: on a new folder it refuses, and the deploy step gives it its schema.
     const behind = run('activation-code', 'T-3001-1');
@@ -246,5 +248,5 @@ describe('the cli process', () => {
     const unknown = run('impersonate', 'nobody@example.test');
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('No user with the email nobody@example.test');
-  }, 120_000);
+  }, 600_000);
 });

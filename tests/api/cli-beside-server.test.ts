@@ -66,7 +66,7 @@ describe.skipIf(testEngine === 'postgres')('the CLI beside a running server (PGl
       server.stderr?.on('data', onData);
       server.once('exit', (code) => reject(new Error(`server exited (${code}): ${serverLog}`)));
     });
-  }, 120_000);
+  }, 600_000);
 
   afterAll(() => {
     if (server && server.exitCode === null) server.kill('SIGKILL');
@@ -79,7 +79,7 @@ describe.skipIf(testEngine === 'postgres')('the CLI beside a running server (PGl
       expect(refused.stderr, entry).toContain(`is open in another process (pid ${server.pid}`);
     }
     expect((await fetch(`${base}/api/health/ready`)).status).toBe(200);
-  }, 180_000);
+  }, 600_000);
 
   it('runs 20 commands through the server while it serves requests; nothing lost', async () => {
     const file = join(dataDir, 'property.csv');
