@@ -170,4 +170,18 @@ test.describe
         await login.context().close();
       });
     }
+
+    test('fits every console page into 390 px without sideways scrolling', async () => {
+      // In the last language tried (nb), whose words are the longest. Tables scroll inside their own wrapper.
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const path of PAGES) {
+        await page.goto(path);
+        await expect(page.getByTestId('operator-email')).toBeAttached();
+        await page.waitForLoadState('networkidle');
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(
+          390,
+        );
+      }
+      await page.setViewportSize({ width: 1400, height: 900 });
+    });
   });
