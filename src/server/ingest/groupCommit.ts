@@ -17,7 +17,7 @@ import { type IngestBatchOptions, type IngestReceipt, ingestBatch } from './inge
 import type { ReadingRow } from './types.ts';
 
 /** At most this many rows in one merged transaction. */
-export const GROUP_MAX_ROWS = 10_000;
+const GROUP_MAX_ROWS = 10_000;
 
 interface Waiter {
   rows: ReadingRow[];
