@@ -15,6 +15,7 @@ import { measurementPoints, meters } from '../../src/server/db/schema.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { createAppServer } from '../../src/server/http.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../src/server/ingest/apiKeys.ts';
+import { groupCommitStats, ingestGrouped } from '../../src/server/ingest/groupCommit.ts';
 import { createJobRunner } from '../../src/server/jobs/runner.ts';
 import { createTestApi, type TestApi } from './helpers/api.ts';
 import { freshDatabase } from './helpers/db.ts';
@@ -27,6 +28,7 @@ let base = '';
 let key = '';
 let otherKey = '';
 let mineId = 0;
+let mineApartment = 0;
 const servers: Server[] = [];
 
 async function start(overrides: Partial<ServerConfig> = {}): Promise<string> {
@@ -66,6 +68,7 @@ beforeAll(async () => {
   });
   const mine = await testProperty(db, [{ uniqueId: 'A1', areaM2: '60' }]);
   mineId = mine.propertyId;
+  mineApartment = mine.apartmentIds[0]!;
   const theirs = await testProperty(db, [{ uniqueId: 'B1', areaM2: '60' }], 'P2');
   await meter(mine.propertyId, mine.apartmentIds[0]!, 'H-MINE');
   await meter(theirs.propertyId, theirs.apartmentIds[0]!, 'H-THEIRS');
@@ -245,5 +248,54 @@ describe('POST /api/ingest/v1/readings', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await post(json([]), { url: limited, auth: fresh })).status);
     expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  it('commits batches of one key that wait together in one transaction, each with its own receipt', async () => {
+    await meter(mineId, mineApartment, 'H-G1');
+    await meter(mineId, mineApartment, 'H-G2');
+    const before = { ...groupCommitStats };
+    const options = { source: 'http:key:test', propertyIds: [mineId] };
+    const row = (line: number, meterNumber: string, ts: string, value: string) => ({
+      line,
+      meterNumber,
+      ts,
+      value,
+    });
+    // The first starts at once; the two that wait for it meet no common meter, so they go in together.
+    const first = ingestGrouped(db, 'lane', [row(2, 'H-G1', '2025-02-01T00:00:00Z', '1')], options);
+    const second = ingestGrouped(
+      db,
+      'lane',
+      [
+        row(2, 'H-G2', '2025-02-01T00:00:00Z', '5'),
+        row(3, 'H-G2', '2025-02-01T01:00:00Z', '6'),
+        row(4, 'H-G2', '2025-02-01T01:00:00Z', '7'),
+        row(5, 'H-NOPE', '2025-02-01T01:00:00Z', '1'),
+      ],
+      options,
+    );
+    const third = ingestGrouped(
+      db,
+      'lane',
+      [row(2, 'H-G1', '2025-02-01T01:00:00Z', '2'), row(3, 'H-G1', '2025-02-01T00:00:00Z', '1')],
+      options,
+    );
+    const [a, b, c] = await Promise.all([first, second, third]);
+    expect(groupCommitStats.transactions - before.transactions).toBe(2);
+    expect(groupCommitStats.batches - before.batches).toBe(3);
+    expect(a.results).toEqual([{ line: 2, status: 'accepted' }]);
+    expect(b).toMatchObject({ rows: 4, accepted: 2, duplicate: 0, refused: 2, quarantined: 0 });
+    expect(b.results).toEqual([
+      { line: 2, status: 'accepted' },
+      { line: 3, status: 'accepted' },
+      // The reason names the batch's own line, not the merged transaction's.
+      { line: 4, status: 'refused', reason: expect.stringMatching(/ but 6 on line 3$/) },
+      { line: 5, status: 'refused', reason: 'unknown meter number "H-NOPE"' },
+    ]);
+    expect(c).toMatchObject({ rows: 2, accepted: 1, duplicate: 1 });
+    expect(c.results).toEqual([
+      { line: 2, status: 'accepted' },
+      { line: 3, status: 'duplicate' },
+    ]);
   });
 });

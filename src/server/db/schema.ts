@@ -571,7 +571,11 @@ export const alarms = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('alarms_user_tenancy_idx').on(t.userId, t.tenancyId)],
+  (t) => [
+    index('alarms_user_tenancy_idx').on(t.userId, t.tenancyId),
+    // Late data (ingest/lateData.ts) looks alarms up by tenancy and quantity.
+    index('alarms_tenancy_quantity_idx').on(t.tenancyId, t.quantity),
+  ],
 );
 
 /** The outcome of evaluating one alarm for one complete period; at most one per period, so it fires once. */

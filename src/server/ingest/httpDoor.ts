@@ -16,6 +16,7 @@ import { enqueue } from '../jobs/queue.ts';
 import { authenticateApiKey, consumeKeyRequest } from './apiKeys.ts';
 import { ingestBatchTask, receiptBody } from './batchTask.ts';
 import { parseReadingsCsv } from './csv.ts';
+import { ingestGrouped } from './groupCommit.ts';
 import { ingestBatch } from './ingest.ts';
 import { DataIssueError, recordSwap } from './issues.ts';
 import { IngestError, type ReadingRow } from './types.ts';
@@ -199,6 +200,8 @@ async function postReadings(db: Db, config: ServerConfig, req: IncomingMessage, 
 
 /** Runs a batch; an atomic batch with refused rows answers its receipt of refusals (nothing written). */
 async function runSync(db: Db, rows: ReadingRow[], atomic: boolean, source: string, propertyIds: number[]) {
+  // Batches of one key that arrive while one of its batches is ingested are committed together (groupCommit.ts).
+  if (!atomic) return ingestGrouped(db, `${source}:${propertyIds.join(',')}`, rows, { source, propertyIds });
   try {
     return await ingestBatch(db, rows, { atomic, source, propertyIds });
   } catch (err) {

@@ -68,6 +68,8 @@ export interface IngestBatchOptions extends IngestOptions {
   propertyIds?: number[];
   /** An operator's decision (issues.ts): the rows are stored without the misread check. */
   trusted?: boolean;
+  /** How a line is named in a reason's text (a merged batch names its rows' own lines: groupCommit.ts). */
+  shownLine?: (line: number) => number;
 }
 
 /**
@@ -88,7 +90,14 @@ export async function ingestBatch(
   const meters =
     numbers.length > 0 ? await loadMeters(db, numbers, options.propertyIds) : new Map<string, MeterInfo>();
   const repeats: number[] = [];
-  const valid = validateRows(rows, meters, problems, (options.now ?? new Date()).getTime(), repeats);
+  const valid = validateRows(
+    rows,
+    meters,
+    problems,
+    (options.now ?? new Date()).getTime(),
+    repeats,
+    options.shownLine,
+  );
   const refuse = () => {
     problems.sort((a, b) => a.line - b.line);
     throw new IngestError(problems);

@@ -75,6 +75,8 @@ export function validateRows(
   nowMs: number,
   /** Gets the lines of rows that repeat an earlier row of the batch exactly (dropped). */
   repeats: number[] = [],
+  /** How a line is named in a reason's text (default: as it is). */
+  shownLine: (line: number) => number = (line) => line,
 ): ValidRow[] {
   // The rows of each meter, in the order they came.
   const byMeter = new Map<number, ValidRow[]>();
@@ -154,7 +156,7 @@ export function validateRows(
       else if (kept.value !== r.value) {
         problems.push({
           line: r.line,
-          reason: `meter ${numberOf.get(meterId)} at ${r.ts} has value ${r.value} here but ${kept.value} on line ${kept.line}`,
+          reason: `meter ${numberOf.get(meterId)} at ${r.ts} has value ${r.value} here but ${kept.value} on line ${shownLine(kept.line)}`,
         });
       }
     }

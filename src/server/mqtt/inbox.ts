@@ -27,9 +27,17 @@ export interface DrainResult {
   unmatched: Record<UnmatchedReason, number>;
 }
 
-/** Stores one received telegram; resolves once it is committed (then it may be acknowledged). */
-export async function receive(db: Db, topic: string, payload: string): Promise<void> {
-  await db.insert(mqttInbox).values({ topic, payload });
+/**
+ * Stores received telegrams in one statement (one transaction); resolves once they are committed (then they may
+ * be acknowledged).
+ */
+export async function receiveMany(db: Db, telegrams: { topic: string; payload: string }[]): Promise<void> {
+  if (telegrams.length > 0) await db.insert(mqttInbox).values(telegrams);
+}
+
+/** Stores one received telegram (receiveMany of one). */
+export function receive(db: Db, topic: string, payload: string): Promise<void> {
+  return receiveMany(db, [{ topic, payload }]);
 }
 
 interface Unmatched {

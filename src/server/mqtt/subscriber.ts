@@ -1,14 +1,21 @@
 /**
  * The MQTT door (MQTT_URL): subscribes to wmbusmeters' telegrams with QoS 1 on a persistent session (a stable
- * client id and clean: false), so the broker keeps what arrives while we are away. Each telegram is acknowledged
- * only after it is committed to the inbox (inbox.ts); a drain loop ingests the inbox in batches.
+ * client id and clean: false), so the broker keeps what arrives while we are away. Telegrams that arrive together
+ * are committed to the inbox (inbox.ts) in one statement, and each is acknowledged only after that commit; a drain
+ * loop ingests the inbox in batches.
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import { Counter } from 'prom-client';
 import type { Db } from '../db/client.ts';
 import { getMetrics } from '../metrics.ts';
-import { DRAIN_BATCH, type DrainResult, drain, receive } from './inbox.ts';
+import { DRAIN_BATCH, type DrainResult, drain, receiveMany } from './inbox.ts';
+
+/**
+ * How long after a batch of telegrams is stored the drain starts: telegrams that keep coming pile up meanwhile,
+ * so one ingestion transaction takes many of them.
+ */
+const DRAIN_DELAY_MS = 200;
 
 export interface MqttSettings {
   url: string;
@@ -90,28 +97,73 @@ export function startMqttSubscriber(db: Db, logger: Logger, settings: MqttSettin
     connectTimeout: 10_000,
   });
 
-  // Acknowledge a telegram only once it is stored: mqtt.js sends the PUBACK after handleMessage calls back (in
-  // MQTT 3.1.1 and 5 alike), so until then the broker keeps it for a redelivery.
+  // Acknowledge a telegram only once it is stored, and store the telegrams that arrive together in one statement.
+  // mqtt.js hands over one telegram at a time and sends its PUBACK when handleMessage calls back; it takes the
+  // next one only after that. So handleMessage calls back at once, and the PUBACK it then sends is held here
+  // (sendPacket below) until the batch holding the telegram is committed. Until then the broker keeps the
+  // telegram for a redelivery (a crash, a reconnect); it sends at most its in-flight limit unacknowledged
+  // (mosquitto: 20), which bounds a batch. A PUBACK held for a connection that has since gone is dropped: the
+  // broker sends the telegram again on the new one, and it is ingested as a duplicate.
+  type Held = { packet: { cmd: string; messageId?: number }; stream: unknown };
+  const awaiting = new Set<number>();
+  let held: Held[] = [];
+  let buffer: { topic: string; payload: string; messageId?: number }[] = [];
+  let writing: Promise<void> | null = null;
+  const internals = client as unknown as {
+    _sendPacket: (packet: Held['packet'], cb?: (err?: Error) => void, ...rest: unknown[]) => void;
+    stream: unknown;
+  };
+  const sendPacket = internals._sendPacket.bind(client);
+  internals._sendPacket = (packet, cb, ...rest) => {
+    if (packet.cmd === 'puback' && packet.messageId !== undefined && awaiting.has(packet.messageId)) {
+      held.push({ packet, stream: internals.stream });
+      cb?.();
+      return;
+    }
+    sendPacket(packet, cb, ...rest);
+  };
+  const release = (ids: (number | undefined)[]) => {
+    const mine = new Set(ids.filter((id): id is number => id !== undefined));
+    for (const id of mine) awaiting.delete(id);
+    const now = held.filter((h) => mine.has(h.packet.messageId!));
+    held = held.filter((h) => !mine.has(h.packet.messageId!));
+    return now;
+  };
+  const write = async (): Promise<void> => {
+    while (buffer.length > 0) {
+      const batch = buffer;
+      buffer = [];
+      try {
+        await receiveMany(db, batch);
+      } catch (err) {
+        log.error({ err }, 'mqtt telegrams could not be stored; not acknowledged, reconnecting');
+        // No acknowledgement: the broker redelivers them on the next connection.
+        release(batch.map((t) => t.messageId));
+        client.end(true, {}, () => {
+          if (!stopped) setTimeout(() => client.reconnect(), 2_000);
+        });
+        continue;
+      }
+      telegrams().inc({ result: 'received' }, batch.length);
+      for (const h of release(batch.map((t) => t.messageId))) {
+        if (h.stream === internals.stream && client.connected) sendPacket(h.packet);
+      }
+      scheduleDrain(DRAIN_DELAY_MS);
+    }
+  };
   client.handleMessage = (packet, callback) => {
     if (packet.cmd !== 'publish') {
       callback();
       return;
     }
     const payload = typeof packet.payload === 'string' ? packet.payload : packet.payload.toString('utf8');
-    receive(db, packet.topic, payload).then(
-      () => {
-        telegrams().inc({ result: 'received' });
-        scheduleDrain(50);
-        callback();
-      },
-      (err: unknown) => {
-        log.error({ err }, 'mqtt telegram could not be stored; not acknowledged, reconnecting');
-        // No acknowledgement: the broker redelivers it on the next connection.
-        client.end(true, {}, () => {
-          if (!stopped) setTimeout(() => client.reconnect(), 2_000);
-        });
-      },
-    );
+    // QoS 0 has no acknowledgement to hold (wmbusmeters may publish so); it is stored all the same.
+    if (packet.qos > 0 && packet.messageId !== undefined) awaiting.add(packet.messageId);
+    buffer.push({ topic: packet.topic, payload, messageId: packet.qos > 0 ? packet.messageId : undefined });
+    writing ??= write().finally(() => {
+      writing = null;
+    });
+    callback();
   };
 
   const ready = new Promise<void>((resolve, reject) => {
@@ -140,6 +192,8 @@ export function startMqttSubscriber(db: Db, logger: Logger, settings: MqttSettin
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      // What was received is committed and acknowledged before the connection closes.
+      await writing?.catch(() => {});
       await new Promise<void>((resolve) => client.end(false, {}, () => resolve()));
       await draining.catch(() => {});
     },

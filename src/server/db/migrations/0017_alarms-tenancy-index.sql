@@ -1,0 +1,1 @@
+CREATE INDEX "alarms_tenancy_quantity_idx" ON "alarms" USING btree ("tenancy_id","quantity");
