@@ -67,7 +67,7 @@ function Page() {
   );
   const data = rates.data?.propertyRates;
   return (
-    <div className="stack">
+    <div className="stack settings-page">
       <div className="card">
         <PropertySelect
           value={propertyId}

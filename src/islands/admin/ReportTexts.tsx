@@ -45,7 +45,7 @@ function Page() {
   });
   const data = texts.data?.reportTexts;
   return (
-    <div className="stack">
+    <div className="stack settings-page">
       <div className="card">
         <PropertySelect value={propertyId} onChange={setPropertyId} />
       </div>

@@ -35,7 +35,7 @@ function Page() {
     enabled: operator !== null && propertyId !== '',
   });
   return (
-    <div className="stack">
+    <div className="stack settings-page">
       <div className="card">
         <PropertySelect value={propertyId} onChange={setPropertyId} />
       </div>
