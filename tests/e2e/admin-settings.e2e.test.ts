@@ -106,13 +106,19 @@ test.describe
       await chooseProperty();
       await page.getByRole('button', { name: 'New fixed charge period' }).click();
       const form = page.getByTestId('change-form');
-      await form.getByLabel('Kind of charge').fill('reading-service');
+      // A charge of its own, from the first of last month: always before today, and after no existing period.
+      await form.getByLabel('Kind of charge').fill('e2e-service');
       await form.getByLabel('Amount per year').fill('300');
-      const firstOfMonth = `${new Date().toISOString().slice(0, 7)}-01`;
-      await form.getByLabel('Valid from').fill(firstOfMonth);
+      // The server counts months in Europe/Copenhagen.
+      const current = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Copenhagen' })
+        .format(new Date())
+        .slice(0, 7);
+      const [y, m] = current.split('-').map(Number) as [number, number];
+      const last = m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+      await form.getByLabel('Valid from').fill(`${last}-01`);
       await form.getByRole('button', { name: 'Show what changes' }).click();
       const impact = page.getByTestId('impact');
-      await expect(impact).toContainText(`The figures of ${firstOfMonth.slice(0, 7)} change.`);
+      await expect(impact).toContainText(`The figures of 2 months change: ${last} – ${current}.`);
       await expect(impact.getByRole('listitem').first()).toBeVisible();
       await expect(form.getByRole('paragraph').filter({ hasText: 'already seen' })).toBeVisible();
       await expect(form.getByRole('button', { name: 'Save the change' })).toBeDisabled();

@@ -60,15 +60,18 @@ function Page() {
                 <tr key={c.tenancyId} data-testid={`coverage-${c.reference}`}>
                   <th scope="row">{c.reference}</th>
                   <td>{c.apartment}</td>
-                  <td>
+                  <td className="settings-nowrap-cell">
                     {c.start} – {c.end ?? ''}
                   </td>
                   <td>
                     {c.statements.length === 0
                       ? t('statements.none')
                       : c.statements.map((s) => (
-                          <span key={s.id} className="admin-subtle">
-                            {s.periodStart} – {s.periodEnd} · {s.balance} {s.currency}
+                          <span key={s.id} className="settings-nowrap">
+                            {s.periodStart} – {s.periodEnd}
+                            <span className="admin-subtle">
+                              {s.balance} {s.currency}
+                            </span>
                           </span>
                         ))}
                   </td>

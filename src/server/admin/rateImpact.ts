@@ -8,7 +8,7 @@ import { TIME_ZONE } from '../../lib/periods.ts';
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
 
-export interface ImpactTenancy {
+interface ImpactTenancy {
   id: number;
   reference: string;
   apartment: string;
