@@ -151,6 +151,33 @@ describe('reading the rates', () => {
   });
 });
 
+describe('the previews', () => {
+  it('answer the property’s admin and manager only, and write nothing', async () => {
+    const before = { audit: await audits(), rows: await priceRows() };
+    const all = {
+      orgAdmin: undefined,
+      managerHere: undefined,
+      managerElsewhere: 'FORBIDDEN',
+      otherOrgAdmin: 'FORBIDDEN',
+      ...UNAUTH,
+    };
+    const p = () => String(m.fx.p1);
+    expect(
+      await m.matrix(S.preview, () => ({ i: { ...future, propertyId: p(), validFrom: '2098-06-01' } })),
+    ).toEqual(all);
+    expect(
+      await m.matrix(S.previewCorrection, () => ({ i: { id: String(priceId), kind: 'PRICE', amount: '2' } })),
+    ).toEqual(all);
+    expect(
+      await m.matrix(S.previewCo2, () => ({
+        i: { propertyId: p(), quantity: 'heat-energy', gramPerUnit: '1' },
+      })),
+    ).toEqual(all);
+    expect(await audits()).toBe(before.audit);
+    expect(await priceRows()).toEqual(before.rows);
+  });
+});
+
 describe('a new price period', () => {
   it('previews a backdated period: the months to now, the tenancies with a heat meter, needs confirmation', async () => {
     const r = await m.as('managerHere', S.preview, {

@@ -197,7 +197,13 @@ describe('statement upload', () => {
         ],
       },
     ]);
-    expect(codeOf(await m.as('managerElsewhere', S.coverage, { p: String(m.fx.p1) }))).toBe('FORBIDDEN');
+    expect(await m.matrix(S.coverage, () => ({ p: String(m.fx.p1) }))).toEqual({
+      orgAdmin: undefined,
+      managerHere: undefined,
+      managerElsewhere: 'FORBIDDEN',
+      otherOrgAdmin: 'FORBIDDEN',
+      ...UNAUTH,
+    });
   });
 
   it('all or nothing: one bad file of three imports nothing, with each file’s field errors', async () => {
