@@ -149,6 +149,46 @@ export type PortfolioSort = {
   direction?: SortDirection | null | undefined;
 };
 
+export type RateKind =
+  /** A unit price per unit of a metered quantity. */
+  | 'PRICE'
+  /** A yearly amount per apartment (subscription, meter rent, reading service). */
+  | 'FIXED_CHARGE';
+
+/** A new validity period: it starts after every existing period of its series and closes the one it follows. */
+export type RatePeriodInput = {
+  propertyId: string | number;
+  kind: RateKind;
+  /** Required for a price; optional for a fixed charge. */
+  quantity?: string | null | undefined;
+  /** Required for a fixed charge (lower case and dashes, e.g. meter-rent). */
+  chargeKind?: string | null | undefined;
+  amount: string;
+  /** ISO 4217, e.g. DKK. */
+  currency: string;
+  /** YYYY-MM-DD. */
+  validFrom: string;
+};
+
+/** A correction of an existing period's amount (its months change). */
+export type RateCorrectionInput = {
+  id: string | number;
+  kind: RateKind;
+  amount: string;
+};
+
+export type Co2FactorInput = {
+  propertyId: string | number;
+  quantity: string;
+  gramPerUnit: string;
+};
+
+export type StatementFileInput = {
+  name: string;
+  /** The file's JSON text (one statement, or { statements: [...] }), at most 2 MB. */
+  text: string;
+};
+
 export type AuditLogQueryVariables = Exact<{
   filter?: AuditFilter | null | undefined;
   first?: number | null | undefined;
@@ -313,6 +353,100 @@ export type OperatorMeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type OperatorMeQuery = { operatorMe: { id: string, email: string, name: string, role: OperatorRole, propertyIds: Array<string>, secondFactorEnabled: boolean, organisation: { id: string, name: string } } };
 
+export type RatePeriodFieldsFragment = { id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null };
+
+export type PropertyRatesFieldsFragment = { propertyId: string, prices: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, fixedCharges: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, co2Factors: Array<{ quantity: string, gramPerUnit: string }> };
+
+export type RateImpactFieldsFragment = { from: string, to: string | null, months: Array<string>, alsoFuture: boolean, issuedReports: number, changesPast: boolean, tenancies: Array<{ id: string, reference: string, apartment: string, start: string, end: string | null }> };
+
+export type PropertyRatesQueryVariables = Exact<{
+  propertyId: string | number;
+}>;
+
+
+export type PropertyRatesQuery = { propertyRates: { propertyId: string, prices: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, fixedCharges: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, co2Factors: Array<{ quantity: string, gramPerUnit: string }> } };
+
+export type PreviewRatePeriodQueryVariables = Exact<{
+  input: RatePeriodInput;
+}>;
+
+
+export type PreviewRatePeriodQuery = { previewRatePeriod: { from: string, to: string | null, months: Array<string>, alsoFuture: boolean, issuedReports: number, changesPast: boolean, tenancies: Array<{ id: string, reference: string, apartment: string, start: string, end: string | null }> } };
+
+export type PreviewRateCorrectionQueryVariables = Exact<{
+  input: RateCorrectionInput;
+}>;
+
+
+export type PreviewRateCorrectionQuery = { previewRateCorrection: { from: string, to: string | null, months: Array<string>, alsoFuture: boolean, issuedReports: number, changesPast: boolean, tenancies: Array<{ id: string, reference: string, apartment: string, start: string, end: string | null }> } };
+
+export type PreviewCo2FactorQueryVariables = Exact<{
+  input: Co2FactorInput;
+}>;
+
+
+export type PreviewCo2FactorQuery = { previewCo2Factor: { from: string, to: string | null, months: Array<string>, alsoFuture: boolean, issuedReports: number, changesPast: boolean, tenancies: Array<{ id: string, reference: string, apartment: string, start: string, end: string | null }> } };
+
+export type AddRatePeriodMutationVariables = Exact<{
+  input: RatePeriodInput;
+  confirm?: boolean | null | undefined;
+  reason?: string | null | undefined;
+}>;
+
+
+export type AddRatePeriodMutation = { addRatePeriod: { propertyId: string, prices: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, fixedCharges: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, co2Factors: Array<{ quantity: string, gramPerUnit: string }> } };
+
+export type CorrectRateMutationVariables = Exact<{
+  input: RateCorrectionInput;
+  confirm?: boolean | null | undefined;
+  reason?: string | null | undefined;
+}>;
+
+
+export type CorrectRateMutation = { correctRate: { propertyId: string, prices: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, fixedCharges: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, co2Factors: Array<{ quantity: string, gramPerUnit: string }> } };
+
+export type SetCo2FactorMutationVariables = Exact<{
+  input: Co2FactorInput;
+  confirm?: boolean | null | undefined;
+  reason?: string | null | undefined;
+}>;
+
+
+export type SetCo2FactorMutation = { setCo2Factor: { propertyId: string, prices: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, fixedCharges: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, co2Factors: Array<{ quantity: string, gramPerUnit: string }> } };
+
+export type ReportTextsFieldsFragment = { propertyId: string, landlordType: string, hotWaterShare: number, hcaKwhPerUnit: number | null, fuelMix: unknown, networkYear: number | null, networkCo2Tonnes: number | null, networkCo2GramPerKwh: number | null, primaryEnergyFactor: number | null, currency: string, disputeBodyName: string | null, disputeBodyUrl: string | null, consumerOrgName: string | null, consumerOrgUrl: string | null, contactPhone: string | null, contactEmail: string | null, effectiveBodies: Array<{ kind: string, name: string, url: string }> };
+
+export type ReportTextsQueryVariables = Exact<{
+  propertyId: string | number;
+}>;
+
+
+export type ReportTextsQuery = { reportTexts: { propertyId: string, landlordType: string, hotWaterShare: number, hcaKwhPerUnit: number | null, fuelMix: unknown, networkYear: number | null, networkCo2Tonnes: number | null, networkCo2GramPerKwh: number | null, primaryEnergyFactor: number | null, currency: string, disputeBodyName: string | null, disputeBodyUrl: string | null, consumerOrgName: string | null, consumerOrgUrl: string | null, contactPhone: string | null, contactEmail: string | null, effectiveBodies: Array<{ kind: string, name: string, url: string }> } };
+
+export type UpdateReportTextsMutationVariables = Exact<{
+  propertyId: string | number;
+  settings: unknown;
+}>;
+
+
+export type UpdateReportTextsMutation = { updateReportTexts: { propertyId: string, landlordType: string, hotWaterShare: number, hcaKwhPerUnit: number | null, fuelMix: unknown, networkYear: number | null, networkCo2Tonnes: number | null, networkCo2GramPerKwh: number | null, primaryEnergyFactor: number | null, currency: string, disputeBodyName: string | null, disputeBodyUrl: string | null, consumerOrgName: string | null, consumerOrgUrl: string | null, contactPhone: string | null, contactEmail: string | null, effectiveBodies: Array<{ kind: string, name: string, url: string }> } };
+
+export type StatementCoverageQueryVariables = Exact<{
+  propertyId: string | number;
+}>;
+
+
+export type StatementCoverageQuery = { statementCoverage: Array<{ tenancyId: string, reference: string, apartment: string, start: string, end: string | null, statements: Array<{ id: string, periodStart: string, periodEnd: string, balance: string, currency: string }> }> };
+
+export type UploadStatementsMutationVariables = Exact<{
+  propertyId: string | number;
+  files: Array<StatementFileInput> | StatementFileInput;
+  dryRun?: boolean | null | undefined;
+}>;
+
+
+export type UploadStatementsMutation = { uploadStatements: { ok: boolean, imported: number, statements: Array<{ file: string, tenancy: string, periodStart: string, periodEnd: string, balance: string, currency: string }>, problems: Array<{ file: string, field: string, message: string }> } };
+
 export type SupportTenantFieldsFragment = { id: string, email: string, name: string, isActive: boolean, canImpersonate: boolean, tenancies: Array<{ id: string, reference: string, propertyNumber: string, apartment: string, address: string, start: string, end: string | null }> };
 
 export type SupportSearchQueryVariables = Exact<{
@@ -427,6 +561,84 @@ export const ApiKeyFieldsFragmentDoc = new TypedDocumentString(`
   revokedAt
 }
     `, {"fragmentName":"ApiKeyFields"}) as unknown as TypedDocumentString<ApiKeyFieldsFragment, unknown>;
+export const RatePeriodFieldsFragmentDoc = new TypedDocumentString(`
+    fragment RatePeriodFields on RatePeriod {
+  id
+  kind
+  quantity
+  chargeKind
+  amount
+  currency
+  validFrom
+  validTo
+}
+    `, {"fragmentName":"RatePeriodFields"}) as unknown as TypedDocumentString<RatePeriodFieldsFragment, unknown>;
+export const PropertyRatesFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PropertyRatesFields on PropertyRates {
+  propertyId
+  prices {
+    ...RatePeriodFields
+  }
+  fixedCharges {
+    ...RatePeriodFields
+  }
+  co2Factors {
+    quantity
+    gramPerUnit
+  }
+}
+    fragment RatePeriodFields on RatePeriod {
+  id
+  kind
+  quantity
+  chargeKind
+  amount
+  currency
+  validFrom
+  validTo
+}`, {"fragmentName":"PropertyRatesFields"}) as unknown as TypedDocumentString<PropertyRatesFieldsFragment, unknown>;
+export const RateImpactFieldsFragmentDoc = new TypedDocumentString(`
+    fragment RateImpactFields on RateImpact {
+  from
+  to
+  months
+  alsoFuture
+  issuedReports
+  changesPast
+  tenancies {
+    id
+    reference
+    apartment
+    start
+    end
+  }
+}
+    `, {"fragmentName":"RateImpactFields"}) as unknown as TypedDocumentString<RateImpactFieldsFragment, unknown>;
+export const ReportTextsFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ReportTextsFields on ReportTexts {
+  propertyId
+  landlordType
+  hotWaterShare
+  hcaKwhPerUnit
+  fuelMix
+  networkYear
+  networkCo2Tonnes
+  networkCo2GramPerKwh
+  primaryEnergyFactor
+  currency
+  disputeBodyName
+  disputeBodyUrl
+  consumerOrgName
+  consumerOrgUrl
+  contactPhone
+  contactEmail
+  effectiveBodies {
+    kind
+    name
+    url
+  }
+}
+    `, {"fragmentName":"ReportTextsFields"}) as unknown as TypedDocumentString<ReportTextsFieldsFragment, unknown>;
 export const SupportTenantFieldsFragmentDoc = new TypedDocumentString(`
     fragment SupportTenantFields on SupportTenant {
   id
@@ -835,6 +1047,282 @@ export const OperatorMeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<OperatorMeQuery, OperatorMeQueryVariables>;
+export const PropertyRatesDocument = new TypedDocumentString(`
+    query PropertyRates($propertyId: ID!) {
+  propertyRates(propertyId: $propertyId) {
+    ...PropertyRatesFields
+  }
+}
+    fragment RatePeriodFields on RatePeriod {
+  id
+  kind
+  quantity
+  chargeKind
+  amount
+  currency
+  validFrom
+  validTo
+}
+fragment PropertyRatesFields on PropertyRates {
+  propertyId
+  prices {
+    ...RatePeriodFields
+  }
+  fixedCharges {
+    ...RatePeriodFields
+  }
+  co2Factors {
+    quantity
+    gramPerUnit
+  }
+}`) as unknown as TypedDocumentString<PropertyRatesQuery, PropertyRatesQueryVariables>;
+export const PreviewRatePeriodDocument = new TypedDocumentString(`
+    query PreviewRatePeriod($input: RatePeriodInput!) {
+  previewRatePeriod(input: $input) {
+    ...RateImpactFields
+  }
+}
+    fragment RateImpactFields on RateImpact {
+  from
+  to
+  months
+  alsoFuture
+  issuedReports
+  changesPast
+  tenancies {
+    id
+    reference
+    apartment
+    start
+    end
+  }
+}`) as unknown as TypedDocumentString<PreviewRatePeriodQuery, PreviewRatePeriodQueryVariables>;
+export const PreviewRateCorrectionDocument = new TypedDocumentString(`
+    query PreviewRateCorrection($input: RateCorrectionInput!) {
+  previewRateCorrection(input: $input) {
+    ...RateImpactFields
+  }
+}
+    fragment RateImpactFields on RateImpact {
+  from
+  to
+  months
+  alsoFuture
+  issuedReports
+  changesPast
+  tenancies {
+    id
+    reference
+    apartment
+    start
+    end
+  }
+}`) as unknown as TypedDocumentString<PreviewRateCorrectionQuery, PreviewRateCorrectionQueryVariables>;
+export const PreviewCo2FactorDocument = new TypedDocumentString(`
+    query PreviewCo2Factor($input: Co2FactorInput!) {
+  previewCo2Factor(input: $input) {
+    ...RateImpactFields
+  }
+}
+    fragment RateImpactFields on RateImpact {
+  from
+  to
+  months
+  alsoFuture
+  issuedReports
+  changesPast
+  tenancies {
+    id
+    reference
+    apartment
+    start
+    end
+  }
+}`) as unknown as TypedDocumentString<PreviewCo2FactorQuery, PreviewCo2FactorQueryVariables>;
+export const AddRatePeriodDocument = new TypedDocumentString(`
+    mutation AddRatePeriod($input: RatePeriodInput!, $confirm: Boolean, $reason: String) {
+  addRatePeriod(input: $input, confirm: $confirm, reason: $reason) {
+    ...PropertyRatesFields
+  }
+}
+    fragment RatePeriodFields on RatePeriod {
+  id
+  kind
+  quantity
+  chargeKind
+  amount
+  currency
+  validFrom
+  validTo
+}
+fragment PropertyRatesFields on PropertyRates {
+  propertyId
+  prices {
+    ...RatePeriodFields
+  }
+  fixedCharges {
+    ...RatePeriodFields
+  }
+  co2Factors {
+    quantity
+    gramPerUnit
+  }
+}`) as unknown as TypedDocumentString<AddRatePeriodMutation, AddRatePeriodMutationVariables>;
+export const CorrectRateDocument = new TypedDocumentString(`
+    mutation CorrectRate($input: RateCorrectionInput!, $confirm: Boolean, $reason: String) {
+  correctRate(input: $input, confirm: $confirm, reason: $reason) {
+    ...PropertyRatesFields
+  }
+}
+    fragment RatePeriodFields on RatePeriod {
+  id
+  kind
+  quantity
+  chargeKind
+  amount
+  currency
+  validFrom
+  validTo
+}
+fragment PropertyRatesFields on PropertyRates {
+  propertyId
+  prices {
+    ...RatePeriodFields
+  }
+  fixedCharges {
+    ...RatePeriodFields
+  }
+  co2Factors {
+    quantity
+    gramPerUnit
+  }
+}`) as unknown as TypedDocumentString<CorrectRateMutation, CorrectRateMutationVariables>;
+export const SetCo2FactorDocument = new TypedDocumentString(`
+    mutation SetCo2Factor($input: Co2FactorInput!, $confirm: Boolean, $reason: String) {
+  setCo2Factor(input: $input, confirm: $confirm, reason: $reason) {
+    ...PropertyRatesFields
+  }
+}
+    fragment RatePeriodFields on RatePeriod {
+  id
+  kind
+  quantity
+  chargeKind
+  amount
+  currency
+  validFrom
+  validTo
+}
+fragment PropertyRatesFields on PropertyRates {
+  propertyId
+  prices {
+    ...RatePeriodFields
+  }
+  fixedCharges {
+    ...RatePeriodFields
+  }
+  co2Factors {
+    quantity
+    gramPerUnit
+  }
+}`) as unknown as TypedDocumentString<SetCo2FactorMutation, SetCo2FactorMutationVariables>;
+export const ReportTextsDocument = new TypedDocumentString(`
+    query ReportTexts($propertyId: ID!) {
+  reportTexts(propertyId: $propertyId) {
+    ...ReportTextsFields
+  }
+}
+    fragment ReportTextsFields on ReportTexts {
+  propertyId
+  landlordType
+  hotWaterShare
+  hcaKwhPerUnit
+  fuelMix
+  networkYear
+  networkCo2Tonnes
+  networkCo2GramPerKwh
+  primaryEnergyFactor
+  currency
+  disputeBodyName
+  disputeBodyUrl
+  consumerOrgName
+  consumerOrgUrl
+  contactPhone
+  contactEmail
+  effectiveBodies {
+    kind
+    name
+    url
+  }
+}`) as unknown as TypedDocumentString<ReportTextsQuery, ReportTextsQueryVariables>;
+export const UpdateReportTextsDocument = new TypedDocumentString(`
+    mutation UpdateReportTexts($propertyId: ID!, $settings: JSON!) {
+  updateReportTexts(propertyId: $propertyId, settings: $settings) {
+    ...ReportTextsFields
+  }
+}
+    fragment ReportTextsFields on ReportTexts {
+  propertyId
+  landlordType
+  hotWaterShare
+  hcaKwhPerUnit
+  fuelMix
+  networkYear
+  networkCo2Tonnes
+  networkCo2GramPerKwh
+  primaryEnergyFactor
+  currency
+  disputeBodyName
+  disputeBodyUrl
+  consumerOrgName
+  consumerOrgUrl
+  contactPhone
+  contactEmail
+  effectiveBodies {
+    kind
+    name
+    url
+  }
+}`) as unknown as TypedDocumentString<UpdateReportTextsMutation, UpdateReportTextsMutationVariables>;
+export const StatementCoverageDocument = new TypedDocumentString(`
+    query StatementCoverage($propertyId: ID!) {
+  statementCoverage(propertyId: $propertyId) {
+    tenancyId
+    reference
+    apartment
+    start
+    end
+    statements {
+      id
+      periodStart
+      periodEnd
+      balance
+      currency
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StatementCoverageQuery, StatementCoverageQueryVariables>;
+export const UploadStatementsDocument = new TypedDocumentString(`
+    mutation UploadStatements($propertyId: ID!, $files: [StatementFileInput!]!, $dryRun: Boolean) {
+  uploadStatements(propertyId: $propertyId, files: $files, dryRun: $dryRun) {
+    ok
+    imported
+    statements {
+      file
+      tenancy
+      periodStart
+      periodEnd
+      balance
+      currency
+    }
+    problems {
+      file
+      field
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<UploadStatementsMutation, UploadStatementsMutationVariables>;
 export const SupportSearchDocument = new TypedDocumentString(`
     query SupportSearch($query: String!) {
   supportSearch(query: $query) {

@@ -22,6 +22,9 @@ const ADMIN_PAGES = [
   { key: 'invitations', href: '/admin/invitations' },
   { key: 'data_quality', href: '/admin/data-quality' },
   { key: 'api_keys', href: '/admin/api-keys' },
+  { key: 'prices', href: '/admin/prices' },
+  { key: 'report_texts', href: '/admin/report-texts' },
+  { key: 'statements', href: '/admin/statements' },
   { key: 'support', href: '/admin/support' },
   { key: 'audit', href: '/admin/audit' },
 ] as const;

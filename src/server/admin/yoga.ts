@@ -15,6 +15,8 @@ import {
 } from './resolvers/operators.ts';
 import { portfolio } from './resolvers/portfolio.ts';
 import { properties, property } from './resolvers/properties.ts';
+// Prices, fixed charges and CO₂ factors; report texts; statements (the "settings" part of issue 21).
+import * as settings from './resolvers/settings.ts';
 import * as support from './resolvers/support.ts';
 import * as tenancyCalls from './resolvers/tenancies.ts';
 import { type Resolvers, typeDefs } from './types.generated.ts';
@@ -40,6 +42,13 @@ const resolvers: Resolvers = {
     apiKeys: operations.apiKeys,
     portfolio,
     supportSearch: support.supportSearch,
+    // Prices, report texts, statements:
+    propertyRates: settings.propertyRates,
+    previewRatePeriod: settings.previewRatePeriod,
+    previewRateCorrection: settings.previewRateCorrection,
+    previewCo2Factor: settings.previewCo2Factor,
+    reportTexts: settings.reportTexts,
+    statementCoverage: settings.statementCoverage,
   },
   Mutation: {
     operatorLogin,
@@ -63,6 +72,12 @@ const resolvers: Resolvers = {
     revokeApiKey: operations.revokeApiKey,
     startImpersonation: support.startImpersonation,
     setTenantActive: support.setTenantActive,
+    // Prices, report texts, statements:
+    addRatePeriod: settings.addRatePeriod,
+    correctRate: settings.correctRate,
+    setCo2Factor: settings.setCo2Factor,
+    updateReportTexts: settings.updateReportTexts,
+    uploadStatements: settings.uploadStatements,
   },
 };
 
