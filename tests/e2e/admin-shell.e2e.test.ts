@@ -23,6 +23,9 @@ const PAGES = [
   '/admin/api-keys',
   '/admin/support',
   '/admin/audit',
+  '/admin/prices',
+  '/admin/report-texts',
+  '/admin/statements',
 ];
 
 test.describe
