@@ -9,6 +9,7 @@ import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { Temporal } from 'temporal-polyfill';
 import { degreeDaysOfMean, normalDegreeDaysBetween } from '../../lib/degreeDays.ts';
+import { TIME_ZONE } from '../../lib/periods.ts';
 import { ensureDemoOperators } from '../admin/demo.ts';
 import type { Db } from '../db/client.ts';
 import { allocationStatements, properties, propertyReportSettings } from '../db/schema.ts';
@@ -17,10 +18,22 @@ import { DEMO_FUEL_MIX, parseFuelMix, reportSettings } from '../reports/deployme
 import { generateMonthlyReports } from '../reports/generate.ts';
 import { addMonths, lastCompleteMonth } from '../reports/months.ts';
 import { readReportSettings, saveReportSettings } from '../reports/settings.ts';
-import { type StatementFileEntry, statementInputSchema, statementRow } from '../statements/model.ts';
+import {
+  earliestObjectionDeadline,
+  type StatementFileEntry,
+  statementInputSchema,
+  statementRow,
+} from '../statements/model.ts';
 import { DEMO_SEED, HOUR_MS, outdoorTemperature, PROPERTY_NUMBER } from './model.ts';
 
 const FIXED_PERCENT = 40;
+
+/** The local date of an instant. */
+const today = (now: Date) =>
+  Temporal.Instant.fromEpochMilliseconds(now.getTime())
+    .toZonedDateTimeISO(TIME_ZONE)
+    .toPlainDate()
+    .toString();
 
 /** The heating years (1 June – 31 May) that ended before `now`, newest last; `count` of them. */
 function heatingYears(now: Date, count: number): { start: string; end: string }[] {
@@ -66,6 +79,7 @@ function demoStatementsFor(
   tenancyRows: { ref: string; area: number }[],
   degreeDaysOfPeriod: number,
   yearIndex: number,
+  issuedOn: string,
 ): StatementFileEntry[] {
   const rng = xoroshiro128plus(DEMO_SEED + 77 + yearIndex);
   const propertyArea = tenancyRows.reduce((s, t) => s + t.area, 0);
@@ -78,7 +92,7 @@ function demoStatementsFor(
     { type: 'meter-rental' as const, minor: Math.round(21_600 * scale) * 100 },
     { type: 'administration' as const, minor: Math.round(9_800 * scale) * 100 },
   ];
-  const deadline = `${year.end.slice(0, 4)}-10-15`;
+  const deadline = earliestObjectionDeadline(issuedOn, 'DK');
   return tenancyRows.map((t, i) => {
     const expenses = totals.map((e) => ({
       type: e.type,
@@ -133,11 +147,14 @@ export async function seedDemoStatements(db: Db, now: Date): Promise<number> {
     );
     if (rows.length === 0) continue;
     const dd = await periodDegreeDays(db, year.start, year.end);
+    // Made two months after the period, or today if that is sooner; the deadline is the Danish 6 weeks after.
+    const issuedOn = [Temporal.PlainDate.from(year.end).add({ months: 2 }).toString(), today(now)].sort()[0]!;
     const inputs = demoStatementsFor(
       year,
       rows.map((r) => ({ ref: r.ref, area: Number(r.area) })),
       dd,
       index,
+      issuedOn,
     );
     const idOf = new Map(rows.map((r) => [r.ref, Number(r.id)]));
     await db.transaction(async (tx) => {
@@ -146,7 +163,14 @@ export async function seedDemoStatements(db: Db, now: Date): Promise<number> {
         const s = statementInputSchema.parse(raw);
         const inserted = await tx
           .insert(allocationStatements)
-          .values({ tenancyId: idOf.get(s.tenancy)!, ...statementRow(s) })
+          .values({
+            tenancyId: idOf.get(s.tenancy)!,
+            ...statementRow(s),
+            createdAt: new Date(
+              Temporal.PlainDate.from(issuedOn).toZonedDateTime({ timeZone: TIME_ZONE, plainTime: '10:00' })
+                .epochMilliseconds,
+            ),
+          })
           .onConflictDoNothing()
           .returning({ id: allocationStatements.id });
         added += inserted.length;
