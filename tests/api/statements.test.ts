@@ -338,3 +338,62 @@ describe(`demo statements (${testEngine})`, () => {
     }
   });
 });
+
+describe(`demo statements from the demo's meters (${testEngine})`, () => {
+  let database: Database;
+  const now = new Date('2026-07-15T10:00:00Z');
+  beforeAll(async () => {
+    database = await freshDatabase();
+    // 200 days of history: from late December 2025, inside the heating year 2025-06-01 – 2026-05-31.
+    await seedDemo(database.db, { now, days: 200, apartments: 4 });
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it("shares the metered part of the year by the flats' heat meters, as the meters have it", async () => {
+    expect(await seedDemoStatements(database.db, now)).toBeGreaterThan(0);
+    const statements = await database.db
+      .select()
+      .from(allocationStatements)
+      .where(eq(allocationStatements.periodEnd, '2026-05-31'));
+    expect(statements.length).toBeGreaterThan(0);
+    const firstFullDay = await database.db.execute(sql`SELECT min(d.day)::text AS day FROM daily_rollups d
+      JOIN measurement_points mp ON mp.id = d.measurement_point_id
+      WHERE mp.quantity = 'heat-energy' AND d.count >= 23`);
+    const first = ((Array.isArray(firstFullDay) ? firstFullDay : firstFullDay.rows) as { day: string }[])[0]!
+      .day;
+    expect(first > '2025-12-01' && first < '2026-01-01').toBe(true);
+    let propertyKwh = 0;
+    for (const st of statements) {
+      expect(st.periodStart).toBe(first);
+      const details = st.details as { consumption: { unit: string; tenant: number; property: number } };
+      expect(details.consumption.unit).toBe('kilo-watt-hour');
+      // The tenant's kWh is what the flat's heat meter measured over the period: the app's daily figures.
+      const measured = await database.db.execute(sql`SELECT sum(d.sum)::float AS kwh FROM daily_rollups d
+        JOIN measurement_points mp ON mp.id = d.measurement_point_id
+        JOIN tenancies t ON t.apartment_id = mp.apartment_id
+        WHERE t.id = ${st.tenancyId} AND mp.quantity = 'heat-energy'
+          AND d.day BETWEEN ${st.periodStart}::date AND ${st.periodEnd}::date`);
+      const kwh = ((Array.isArray(measured) ? measured : measured.rows) as { kwh: number }[])[0]!.kwh;
+      expect(kwh).toBeGreaterThan(100);
+      expect(details.consumption.tenant).toBeCloseTo(kwh, 3);
+      propertyKwh += details.consumption.tenant;
+      expect(details.consumption.property).toBeCloseTo(
+        statements.reduce(
+          (sum, x) => sum + (x.details as { consumption: { tenant: number } }).consumption.tenant,
+          0,
+        ),
+        3,
+      );
+    }
+    expect(propertyKwh).toBeGreaterThan(0);
+    // The year before the demo's history has no meters to agree with.
+    const older = await database.db
+      .select()
+      .from(allocationStatements)
+      .where(eq(allocationStatements.periodEnd, '2025-05-31'));
+    for (const st of older)
+      expect((st.details as { consumption: { unit: string } }).consumption.unit).toBe('hca-unit');
+  });
+});

@@ -37,6 +37,9 @@ export interface StatementDocument {
   country: string;
 }
 
+/** Column edges of a two-column table: the label, and an amount right-aligned in the right third. */
+const AMOUNT_EDGES = [0, 0.67, 1];
+
 const localeOf = (lang: Language) => (lang === 'en' ? 'en-GB' : 'da-DK');
 
 /** Renders the statement; the same input gives the same bytes except the creation date. */
@@ -64,6 +67,9 @@ export async function renderStatementPdf(
   });
   const { text, heading, rule, bold } = layout;
   const row = (cells: string[], font?: PDFFont) => layout.row(cells, { font });
+  /** A label and one amount: the amount gets the right third, so large totals stay on one line. */
+  const pair = (label: string, value: string, font?: PDFFont) =>
+    layout.row([label, value], { font, edges: AMOUNT_EDGES });
 
   // Header
   text(s.landlord, { size: 10, font: bold, color: MUTED, gap: 2 });
@@ -82,13 +88,13 @@ export async function renderStatementPdf(
   const label = (type: string) => t(`expense.${type}`);
 
   heading(t('pdf.s1'));
-  row([t('pdf.expense'), '', '', t('pdf.property_total')], bold);
+  pair(t('pdf.expense'), t('pdf.property_total'), bold);
   let propertyTotal = 0;
   for (const e of expenses) {
     propertyTotal += Number(e.propertyTotal);
-    row([label(e.type), '', '', amount(e.propertyTotal)]);
+    pair(label(e.type), amount(e.propertyTotal));
   }
-  row([t('pdf.total'), '', '', amount(propertyTotal)], bold);
+  pair(t('pdf.total'), amount(propertyTotal), bold);
 
   heading(t('pdf.s2'));
   text(
@@ -129,7 +135,7 @@ export async function renderStatementPdf(
   );
 
   heading(t('pdf.s4'));
-  row([t('pdf.advance_text'), '', '', amount(s.advancePayments)]);
+  pair(t('pdf.advance_text'), amount(s.advancePayments));
 
   heading(t('pdf.s5'));
   const balance = Number(s.balance);
@@ -172,8 +178,11 @@ interface Formatters {
   date: (d: string) => string;
 }
 
-const signed = (x: number, number: Formatters['number']) =>
-  `${x > 0 ? '+' : x < 0 ? '−' : ''}${number(Math.abs(x), 0)} %`;
+/** A change in whole percent with its sign; a change that rounds to 0 has none ("0 %", never "−0 %"). */
+function signed(x: number, number: Formatters['number']): string {
+  const r = Math.round(x);
+  return `${r > 0 ? '+' : r < 0 ? '−' : ''}${number(Math.abs(r), 0)} %`;
+}
 
 /** Sections 8–11 (issue 22): prices, comparisons, the heat supply with taxes and fees, and where to turn. */
 function writeExtras(layout: PdfLayout, x: StatementExtras, s: StatementDocument, f: Formatters): void {
@@ -233,8 +242,9 @@ function writeExtras(layout: PdfLayout, x: StatementExtras, s: StatementDocument
     text(`${t('report.primary_energy_factor')}: ${number(settings.primaryEnergyFactor, 2)}`, { gap: 0 });
   if (settings.fees.length > 0) {
     text('', { gap: 2 });
-    layout.row([t('report.fees_heading'), '', '', t('report.fee_col_year')], { font: bold });
-    for (const fee of settings.fees) layout.row([t(`fees.${fee.kind}`), '', '', amount(fee.amountPerYear)]);
+    layout.row([t('report.fees_heading'), t('report.fee_col_year')], { font: bold, edges: AMOUNT_EDGES });
+    for (const fee of settings.fees)
+      layout.row([t(`fees.${fee.kind}`), amount(fee.amountPerYear)], { edges: AMOUNT_EDGES });
   }
 
   heading(t('pdf.s11'));
