@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../src/server/auth/tokens.ts';
 import type { Database } from '../../src/server/db/client.ts';
 import { allocationStatements, tenancies } from '../../src/server/db/schema.ts';
+import { queryRows } from '../../src/server/db/sql.ts';
 import { seedDemo } from '../../src/server/demo/seed.ts';
 import { seedDemoStatements } from '../../src/server/demo/statements.ts';
 import { handleStatementDownload } from '../../src/server/statements/download.ts';
@@ -358,11 +359,12 @@ describe(`demo statements from the demo's meters (${testEngine})`, () => {
       .from(allocationStatements)
       .where(eq(allocationStatements.periodEnd, '2026-05-31'));
     expect(statements.length).toBeGreaterThan(0);
-    const firstFullDay = await database.db.execute(sql`SELECT min(d.day)::text AS day FROM daily_rollups d
+    const [{ day: first }] = (await queryRows<{ day: string }>(
+      database.db,
+      sql`SELECT min(d.day)::text AS day FROM daily_rollups d
       JOIN measurement_points mp ON mp.id = d.measurement_point_id
-      WHERE mp.quantity = 'heat-energy' AND d.count >= 23`);
-    const first = ((Array.isArray(firstFullDay) ? firstFullDay : firstFullDay.rows) as { day: string }[])[0]!
-      .day;
+      WHERE mp.quantity = 'heat-energy' AND d.count >= 23`,
+    )) as [{ day: string }];
     expect(first > '2025-12-01' && first < '2026-01-01').toBe(true);
     let propertyKwh = 0;
     for (const st of statements) {
@@ -370,12 +372,14 @@ describe(`demo statements from the demo's meters (${testEngine})`, () => {
       const details = st.details as { consumption: { unit: string; tenant: number; property: number } };
       expect(details.consumption.unit).toBe('kilo-watt-hour');
       // The tenant's kWh is what the flat's heat meter measured over the period: the app's daily figures.
-      const measured = await database.db.execute(sql`SELECT sum(d.sum)::float AS kwh FROM daily_rollups d
+      const [{ kwh }] = (await queryRows<{ kwh: number }>(
+        database.db,
+        sql`SELECT sum(d.sum)::float AS kwh FROM daily_rollups d
         JOIN measurement_points mp ON mp.id = d.measurement_point_id
         JOIN tenancies t ON t.apartment_id = mp.apartment_id
         WHERE t.id = ${st.tenancyId} AND mp.quantity = 'heat-energy'
-          AND d.day BETWEEN ${st.periodStart}::date AND ${st.periodEnd}::date`);
-      const kwh = ((Array.isArray(measured) ? measured : measured.rows) as { kwh: number }[])[0]!.kwh;
+          AND d.day BETWEEN ${st.periodStart}::date AND ${st.periodEnd}::date`,
+      )) as [{ kwh: number }];
       expect(kwh).toBeGreaterThan(100);
       expect(details.consumption.tenant).toBeCloseTo(kwh, 3);
       propertyKwh += details.consumption.tenant;
