@@ -269,4 +269,18 @@ describe(`monthly reports (${testEngine})`, () => {
     if (blocked.status === 'throttled') expect(blocked.retryAfterSeconds).toBeGreaterThan(0);
     expect((await lookUpReport(database.db, code, 'someone-else', NOW)).status).toBe('found');
   });
+
+  it('shows the building average only when every day of the month had 3 apartments with data, as the app', async () => {
+    const heatPerM2 = async () => {
+      await generateMonthlyReports(database.db, { month: '2025-10-01', now: NOW, settings });
+      const report = (await stored()).content as MonthlyReport;
+      return report.quantities.find((q) => q.quantity === 'heat-energy')!.propertyPerM2;
+    };
+    await database.db.execute(sql`UPDATE property_daily_rollups SET apartments = 3
+      WHERE day BETWEEN '2025-10-01' AND '2025-10-31'`);
+    expect(await heatPerM2()).toBe(15.5);
+    // One day with two: a tenant could work out the neighbour's use that day, so the month has no average.
+    await database.db.execute(sql`UPDATE property_daily_rollups SET apartments = 2 WHERE day = '2025-10-17'`);
+    expect(await heatPerM2()).toBeNull();
+  });
 });

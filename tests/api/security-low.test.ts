@@ -115,7 +115,12 @@ describe('the statement PDF route checks the caller as the GraphQL backends do',
     ((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code;
 
   it('refuses a token issued before a password change and a deactivated user; serves a newer token', async () => {
-    await importStatements(database.db, parseStatementFile(JSON.stringify(validStatement)));
+    // Made in June 2026, so the statement's 15 October deadline keeps the 6 weeks.
+    await importStatements(
+      database.db,
+      parseStatementFile(JSON.stringify(validStatement)),
+      new Date('2026-06-20T10:00:00Z'),
+    );
     const [row] = await database.db.select({ id: allocationStatements.id }).from(allocationStatements);
     const alice = fx.users.alice;
     const now = Math.floor(Date.now() / 1000);

@@ -7,11 +7,13 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
+import { Temporal } from 'temporal-polyfill';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../src/server/auth/tokens.ts';
 import type { Database } from '../../src/server/db/client.ts';
 import { allocationStatements, tenancies } from '../../src/server/db/schema.ts';
+import { queryRows } from '../../src/server/db/sql.ts';
 import { seedDemo } from '../../src/server/demo/seed.ts';
 import { seedDemoStatements } from '../../src/server/demo/statements.ts';
 import { handleStatementDownload } from '../../src/server/statements/download.ts';
@@ -22,6 +24,8 @@ import { type Fixture, seedFixture } from './helpers/fixtures.ts';
 import { validStatement } from './helpers/statements.ts';
 
 const valid = validStatement;
+/** When the tests' statements are made: a Danish deadline must then be 2026-08-01 or later (6 weeks). */
+const IMPORT_NOW = new Date('2026-06-20T10:00:00Z');
 
 function file(content: unknown): string {
   const path = join(tmpdir(), `statement-${Math.random().toString(36).slice(2)}.json`);
@@ -32,6 +36,7 @@ function file(content: unknown): string {
 describe(`allocation statements (${testEngine})`, () => {
   let database: Database;
   let api: TestApi;
+  const importFile = (path: string) => importStatementFile(database.db, path, IMPORT_NOW);
   let fx: Fixture;
   const token = async (backend: 'account' | 'tenant', user: { id: number; email: string }) =>
     (await signAccessToken(backend, api.services.keys[backend], user, 300)).token;
@@ -55,34 +60,31 @@ describe(`allocation statements (${testEngine})`, () => {
       expenses: [{ ...valid.expenses[0]!, tenantFixed: '9000.00' }, { ...valid.expenses[0]! }],
       unexpected: true,
     };
-    const error = await importStatementFile(database.db, file(bad)).catch((e: unknown) => e);
+    const error = await importFile(file(bad)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StatementImportError);
     const message = (error as Error).message;
     expect(message).toContain('periodEnd: is not a calendar date');
     expect(message).toContain('Unrecognized key');
+    await expect(importFile(file({ ...valid, variableSharePercent: 59 }))).rejects.toThrow(
+      'must add up to 100',
+    );
     await expect(
-      importStatementFile(database.db, file({ ...valid, variableSharePercent: 59 })),
-    ).rejects.toThrow('must add up to 100');
-    await expect(
-      importStatementFile(
-        database.db,
-        file({ ...valid, expenses: [{ ...valid.expenses[0]!, tenantFixed: '9000.00' }] }),
-      ),
+      importFile(file({ ...valid, expenses: [{ ...valid.expenses[0]!, tenantFixed: '9000.00' }] })),
     ).rejects.toThrow('expenses.0.tenantFixed: should be about 10000.00');
-    await expect(importStatementFile(database.db, file({ ...valid, balance: '1000.00' }))).rejects.toThrow(
+    await expect(importFile(file({ ...valid, balance: '1000.00' }))).rejects.toThrow(
       'balance: is 1000.00 but the shares minus advance payments are 1560.00',
     );
-    await expect(importStatementFile(database.db, file('{ not json'))).rejects.toThrow('not valid JSON');
+    await expect(importFile(file('{ not json'))).rejects.toThrow('not valid JSON');
     // One unknown tenancy in a file of two: neither is written.
-    await expect(
-      importStatementFile(database.db, file({ statements: [valid, { ...valid, tenancy: 'T-NOPE' }] })),
-    ).rejects.toThrow('no tenancy "T-NOPE"');
+    await expect(importFile(file({ statements: [valid, { ...valid, tenancy: 'T-NOPE' }] }))).rejects.toThrow(
+      'no tenancy "T-NOPE"',
+    );
     expect(await count()).toBe(0);
   });
 
   it('imports a valid file with the balance computed, and refuses the same period twice', async () => {
     const { balance: _omitted, ...withoutBalance } = valid;
-    expect(await importStatementFile(database.db, file(withoutBalance))).toEqual({ imported: 1 });
+    expect(await importFile(file(withoutBalance))).toEqual({ imported: 1 });
     const [row] = await database.db.select().from(allocationStatements);
     expect(row).toMatchObject({
       fixedAmount: '10200.00',
@@ -92,15 +94,14 @@ describe(`allocation statements (${testEngine})`, () => {
       objectionDeadline: '2026-10-15',
     });
     await expect(
-      importStatementFile(
-        database.db,
+      importFile(
         file({
           statements: [
             {
               ...valid,
               periodStart: '2024-06-01',
               periodEnd: '2025-05-31',
-              objectionDeadline: '2025-10-15',
+              objectionDeadline: '2026-10-15',
               balance: undefined,
             },
             valid,
@@ -192,6 +193,24 @@ describe(`allocation statements (${testEngine})`, () => {
     expect(flat).toContain('Degree days in the period: 2,754. In a normal year: 2,906.');
     expect(flat).toContain('no later than 15 October 2026');
 
+    // Sections 8–11 (issue 22): prices, the normalised user, the heat supply, fees and bodies.
+    for (const section of [
+      '8. Prices',
+      '9. Your use compared',
+      '10. Heat supply, taxes and fees',
+      '11. Where to turn',
+    ])
+      expect(flat).toContain(section);
+    // Heating: 60 % of 100,000.00 over 1,000 units, 40 % over 200 m²; meter rental 60 % and 40 % of 2,000.00.
+    expect(flat).toContain('Heating DKK 60.00 DKK 200.00');
+    expect(flat).toContain('Meter rental and reading DKK 1.20 DKK 4.00');
+    // 1,000 units over 200 m², for 50 m²: 250 units; Alice's 300 are 20 % more.
+    expect(flat).toContain(
+      "A home of your size using the building's average per m² would have used 250 allocator units. You used 300 allocator units (+20 %).",
+    );
+    expect(flat).toContain('There is no statement of the previous period to compare with.');
+    expect(flat).toContain('Forbrugerrådet Tænk, https://taenk.dk');
+
     // Alice's language is Danish: without ?lang the PDF is in Danish.
     const danish = await download(String(row!.id), await token('account', fx.users.alice));
     const da = (
@@ -219,6 +238,71 @@ describe(`allocation statements (${testEngine})`, () => {
     // A token of the other backend is no key here.
     expect((await download(String(row!.id), await token('tenant', fx.users.alice))).status).toBe(401);
   });
+
+  const older = { ...valid, periodStart: '2023-06-01', periodEnd: '2024-05-31', balance: undefined };
+  it('refuses a deadline before the statement is made, and one under 6 weeks after it in Denmark', async () => {
+    const before = await importFile(file({ ...older, objectionDeadline: '2026-06-19' })).catch(
+      (e: unknown) => e,
+    );
+    expect((before as Error).message).toContain(
+      'objectionDeadline 2026-06-19 is before the statement is made (2026-06-20)',
+    );
+    await expect(importFile(file({ ...older, objectionDeadline: '2026-07-31' }))).rejects.toThrow(
+      'objectionDeadline 2026-07-31 must be at least 6 weeks after the statement reaches the tenant: 2026-08-01 or later',
+    );
+    const rows = await database.db
+      .select()
+      .from(allocationStatements)
+      .where(eq(allocationStatements.periodStart, '2023-06-01'));
+    expect(rows).toHaveLength(0);
+  });
+  it("compares with the previous period's statement at this period's weather", async () => {
+    const previous = {
+      ...valid,
+      periodStart: '2024-06-01',
+      periodEnd: '2025-05-31',
+      consumption: { unit: 'hca-unit' as const, tenant: 250, property: 1000 },
+      expenses: [
+        {
+          type: 'heating' as const,
+          propertyTotal: '100000.00',
+          tenantFixed: '10000.00',
+          tenantVariable: '15000.00',
+        },
+        {
+          type: 'meter-rental' as const,
+          propertyTotal: 2000,
+          tenantFixed: '200.00',
+          tenantVariable: '300.00',
+        },
+      ],
+      degreeDays: { period: 2500, normalYear: 2906 },
+      balance: undefined,
+    };
+    expect(await importFile(file(previous))).toEqual({ imported: 1 });
+    const [row] = await database.db
+      .select()
+      .from(allocationStatements)
+      .where(eq(allocationStatements.periodStart, '2025-06-01'));
+    const response = await download(String(row!.id), await token('account', fx.users.alice), 'en');
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(await response.arrayBuffer())), {
+      mergePages: true,
+    });
+    // 250 × (0.25 + 0.75 × 2,754 / 2,500) = 269.05; 300 against 269.05 is +11.5 %.
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      "In the previous period (1 June 2024 – 31 May 2025) you used 250 allocator units; at this period's weather that is 269 allocator units (the hot-water share, 25 %, is not corrected). This period: 300 allocator units (+12 %).",
+    );
+  });
+
+  it('takes the first lawful day, and stores when the statement was made', async () => {
+    expect(await importFile(file({ ...older, objectionDeadline: '2026-08-01' }))).toEqual({ imported: 1 });
+    const [row] = await database.db
+      .select()
+      .from(allocationStatements)
+      .where(eq(allocationStatements.periodStart, '2023-06-01'));
+    expect(row).toMatchObject({ objectionDeadline: '2026-08-01' });
+    expect(row!.createdAt.toISOString()).toBe(IMPORT_NOW.toISOString());
+  });
 });
 
 describe(`demo statements (${testEngine})`, () => {
@@ -244,5 +328,76 @@ describe(`demo statements (${testEngine})`, () => {
       n: number;
     }[];
     expect(list.map((r) => r.start)).toEqual(['2024-06-01', '2025-06-01']);
+    // Made two months after the period ends; objections 6 weeks later (the Danish rule), never before.
+    const made = await database.db.select().from(allocationStatements);
+    for (const s of made) {
+      const createdOn = Temporal.Instant.fromEpochMilliseconds(s.createdAt.getTime())
+        .toZonedDateTimeISO('Europe/Copenhagen')
+        .toPlainDate();
+      expect(createdOn.toString()).toBe(Temporal.PlainDate.from(s.periodEnd).add({ months: 2 }).toString());
+      expect(s.objectionDeadline).toBe(createdOn.add({ weeks: 6 }).toString());
+    }
+  });
+});
+
+describe(`demo statements from the demo's meters (${testEngine})`, () => {
+  let database: Database;
+  const now = new Date('2026-07-15T10:00:00Z');
+  beforeAll(async () => {
+    database = await freshDatabase();
+    // 200 days of history: from late December 2025, inside the heating year 2025-06-01 – 2026-05-31.
+    await seedDemo(database.db, { now, days: 200, apartments: 4 });
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it("shares the metered part of the year by the flats' heat meters, as the meters have it", async () => {
+    expect(await seedDemoStatements(database.db, now)).toBeGreaterThan(0);
+    const statements = await database.db
+      .select()
+      .from(allocationStatements)
+      .where(eq(allocationStatements.periodEnd, '2026-05-31'));
+    expect(statements.length).toBeGreaterThan(0);
+    const [{ day: first }] = (await queryRows<{ day: string }>(
+      database.db,
+      sql`SELECT min(d.day)::text AS day FROM daily_rollups d
+      JOIN measurement_points mp ON mp.id = d.measurement_point_id
+      WHERE mp.quantity = 'heat-energy' AND d.count >= 23`,
+    )) as [{ day: string }];
+    expect(first > '2025-12-01' && first < '2026-01-01').toBe(true);
+    let propertyKwh = 0;
+    for (const st of statements) {
+      expect(st.periodStart).toBe(first);
+      const details = st.details as { consumption: { unit: string; tenant: number; property: number } };
+      expect(details.consumption.unit).toBe('kilo-watt-hour');
+      // The tenant's kWh is what the flat's heat meter measured over the period: the app's daily figures.
+      const [{ kwh }] = (await queryRows<{ kwh: number }>(
+        database.db,
+        sql`SELECT sum(d.sum)::float AS kwh FROM daily_rollups d
+        JOIN measurement_points mp ON mp.id = d.measurement_point_id
+        JOIN tenancies t ON t.apartment_id = mp.apartment_id
+        WHERE t.id = ${st.tenancyId} AND mp.quantity = 'heat-energy'
+          AND d.day BETWEEN ${st.periodStart}::date AND ${st.periodEnd}::date`,
+      )) as [{ kwh: number }];
+      expect(kwh).toBeGreaterThan(100);
+      expect(details.consumption.tenant).toBeCloseTo(kwh, 3);
+      propertyKwh += details.consumption.tenant;
+      expect(details.consumption.property).toBeCloseTo(
+        statements.reduce(
+          (sum, x) => sum + (x.details as { consumption: { tenant: number } }).consumption.tenant,
+          0,
+        ),
+        3,
+      );
+    }
+    expect(propertyKwh).toBeGreaterThan(0);
+    // The year before the demo's history has no meters to agree with.
+    const older = await database.db
+      .select()
+      .from(allocationStatements)
+      .where(eq(allocationStatements.periodEnd, '2025-05-31'));
+    for (const st of older)
+      expect((st.details as { consumption: { unit: string } }).consumption.unit).toBe('hca-unit');
   });
 });

@@ -8,6 +8,7 @@ const input = (overrides: Partial<ReportInput> = {}): ReportInput => ({
   costFrom: '2025-10-01',
   tenancy: { address: 'A 1', apartment: '1', zipcode: '8000', city: 'Aarhus', areaM2: 50 },
   landlord: { name: 'L', phone: null, email: null },
+  meteredQuantities: ['hca', 'heat-energy'],
   apartment: {
     'heat-energy': { unit: 'kilo-watt-hour', months: { '2025-10-01': 100 } },
     hca: { unit: 'hca-unit', months: { '2025-10-01': 40 } },
@@ -36,8 +37,16 @@ describe('monthly report model', () => {
       soFar: 100,
       from: '2025-10-01',
     });
-    const onlyHca = buildMonthlyReport(
+    // The rule is per flat, as in the app: a month whose heat readings are missing still has a heat meter.
+    const heatMissing = buildMonthlyReport(
       input({ apartment: { hca: { unit: 'hca-unit', months: { '2025-10-01': 40 } } } }),
+    );
+    expect(heatMissing.cost).toBeNull();
+    const onlyHca = buildMonthlyReport(
+      input({
+        meteredQuantities: ['hca'],
+        apartment: { hca: { unit: 'hca-unit', months: { '2025-10-01': 40 } } },
+      }),
     );
     expect(onlyHca.cost?.month).toBe(80);
     // 40 units × 1,000 kWh / 400 units in the building.

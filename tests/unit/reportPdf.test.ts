@@ -35,6 +35,8 @@ const report = buildMonthlyReport({
   costFrom: '2025-01-01',
   tenancy: { address: 'Solvej 1, 1. tv', apartment: '1. tv', zipcode: '8000', city: 'Aarhus C', areaM2: 62 },
   landlord: { name: 'Boligforeningen Test', phone: '+45 11 22 33 44', email: 'udlejer@test.test' },
+  // An allocator-only flat: no heat meter, so its units are priced.
+  meteredQuantities: ['hca', 'hot-water-volume'],
   apartment: {
     hca: { unit: 'hca-unit', months: { '2025-10-01': 715.4, '2025-09-01': 320, '2024-10-01': 709 } },
     'hot-water-volume': { unit: 'cubic-meter', months: { '2025-10-01': 2.358, '2024-10-01': 2.478 } },

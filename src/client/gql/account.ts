@@ -80,6 +80,13 @@ export type LeaveTenancyMutationVariables = Exact<{
 
 export type LeaveTenancyMutation = { leaveTenancy: { ok: boolean } };
 
+export type MonthlyReportsQueryVariables = Exact<{
+  tenancyId: string | number;
+}>;
+
+
+export type MonthlyReportsQuery = { monthlyReports: Array<{ month: string, url: string, expiresAt: string }> };
+
 export type PasswordResetMutationVariables = Exact<{
   email: string;
   token: string;
@@ -287,6 +294,15 @@ export const LeaveTenancyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<LeaveTenancyMutation, LeaveTenancyMutationVariables>;
+export const MonthlyReportsDocument = new TypedDocumentString(`
+    query MonthlyReports($tenancyId: ID!) {
+  monthlyReports(tenancyId: $tenancyId) {
+    month
+    url
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<MonthlyReportsQuery, MonthlyReportsQueryVariables>;
 export const PasswordResetDocument = new TypedDocumentString(`
     mutation PasswordReset($email: String!, $token: String!, $newPassword: String!) {
   passwordReset(email: $email, token: $token, newPassword: $newPassword) {

@@ -234,7 +234,7 @@ export type AlarmEvaluationFieldsFragment = { periodStart: string, periodEnd: st
 
 export type AlarmFieldsFragment = { id: string, tenancyId: string, type: AlarmType, quantity: string, frequency: AlarmFrequency, threshold: number | null, minimum: number | null, maximum: number | null, leakRule: boolean, enabled: boolean, status: AlarmStatus, createdAt: string, lastFired: { periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string } | null, history: Array<{ periodStart: string, periodEnd: string, state: AlarmEvaluationState, value: number | null, reference: number | null, reason: string | null, evaluatedAt: string }> };
 
-export type NotificationFieldsFragment = { id: string, tenancyId: string, kind: NotificationKind, alarmId: string | null, quantity: string | null, frequency: AlarmFrequency, periodStart: string, periodEnd: string, value: number | null, reference: number | null, reason: string | null, percent: number | null, createdAt: string, read: boolean, totals: Array<{ quantity: string, value: number }> };
+export type NotificationFieldsFragment = { id: string, tenancyId: string, kind: NotificationKind, alarmId: string | null, quantity: string | null, frequency: AlarmFrequency, periodStart: string, periodEnd: string, value: number | null, reference: number | null, reason: string | null, percent: number | null, reportUrl: string | null, correctedChangePercent: number | null, createdAt: string, read: boolean, totals: Array<{ quantity: string, value: number }>, comparison: Array<{ quantity: string, value: number | null, previousMonth: number | null, sameMonthLastYear: number | null }> };
 
 export type AlarmValuesQueryVariables = Exact<{
   input: AlarmValuesInput;
@@ -317,14 +317,14 @@ export type NotificationQueryVariables = Exact<{
 }>;
 
 
-export type NotificationQuery = { notification: { id: string, tenancyId: string, kind: NotificationKind, alarmId: string | null, quantity: string | null, frequency: AlarmFrequency, periodStart: string, periodEnd: string, value: number | null, reference: number | null, reason: string | null, percent: number | null, createdAt: string, read: boolean, totals: Array<{ quantity: string, value: number }> } };
+export type NotificationQuery = { notification: { id: string, tenancyId: string, kind: NotificationKind, alarmId: string | null, quantity: string | null, frequency: AlarmFrequency, periodStart: string, periodEnd: string, value: number | null, reference: number | null, reason: string | null, percent: number | null, reportUrl: string | null, correctedChangePercent: number | null, createdAt: string, read: boolean, totals: Array<{ quantity: string, value: number }>, comparison: Array<{ quantity: string, value: number | null, previousMonth: number | null, sameMonthLastYear: number | null }> } };
 
 export type NotificationsQueryVariables = Exact<{
   tenancyId: string | number;
 }>;
 
 
-export type NotificationsQuery = { notifications: { totalCount: number, unreadCount: number, items: Array<{ id: string, tenancyId: string, kind: NotificationKind, alarmId: string | null, quantity: string | null, frequency: AlarmFrequency, periodStart: string, periodEnd: string, value: number | null, reference: number | null, reason: string | null, percent: number | null, createdAt: string, read: boolean, totals: Array<{ quantity: string, value: number }> }> } };
+export type NotificationsQuery = { notifications: { totalCount: number, unreadCount: number, items: Array<{ id: string, tenancyId: string, kind: NotificationKind, alarmId: string | null, quantity: string | null, frequency: AlarmFrequency, periodStart: string, periodEnd: string, value: number | null, reference: number | null, reason: string | null, percent: number | null, reportUrl: string | null, correctedChangePercent: number | null, createdAt: string, read: boolean, totals: Array<{ quantity: string, value: number }>, comparison: Array<{ quantity: string, value: number | null, previousMonth: number | null, sameMonthLastYear: number | null }> }> } };
 
 export type QuantityPricesQueryVariables = Exact<{
   input: QuantityPricesInput;
@@ -486,6 +486,14 @@ export const NotificationFieldsFragmentDoc = new TypedDocumentString(`
     quantity
     value
   }
+  reportUrl
+  comparison {
+    quantity
+    value
+    previousMonth
+    sameMonthLastYear
+  }
+  correctedChangePercent
   createdAt
   read
 }
@@ -885,6 +893,14 @@ export const NotificationDocument = new TypedDocumentString(`
     quantity
     value
   }
+  reportUrl
+  comparison {
+    quantity
+    value
+    previousMonth
+    sameMonthLastYear
+  }
+  correctedChangePercent
   createdAt
   read
 }`) as unknown as TypedDocumentString<NotificationQuery, NotificationQueryVariables>;
@@ -915,6 +931,14 @@ export const NotificationsDocument = new TypedDocumentString(`
     quantity
     value
   }
+  reportUrl
+  comparison {
+    quantity
+    value
+    previousMonth
+    sameMonthLastYear
+  }
+  correctedChangePercent
   createdAt
   read
 }`) as unknown as TypedDocumentString<NotificationsQuery, NotificationsQueryVariables>;

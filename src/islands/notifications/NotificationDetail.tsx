@@ -9,6 +9,7 @@ import { amount, graphHref, periodLabel, useTenancyInView } from '../alarms/shar
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { useDocumentTitle } from '../shared/useDocumentTitle.ts';
+import { ReportComparison } from './ReportComparison.tsx';
 import { notificationTexts, receivedAt } from './text.ts';
 import '../alarms/alarms.css';
 
@@ -68,20 +69,36 @@ function Detail({ id }: { id: string }) {
         </span>
       </header>
       <p>{text}</p>
-      {n.totals.length > 0 && (
-        <table className="data-table">
-          <tbody>
-            {n.totals.map((x) => (
-              <tr key={x.quantity}>
-                <th scope="row">{t(quantityKey(x.quantity))}</th>
-                <td>{amount(x.value, x.quantity, lang)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {n.comparison.length > 0 ? (
+        <ReportComparison notification={n} lang={lang} />
+      ) : (
+        n.totals.length > 0 && (
+          <table className="data-table">
+            <tbody>
+              {n.totals.map((x) => (
+                <tr key={x.quantity}>
+                  <th scope="row">{t(quantityKey(x.quantity))}</th>
+                  <td>{amount(x.value, x.quantity, lang)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
       )}
       <div className="alarm-toolbar">
-        <a className="button primary" href={graphHref(tenancyId, n.quantity, n.periodStart, n.periodEnd)}>
+        {n.reportUrl && (
+          <a
+            className="button primary"
+            href={`${n.reportUrl}?lang=${lang}`}
+            data-testid="notification-report"
+          >
+            {t('notification.report.open_report', { period })}
+          </a>
+        )}
+        <a
+          className={n.reportUrl ? 'button secondary' : 'button primary'}
+          href={graphHref(tenancyId, n.quantity, n.periodStart, n.periodEnd)}
+        >
           {t('notifications.open_graph', { period })}
         </a>
         {n.alarmId && (

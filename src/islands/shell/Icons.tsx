@@ -2,6 +2,7 @@
 const paths = {
   consumption: 'M4 20V10M10 20V4M16 20v-7M22 20H2',
   statements: 'M7 3h8l4 4v14H7zM15 3v4h4M10 12h6M10 16h6',
+  reports: 'M4 20V4h16v16zM8 16v-3M12 16V8M16 16v-5',
   alarms: 'M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0',
   tenancy: 'M3 11l9-7 9 7v9H3zM9 20v-6h6v6',
   notifications: 'M4 5h16v11H8l-4 4z',

@@ -71,6 +71,8 @@ export function useMenuEntries(
           },
         ]
       : []),
+    // Issue 22: tenants are told where their monthly consumption reports are.
+    { key: 'nav.monthly_reports', icon: 'reports', href: `${base}reports`, active: under('reports') },
     { key: 'nav.alarms', icon: 'alarms', href: `${base}alarms`, active: under('alarms') },
     { key: 'nav.tenancy_info', icon: 'tenancy', href: `${base}settings`, active: under('settings') },
     ...(hideNotifications

@@ -9,6 +9,7 @@ import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { Temporal } from 'temporal-polyfill';
 import { degreeDaysOfMean, normalDegreeDaysBetween } from '../../lib/degreeDays.ts';
+import { TIME_ZONE } from '../../lib/periods.ts';
 import { ensureDemoOperators } from '../admin/demo.ts';
 import type { Db } from '../db/client.ts';
 import { allocationStatements, properties, propertyReportSettings } from '../db/schema.ts';
@@ -17,10 +18,22 @@ import { DEMO_FUEL_MIX, parseFuelMix, reportSettings } from '../reports/deployme
 import { generateMonthlyReports } from '../reports/generate.ts';
 import { addMonths, lastCompleteMonth } from '../reports/months.ts';
 import { readReportSettings, saveReportSettings } from '../reports/settings.ts';
-import { type StatementFileEntry, statementInputSchema, statementRow } from '../statements/model.ts';
+import {
+  earliestObjectionDeadline,
+  type StatementFileEntry,
+  statementInputSchema,
+  statementRow,
+} from '../statements/model.ts';
 import { DEMO_SEED, HOUR_MS, outdoorTemperature, PROPERTY_NUMBER } from './model.ts';
 
 const FIXED_PERCENT = 40;
+
+/** The local date of an instant. */
+const today = (now: Date) =>
+  Temporal.Instant.fromEpochMilliseconds(now.getTime())
+    .toZonedDateTimeISO(TIME_ZONE)
+    .toPlainDate()
+    .toString();
 
 /** The heating years (1 June – 31 May) that ended before `now`, newest last; `count` of them. */
 function heatingYears(now: Date, count: number): { start: string; end: string }[] {
@@ -50,14 +63,48 @@ async function periodDegreeDays(db: Db, start: string, end: string): Promise<num
          GROUP BY d.day`,
   );
   const means = rows.filter((r) => r.mean !== null).map((r) => ({ day: r.day, meanC: Number(r.mean) }));
-  if (means.length >= 360) return Math.round(degreeDays(means));
-  const days: { day: string; meanC: number }[] = [];
+  const days = Temporal.PlainDate.from(start).until(Temporal.PlainDate.from(end)).days + 1;
+  if (means.length >= days - 5) return Math.round(degreeDays(means));
+  const modelled: { day: string; meanC: number }[] = [];
   for (let ms = Date.parse(`${start}T00:00:00Z`); ms <= Date.parse(`${end}T00:00:00Z`); ms += 24 * HOUR_MS) {
     let sum = 0;
     for (let h = 0; h < 24; h++) sum += outdoorTemperature(DEMO_SEED, ms + h * HOUR_MS);
-    days.push({ day: new Date(ms).toISOString().slice(0, 10), meanC: sum / 24 });
+    modelled.push({ day: new Date(ms).toISOString().slice(0, 10), meanC: sum / 24 });
   }
-  return Math.round(degreeDays(days));
+  return Math.round(degreeDays(modelled));
+}
+
+/** The consumption a statement is shared by: the flats' heat meters (kWh), or drawn allocator units. */
+type Basis = { unit: 'kilo-watt-hour' | 'hca-unit'; byTenancy: number[] };
+
+/**
+ * The heat-meter kWh of each tenancy's flat over [from, to], from the daily rollups the app reads (issue 22: the
+ * statements agree with the meters). The demo's flats all have heat meters, so by the one pricing rule
+ * (src/lib/allocators.ts) the heat meter, not the allocators, is what is shared by. Null when the demo's meter
+ * history does not reach into the period.
+ */
+async function meteredPeriod(
+  db: Db,
+  year: { start: string; end: string },
+  tenancyIds: number[],
+): Promise<{ from: string; byTenancy: number[] } | null> {
+  const rows = await queryRows<{ id: number; first: string | null; kwh: string | null }>(
+    db,
+    sql`WITH heat AS (
+          SELECT t.id, d.day, d.sum, d.count FROM tenancies t
+            JOIN measurement_points mp ON mp.apartment_id = t.apartment_id AND mp.quantity = 'heat-energy'
+            JOIN daily_rollups d ON d.measurement_point_id = mp.id
+           WHERE t.id = ANY(${`{${tenancyIds.join(',')}}`}::int[])
+             AND d.day BETWEEN ${year.start}::date AND ${year.end}::date),
+        first AS (SELECT min(day) AS day FROM heat WHERE count >= 23)
+        SELECT t.id, (SELECT day FROM first)::text AS first,
+               (SELECT sum(h.sum) FROM heat h WHERE h.id = t.id AND h.day >= (SELECT day FROM first))::text AS kwh
+          FROM unnest(${`{${tenancyIds.join(',')}}`}::int[]) AS t(id)`,
+  );
+  const from = rows[0]?.first ?? null;
+  if (from === null) return null;
+  const byId = new Map(rows.map((r) => [Number(r.id), Number(r.kwh ?? 0)]));
+  return { from, byTenancy: tenancyIds.map((id) => byId.get(id) ?? 0) };
 }
 
 /** Builds the demo statements of one heating year for the tenancies given (pure apart from the rng). */
@@ -66,10 +113,15 @@ function demoStatementsFor(
   tenancyRows: { ref: string; area: number }[],
   degreeDaysOfPeriod: number,
   yearIndex: number,
+  issuedOn: string,
+  metered: Basis | null,
 ): StatementFileEntry[] {
   const rng = xoroshiro128plus(DEMO_SEED + 77 + yearIndex);
   const propertyArea = tenancyRows.reduce((s, t) => s + t.area, 0);
-  const units = tenancyRows.map((t) => Math.round(t.area * (16 + uniformFloat64(rng) * 12)));
+  // Outside the demo's meter history (short demos) there is nothing to agree with: units are drawn there.
+  const drawn = tenancyRows.map((t) => Math.round(t.area * (16 + uniformFloat64(rng) * 12)));
+  const basis: Basis = metered ?? { unit: 'hca-unit', byTenancy: drawn };
+  const units = basis.byTenancy.map((x) => Math.round(x * 1000) / 1000);
   const propertyUnits = units.reduce((s, u) => s + u, 0);
   const scale = tenancyRows.length / 24;
   const inflation = 1 + 0.04 * yearIndex;
@@ -78,7 +130,7 @@ function demoStatementsFor(
     { type: 'meter-rental' as const, minor: Math.round(21_600 * scale) * 100 },
     { type: 'administration' as const, minor: Math.round(9_800 * scale) * 100 },
   ];
-  const deadline = `${year.end.slice(0, 4)}-10-15`;
+  const deadline = earliestObjectionDeadline(issuedOn, 'DK');
   return tenancyRows.map((t, i) => {
     const expenses = totals.map((e) => ({
       type: e.type,
@@ -99,7 +151,7 @@ function demoStatementsFor(
       fixedSharePercent: FIXED_PERCENT,
       variableSharePercent: 100 - FIXED_PERCENT,
       area: { tenantM2: t.area, propertyM2: propertyArea },
-      consumption: { unit: 'hca-unit', tenant: units[i]!, property: propertyUnits },
+      consumption: { unit: basis.unit, tenant: units[i]!, property: propertyUnits },
       expenses,
       advancePayments: (monthly * 12).toFixed(2),
       degreeDays: {
@@ -132,12 +184,23 @@ export async function seedDemoStatements(db: Db, now: Date): Promise<number> {
            ORDER BY t.id`,
     );
     if (rows.length === 0) continue;
-    const dd = await periodDegreeDays(db, year.start, year.end);
-    const inputs = demoStatementsFor(
+    // Where the demo's meters reach into the year, the statement covers the metered part and shares by it.
+    const metered = await meteredPeriod(
+      db,
       year,
+      rows.map((r) => Number(r.id)),
+    );
+    const period = { start: metered?.from ?? year.start, end: year.end };
+    const dd = await periodDegreeDays(db, period.start, period.end);
+    // Made two months after the period, or today if that is sooner; the deadline is the Danish 6 weeks after.
+    const issuedOn = [Temporal.PlainDate.from(year.end).add({ months: 2 }).toString(), today(now)].sort()[0]!;
+    const inputs = demoStatementsFor(
+      period,
       rows.map((r) => ({ ref: r.ref, area: Number(r.area) })),
       dd,
       index,
+      issuedOn,
+      metered && { unit: 'kilo-watt-hour', byTenancy: metered.byTenancy },
     );
     const idOf = new Map(rows.map((r) => [r.ref, Number(r.id)]));
     await db.transaction(async (tx) => {
@@ -146,7 +209,14 @@ export async function seedDemoStatements(db: Db, now: Date): Promise<number> {
         const s = statementInputSchema.parse(raw);
         const inserted = await tx
           .insert(allocationStatements)
-          .values({ tenancyId: idOf.get(s.tenancy)!, ...statementRow(s) })
+          .values({
+            tenancyId: idOf.get(s.tenancy)!,
+            ...statementRow(s),
+            createdAt: new Date(
+              Temporal.PlainDate.from(issuedOn).toZonedDateTime({ timeZone: TIME_ZONE, plainTime: '10:00' })
+                .epochMilliseconds,
+            ),
+          })
           .onConflictDoNothing()
           .returning({ id: allocationStatements.id });
         added += inserted.length;

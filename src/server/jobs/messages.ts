@@ -7,8 +7,10 @@ import { alarmPeriodText } from '../../lib/alarmPeriod.ts';
 import { firedReason } from '../../lib/alarmReasons.ts';
 import { formatNumber, formatQuantity, unitSymbol } from '../../lib/format.ts';
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language, parseLanguage } from '../../lib/languages.ts';
+import { changePercent, formatChange } from '../../lib/monthComparison.ts';
 import { isQuantityId, quantityKey } from '../../lib/quantities.ts';
 import { appRoot } from '../paths.ts';
+import type { ReportNotice } from '../reports/notice.ts';
 
 const localesDir = pathToFileURL(join(appRoot, 'locales/'));
 const read = (lang: string, ns: string) =>
@@ -63,14 +65,60 @@ function periodText(n: Pick<NotificationText, 'periodStart' | 'frequency'>, lang
   );
 }
 
+/** The consumption report's comparison lines and its link (issue 22), from the notification's details. */
+function reportLines(n: NotificationText, lang: Language, baseUrl: string | undefined): string[] {
+  const { t } = mailT(lang);
+  const report = (n.details as { report?: ReportNotice } | null)?.report;
+  if (!report) return [];
+  const lines = report.comparison.map((c) => {
+    const parts = [
+      t('notification.report.line', {
+        quantity: t(quantityKey(c.quantity)),
+        value: amount(c.value, c.quantity, lang),
+      }),
+    ];
+    if (c.previousMonth !== null)
+      parts.push(
+        t('notification.report.previous', {
+          value: amount(c.previousMonth, c.quantity, lang),
+          change: formatChange(changePercent(c.value, c.previousMonth), lang),
+        }),
+      );
+    if (c.sameMonthLastYear !== null)
+      parts.push(
+        t('notification.report.last_year', {
+          value: amount(c.sameMonthLastYear, c.quantity, lang),
+          change: formatChange(changePercent(c.value, c.sameMonthLastYear), lang),
+        }),
+      );
+    return `  ${parts.join(' · ')}`;
+  });
+  if (report.correctedChangePercent !== null)
+    lines.push(
+      t('notification.report.corrected', { change: formatChange(report.correctedChangePercent, lang) }),
+    );
+  const period = periodText(n, lang);
+  // Without APP_URL the mail cannot hold an absolute link; the app's notification still links the report.
+  if (baseUrl)
+    lines.push(t('notification.report.report_link', { period, url: `${baseUrl}/report/${report.code}` }));
+  return lines;
+}
+
 /** The one-paragraph text of a notification, and the mail subject for it alone. */
-function notificationText(n: NotificationText, lang: Language): { subject: string; text: string } {
+function notificationText(
+  n: NotificationText,
+  lang: Language,
+  baseUrl?: string,
+): { subject: string; text: string } {
   const { t } = mailT(lang);
   const quantity = n.quantity ? t(quantityKey(n.quantity)) : '';
   const period = periodText(n, lang);
   const percent = (n.details as { percent?: number } | null)?.percent;
   const subject = t(`mail.subject.${n.kind}`, { quantity, period });
   if (n.kind === 'consumption_report') {
+    const withReport = reportLines(n, lang, baseUrl);
+    if (withReport.length > 0)
+      return { subject, text: [t('notification.reason.report', { period }), ...withReport].join('\n') };
     const totals = (
       (n.details as { totals?: { quantity: string; value: string }[] } | null)?.totals ?? []
     ).map((x) => `  ${t(quantityKey(x.quantity))}: ${amount(x.value, x.quantity, lang)}`);
@@ -91,9 +139,11 @@ export function notificationMail(
   user: { name: string; language: string },
   items: NotificationText[],
   appUrl: string | undefined,
+  /** The app's origin (APP_URL), for links to public pages such as the monthly report. */
+  baseUrl?: string,
 ): { subject: string; text: string } {
   const { t, lang } = mailT(user.language);
-  const texts = items.map((n) => notificationText(n, lang));
+  const texts = items.map((n) => notificationText(n, lang, baseUrl));
   const greeting = user.name ? t('mail.greeting', { name: user.name }) : t('mail.greeting_anonymous');
   const link = appUrl ? [t('mail.open_app', { url: appUrl })] : [];
   if (texts.length === 1) {

@@ -14,6 +14,7 @@ import type { Db } from '../db/client.ts';
 import {
   accounts,
   apartments,
+  measurementPoints,
   monthlyReports,
   prices,
   properties,
@@ -182,6 +183,10 @@ async function readReportInput(db: Db, t: TenancyRow, month: string): Promise<Re
       };
     });
 
+  const metered = await db
+    .selectDistinct({ quantity: measurementPoints.quantity })
+    .from(measurementPoints)
+    .where(eq(measurementPoints.apartmentId, t.apartmentId));
   const priceRows = await db.select().from(prices).where(eq(prices.propertyId, t.propertyId));
   const co2Rows = await db
     .select()
@@ -199,6 +204,7 @@ async function readReportInput(db: Db, t: TenancyRow, month: string): Promise<Re
       areaM2: Number(t.areaM2),
     },
     landlord: { name: t.landlord, phone: t.phone, email: t.email },
+    meteredQuantities: metered.map((m) => m.quantity).sort(),
     apartment,
     propertyPerM2,
     allocatorFactors,

@@ -35,6 +35,11 @@ export interface ReportInput {
   costFrom: string;
   tenancy: { address: string; apartment: string; zipcode: string; city: string; areaM2: number };
   landlord: { name: string; phone: string | null; email: string | null };
+  /**
+   * The quantities of the apartment's meters, whether or not they have data: the pricing rule is decided per flat,
+   * as in the app (src/lib/allocators.ts isPricedBeside).
+   */
+  meteredQuantities: string[];
   /** The apartment's consumption per quantity: unit and monthly sums (within the tenancy's dates). */
   apartment: Record<string, { unit: string; months: Record<string, number> }>;
   /** The property's consumption per m² per quantity and month; only months where every day had 3+ apartments. */
@@ -167,11 +172,9 @@ export function buildMonthlyReport(input: ReportInput): MonthlyReport {
     for (const m of costMonths) {
       const used = at(m);
       const price = priceOn(input.prices, quantity, m);
-      // Allocator units share out the same heat that a heat meter measures: never charge both.
-      const measured = Object.keys(input.apartment).filter(
-        (q) => input.apartment[q]?.months[m] !== undefined,
-      );
-      if (!isPricedBeside(quantity, measured)) continue;
+      // Allocator units share out the same heat that a heat meter measures: never charge both. Decided per
+      // flat, as the app does, so a month whose heat readings are missing does not price the units instead.
+      if (!isPricedBeside(quantity, input.meteredQuantities)) continue;
       if (used === undefined || !price) continue;
       currency ??= price.currency;
       if (price.currency !== currency) continue;

@@ -2,7 +2,7 @@
  * Reading statements as a user: only through a tenancy the user is a member of. Another tenant's statement
  * and an id that does not exist look the same (null), so ids cannot be probed.
  */
-import { and, desc, eq, exists } from 'drizzle-orm';
+import { and, desc, eq, exists, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
   accounts,
@@ -12,6 +12,7 @@ import {
   tenancies,
   tenancyMembers,
 } from '../db/schema.ts';
+import type { PreviousStatement } from './extras.ts';
 import type { StatementDetails } from './model.ts';
 import type { StatementDocument } from './pdf.ts';
 
@@ -76,6 +77,8 @@ export async function statementDocument(
       landlord: accounts.name,
       landlordEmail: properties.contactEmail,
       landlordPhone: properties.contactPhone,
+      propertyId: properties.id,
+      country: properties.country,
     })
     .from(allocationStatements)
     .innerJoin(tenancies, eq(tenancies.id, allocationStatements.tenancyId))
@@ -90,4 +93,28 @@ export async function statementDocument(
   if (!row) return null;
   const { statement, ...rest } = row;
   return { ...statement, ...rest, details: statement.details as StatementDetails };
+}
+
+/** The tenancy's statement of the period that ends the day before `periodStart`, for the year-on-year comparison. */
+export async function previousStatement(
+  db: Db,
+  tenancyId: number,
+  periodStart: string,
+): Promise<PreviousStatement | null> {
+  const [row] = await db
+    .select({
+      periodStart: allocationStatements.periodStart,
+      periodEnd: allocationStatements.periodEnd,
+      details: allocationStatements.details,
+    })
+    .from(allocationStatements)
+    .where(
+      and(
+        eq(allocationStatements.tenancyId, tenancyId),
+        eq(allocationStatements.periodEnd, sql`(${periodStart}::date - 1)`),
+      ),
+    )
+    .orderBy(desc(allocationStatements.id))
+    .limit(1);
+  return row ? { ...row, details: row.details as StatementDetails } : null;
 }

@@ -7,10 +7,13 @@
  */
 import { eq } from 'drizzle-orm';
 import { type Language, parseLanguage } from '../../lib/languages.ts';
+import { consumerOrganisation, disputeBodies } from '../../lib/reportSettings.ts';
 import { users } from '../db/schema.ts';
 import { authenticateRequest } from '../graphql/context.ts';
+import { readReportSettings } from '../reports/settings.ts';
 import type { ApiServices } from '../services.ts';
-import { statementDocument, statementFileName } from './access.ts';
+import { previousStatement, statementDocument, statementFileName } from './access.ts';
+import { statementExtras } from './extras.ts';
 import { renderStatementPdf } from './pdf.ts';
 
 const json = (status: number, code: string, message: string) =>
@@ -40,7 +43,17 @@ export async function handleStatementDownload(
   const asked = parseLanguage(new URL(request.url).searchParams.get('lang'));
   const [user] = await db.select({ language: users.language }).from(users).where(eq(users.id, userId));
   const lang: Language = asked ?? parseLanguage(user?.language) ?? 'en';
-  const bytes = await renderStatementPdf(document, lang);
+  const settings = await readReportSettings(db, document.propertyId);
+  const extras = statementExtras(
+    document,
+    await previousStatement(db, document.tenancyId, document.periodStart),
+    settings,
+    {
+      dispute: disputeBodies(settings, document.country),
+      consumer: consumerOrganisation(settings, document.country),
+    },
+  );
+  const bytes = await renderStatementPdf(document, lang, new Date(), extras);
   return new Response(new Uint8Array(bytes), {
     headers: {
       'content-type': 'application/pdf',

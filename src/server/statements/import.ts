@@ -4,9 +4,17 @@
  */
 import { readFile } from 'node:fs/promises';
 import { and, eq, inArray } from 'drizzle-orm';
+import { Temporal } from 'temporal-polyfill';
+import { TIME_ZONE } from '../../lib/periods.ts';
 import type { Db } from '../db/client.ts';
-import { allocationStatements, tenancies } from '../db/schema.ts';
-import { describeIssues, parseStatementJson, type StatementInput, statementRow } from './model.ts';
+import { allocationStatements, apartments, properties, tenancies } from '../db/schema.ts';
+import {
+  describeIssues,
+  objectionDeadlineProblem,
+  parseStatementJson,
+  type StatementInput,
+  statementRow,
+} from './model.ts';
 
 /** A file that cannot be imported; the message lists every problem. */
 export class StatementImportError extends Error {
@@ -33,17 +41,35 @@ export function parseStatementFile(text: string): StatementInput[] {
   return result.data;
 }
 
-/** Writes validated statements in one transaction; unknown tenancies or periods already imported write nothing. */
-export async function importStatements(db: Db, statements: StatementInput[]): Promise<{ imported: number }> {
+/**
+ * Writes validated statements in one transaction, made `now`; unknown tenancies, periods already imported and
+ * objection deadlines that break the rule (objectionDeadlineProblem: 6 weeks from receipt in Denmark, never
+ * before the statement is made) write nothing.
+ */
+export async function importStatements(
+  db: Db,
+  statements: StatementInput[],
+  now = new Date(),
+): Promise<{ imported: number }> {
   const refs = [...new Set(statements.map((s) => s.tenancy))];
   const found = await db
-    .select({ id: tenancies.id, ref: tenancies.tenancyId })
+    .select({ id: tenancies.id, ref: tenancies.tenancyId, country: properties.country })
     .from(tenancies)
+    .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))
+    .innerJoin(properties, eq(properties.id, apartments.propertyId))
     .where(inArray(tenancies.tenancyId, refs));
   const idOf = new Map(found.map((t) => [t.ref, t.id]));
+  const countryOf = new Map(found.map((t) => [t.ref, t.country]));
   const problems = refs.filter((r) => !idOf.has(r)).map((r) => `  - tenancy: no tenancy "${r}"`);
+  const createdOn = Temporal.Instant.fromEpochMilliseconds(now.getTime())
+    .toZonedDateTimeISO(TIME_ZONE)
+    .toPlainDate()
+    .toString();
   const keys = new Set<string>();
   for (const s of statements) {
+    const country = countryOf.get(s.tenancy);
+    const deadline = country && objectionDeadlineProblem(s.objectionDeadline, createdOn, country);
+    if (deadline) problems.push(`  - ${s.tenancy}: objectionDeadline ${s.objectionDeadline} ${deadline}`);
     const key = `${s.tenancy} ${s.periodStart} ${s.periodEnd}`;
     if (keys.has(key))
       problems.push(`  - ${s.tenancy}: the period ${s.periodStart}–${s.periodEnd} is in the file twice`);
@@ -69,13 +95,17 @@ export async function importStatements(db: Db, statements: StatementInput[]): Pr
         throw new StatementImportError(
           `${s.tenancy} already has a statement for ${s.periodStart}–${s.periodEnd}; nothing was imported.`,
         );
-      await tx.insert(allocationStatements).values({ tenancyId, ...statementRow(s) });
+      await tx.insert(allocationStatements).values({ tenancyId, ...statementRow(s), createdAt: now });
     }
     return { imported: statements.length };
   });
 }
 
 /** Reads, checks and imports a statement file. */
-export async function importStatementFile(db: Db, path: string): Promise<{ imported: number }> {
-  return importStatements(db, parseStatementFile(await readFile(path, 'utf8')));
+export async function importStatementFile(
+  db: Db,
+  path: string,
+  now = new Date(),
+): Promise<{ imported: number }> {
+  return importStatements(db, parseStatementFile(await readFile(path, 'utf8')), now);
 }

@@ -2,6 +2,7 @@
  * Annual heat allocation statements (fordelingsregnskab): the import file's schema and its checks. Pure.
  * Money is handled in minor units (øre) so sums are exact; amounts are stored as numeric strings.
  */
+import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 
 /** Expense types a statement can list; each has a label in locales/*\/reports.json (expense.*). */
@@ -169,6 +170,33 @@ export function statementRow(s: StatementInput) {
     objectionDeadline: s.objectionDeadline,
     details,
   };
+}
+
+/**
+ * Weeks a tenant has to object, counted from receiving the statement, by the property's country: Denmark's
+ * billing order gives 6 weeks from receipt. Elsewhere no minimum is set here, but a deadline is never before the
+ * statement exists.
+ */
+const OBJECTION_WEEKS: Readonly<Record<string, number>> = { DK: 6 };
+
+/** The earliest lawful objection deadline of a statement made on `createdOn` (a local date, YYYY-MM-DD). */
+export function earliestObjectionDeadline(createdOn: string, country: string): string {
+  return Temporal.PlainDate.from(createdOn)
+    .add({ weeks: OBJECTION_WEEKS[country] ?? 0 })
+    .toString();
+}
+
+/** Why a deadline breaks the rule for a statement made on `createdOn`, or null when it keeps it. */
+export function objectionDeadlineProblem(
+  deadline: string,
+  createdOn: string,
+  country: string,
+): string | null {
+  if (deadline < createdOn) return `is before the statement is made (${createdOn})`;
+  const earliest = earliestObjectionDeadline(createdOn, country);
+  if (deadline < earliest)
+    return `must be at least ${OBJECTION_WEEKS[country]} weeks after the statement reaches the tenant: ${earliest} or later for a statement made on ${createdOn}`;
+  return null;
 }
 
 /** zod issues as "path: message" lines, for the CLI. */

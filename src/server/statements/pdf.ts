@@ -5,7 +5,8 @@
 import type { PDFFont } from 'pdf-lib';
 import { moneyFormat } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
-import { createPdfLayout, MUTED } from '../pdf/layout.ts';
+import { createPdfLayout, MUTED, type PdfLayout } from '../pdf/layout.ts';
+import type { StatementExtras } from './extras.ts';
 import type { StatementDetails } from './model.ts';
 import { reportsT } from './texts.ts';
 
@@ -31,7 +32,13 @@ export interface StatementDocument {
   landlord: string;
   landlordEmail: string | null;
   landlordPhone: string | null;
+  tenancyId: number;
+  propertyId: number;
+  country: string;
 }
+
+/** Column edges of a two-column table: the label, and an amount right-aligned in the right third. */
+const AMOUNT_EDGES = [0, 0.67, 1];
 
 const localeOf = (lang: Language) => (lang === 'en' ? 'en-GB' : 'da-DK');
 
@@ -40,6 +47,7 @@ export async function renderStatementPdf(
   s: StatementDocument,
   lang: Language,
   now = new Date(),
+  extras?: StatementExtras,
 ): Promise<Uint8Array> {
   const t = reportsT(lang);
   const locale = localeOf(lang);
@@ -59,6 +67,9 @@ export async function renderStatementPdf(
   });
   const { text, heading, rule, bold } = layout;
   const row = (cells: string[], font?: PDFFont) => layout.row(cells, { font });
+  /** A label and one amount: the amount gets the right third, so large totals stay on one line. */
+  const pair = (label: string, value: string, font?: PDFFont) =>
+    layout.row([label, value], { font, edges: AMOUNT_EDGES });
 
   // Header
   text(s.landlord, { size: 10, font: bold, color: MUTED, gap: 2 });
@@ -77,13 +88,13 @@ export async function renderStatementPdf(
   const label = (type: string) => t(`expense.${type}`);
 
   heading(t('pdf.s1'));
-  row([t('pdf.expense'), '', '', t('pdf.property_total')], bold);
+  pair(t('pdf.expense'), t('pdf.property_total'), bold);
   let propertyTotal = 0;
   for (const e of expenses) {
     propertyTotal += Number(e.propertyTotal);
-    row([label(e.type), '', '', amount(e.propertyTotal)]);
+    pair(label(e.type), amount(e.propertyTotal));
   }
-  row([t('pdf.total'), '', '', amount(propertyTotal)], bold);
+  pair(t('pdf.total'), amount(propertyTotal), bold);
 
   heading(t('pdf.s2'));
   text(
@@ -124,7 +135,7 @@ export async function renderStatementPdf(
   );
 
   heading(t('pdf.s4'));
-  row([t('pdf.advance_text'), '', '', amount(s.advancePayments)]);
+  pair(t('pdf.advance_text'), amount(s.advancePayments));
 
   heading(t('pdf.s5'));
   const balance = Number(s.balance);
@@ -151,9 +162,93 @@ export async function renderStatementPdf(
   const contact = [s.landlordEmail, s.landlordPhone].filter(Boolean).join(' · ');
   if (contact) text(t('pdf.contact', { contact }));
 
+  if (extras) writeExtras(layout, extras, s, { t, amount, number, date });
+
   layout.footer(
     (page, pages) =>
       `${t('pdf.footer', { id: s.id, date: now.toISOString().slice(0, 10) })}   ${page}/${pages}`,
   );
   return layout.pdf.save();
+}
+
+interface Formatters {
+  t: ReturnType<typeof reportsT>;
+  amount: (x: string | number) => string;
+  number: (x: number, digits?: number) => string;
+  date: (d: string) => string;
+}
+
+/** A change in whole percent with its sign; a change that rounds to 0 has none ("0 %", never "−0 %"). */
+function signed(x: number, number: Formatters['number']): string {
+  const r = Math.round(x);
+  return `${r > 0 ? '+' : r < 0 ? '−' : ''}${number(Math.abs(r), 0)} %`;
+}
+
+/** Sections 8–11 (issue 22): prices, comparisons, the heat supply with taxes and fees, and where to turn. */
+function writeExtras(layout: PdfLayout, x: StatementExtras, s: StatementDocument, f: Formatters): void {
+  const { t, amount, number } = f;
+  const { heading, text, bold } = layout;
+  const unit = t(`pdf.unit.${s.details.consumption.unit}`);
+
+  heading(t('pdf.s8'));
+  layout.row([t('pdf.expense'), '', t('pdf.price_per_unit', { unit }), t('pdf.price_per_m2')], {
+    font: bold,
+  });
+  for (const p of x.prices)
+    layout.row([t(`expense.${p.type}`), '', amount(p.perUnit.toFixed(2)), amount(p.perM2.toFixed(2))]);
+  text(t('pdf.prices_note'), { size: 9, color: MUTED });
+
+  heading(t('pdf.s9'));
+  if (x.normalisedUser)
+    text(
+      t('pdf.normalised', {
+        tenant: number(x.normalisedUser.tenant, 0),
+        normal: number(x.normalisedUser.normal, 0),
+        unit,
+        change: signed(x.normalisedUser.changePercent, number),
+      }),
+      { gap: 4 },
+    );
+  text(
+    x.lastYear
+      ? t('pdf.last_year', {
+          start: f.date(x.lastYear.start),
+          end: f.date(x.lastYear.end),
+          measured: number(x.lastYear.measured, 0),
+          corrected: number(x.lastYear.corrected, 0),
+          tenant: number(x.lastYear.tenant, 0),
+          unit,
+          change: signed(x.lastYear.changePercent, number),
+          share: number(x.settings.hotWaterShare * 100, 0),
+        })
+      : t('pdf.no_last_year'),
+  );
+
+  heading(t('pdf.s10'));
+  const { settings } = x;
+  if (settings.fuelMix.length > 0)
+    text(
+      `${t('report.fuel_mix')}: ${settings.fuelMix.map((m) => `${t(`fuel.${m.source}`)} ${number(m.percent, 0)} %`).join(', ')}`,
+      { gap: 0 },
+    );
+  const year = settings.networkYear ?? '';
+  if (settings.networkCo2Tonnes !== null)
+    text(`${t('report.network_co2', { year })}: ${number(settings.networkCo2Tonnes, 0)} t CO2`, { gap: 0 });
+  if (settings.networkCo2GramPerKwh !== null)
+    text(`${t('report.network_co2_per_kwh', { year })}: ${number(settings.networkCo2GramPerKwh, 0)} g CO2`, {
+      gap: 0,
+    });
+  if (settings.primaryEnergyFactor !== null)
+    text(`${t('report.primary_energy_factor')}: ${number(settings.primaryEnergyFactor, 2)}`, { gap: 0 });
+  if (settings.fees.length > 0) {
+    text('', { gap: 2 });
+    layout.row([t('report.fees_heading'), t('report.fee_col_year')], { font: bold, edges: AMOUNT_EDGES });
+    for (const fee of settings.fees)
+      layout.row([t(`fees.${fee.kind}`), amount(fee.amountPerYear)], { edges: AMOUNT_EDGES });
+  }
+
+  heading(t('pdf.s11'));
+  text(t('report.bodies_intro'), { gap: 2 });
+  for (const b of [...x.bodies.dispute, x.bodies.consumer])
+    text(`${t(`bodies.${b.kind}`)}: ${b.name}, ${b.url}`, { gap: 0 });
 }

@@ -1,8 +1,13 @@
-/** Query.monthlyReports: links to a tenancy's public monthly reports that have not expired (members only). */
-import { and, desc, eq, gt } from 'drizzle-orm';
-import { monthlyReports as reports, tenancyMembers } from '../../db/schema.ts';
+/**
+ * Query.monthlyReports: links to a tenancy's public monthly reports that have not expired (members only).
+ * Only the months inside the tenancy's dates, and nothing once an ended tenancy's grace period is over
+ * (tenant/grace.ts), as every other tenant query.
+ */
+import { and, desc, eq, gt, gte, isNull, lte, or, sql } from 'drizzle-orm';
+import { monthlyReports as reports, tenancies, tenancyMembers } from '../../db/schema.ts';
 import { requireUserId } from '../../graphql/context.ts';
 import { forbidden } from '../../graphql/errors.ts';
+import { tenancyAccessOpen } from '../../tenant/grace.ts';
 import type { QueryResolvers } from '../types.generated.ts';
 
 export const monthlyReports: NonNullable<QueryResolvers['monthlyReports']> = async (_parent, args, ctx) => {
@@ -17,7 +22,17 @@ export const monthlyReports: NonNullable<QueryResolvers['monthlyReports']> = asy
   const rows = await ctx.db
     .select({ month: reports.month, code: reports.code, expiresAt: reports.expiresAt })
     .from(reports)
-    .where(and(eq(reports.tenancyId, tenancyId), gt(reports.expiresAt, new Date())))
+    .innerJoin(tenancies, eq(tenancies.id, reports.tenancyId))
+    .where(
+      and(
+        eq(reports.tenancyId, tenancyId),
+        gt(reports.expiresAt, new Date()),
+        tenancyAccessOpen,
+        // The month overlaps the tenancy's dates (a move-in or move-out date corrected later drops a month).
+        gte(reports.month, sql`date_trunc('month', ${tenancies.start})::date`),
+        or(isNull(tenancies.end), lte(reports.month, tenancies.end)),
+      ),
+    )
     .orderBy(desc(reports.month));
   return rows.map((r) => ({
     month: r.month,

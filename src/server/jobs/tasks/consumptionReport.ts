@@ -1,12 +1,14 @@
 /**
  * The monthly "consumption report" notification (EU Energy Efficiency Directive): when a month's data is
- * complete, every member of the tenancy gets one, with the month's totals, and a mail if they want mail.
+ * complete, the month's report is generated, and every member of the tenancy gets a notification with the
+ * month's totals, the report's link and its comparison (reports/notice.ts), and a mail if they want mail.
  */
 import { sql } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { notifications } from '../../db/schema.ts';
 import { queryRows } from '../../db/sql.ts';
+import { reportNotice } from '../../reports/notice.ts';
 import { startInstant } from '../alarmPeriods.ts';
 import { defineTask } from '../task.ts';
 import { queueNotificationMail } from './notificationMail.ts';
@@ -54,6 +56,8 @@ export const consumptionReportTask = defineTask({
             AND d.day < least(${end.toString()}::date, coalesce(t.end + 1, ${end.toString()}::date))
           GROUP BY mp.quantity ORDER BY mp.quantity`,
     );
+    // The month's report, generated now, so the notice links to it and carries its comparison.
+    const report = await reportNotice(tx, tenancyId, start.toString(), now);
     const members = await queryRows<{ user_id: number }>(
       tx,
       sql`SELECT user_id FROM tenancy_members WHERE tenancy_id = ${tenancyId} ORDER BY user_id`,
@@ -69,7 +73,7 @@ export const consumptionReportTask = defineTask({
           periodStart: start.toString(),
           periodEnd: end.toString(),
           frequency: 'month',
-          details: { totals },
+          details: { totals, ...(report ? { report } : {}) },
           key: `report:${tenancyId}:${month}:${userId}`,
           createdAt: now,
         })

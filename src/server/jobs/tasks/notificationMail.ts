@@ -45,7 +45,7 @@ export const notificationMailTask = defineTask({
     const tenancyIds = [...new Set(pending.map((n) => n.tenancyId))];
     const base = appUrl()?.replace(/\/$/, '');
     const url = base && (tenancyIds.length === 1 ? `${base}/t/${tenancyIds[0]}/notifications` : base);
-    const mail = notificationMail(user, pending, url);
+    const mail = notificationMail(user, pending, url, base);
     const [row] = await tx
       .insert(mailOutbox)
       .values({ to: user.email, subject: mail.subject, body: mail.text, createdAt: now })

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { notifications } from '../../db/schema.ts';
 import { notFound } from '../../graphql/errors.ts';
+import type { ReportNotice } from '../../reports/notice.ts';
 import type { AlarmFrequency, Notification, NotificationKind } from '../types.generated.ts';
 import { idOrNull, requireTenancy } from './alarmShared.ts';
 
@@ -14,6 +15,7 @@ export function notificationObject(n: Row): Notification {
   const details = (n.details ?? {}) as {
     percent?: number | null;
     totals?: { quantity: string; value: string }[];
+    report?: ReportNotice;
   };
   return {
     id: String(n.id),
@@ -29,6 +31,9 @@ export function notificationObject(n: Row): Notification {
     reason: n.reason,
     percent: details.percent ?? null,
     totals: (details.totals ?? []).map((t) => ({ quantity: t.quantity, value: Number(t.value) })),
+    reportUrl: details.report ? `/report/${details.report.code}` : null,
+    comparison: details.report?.comparison ?? [],
+    correctedChangePercent: details.report?.correctedChangePercent ?? null,
     createdAt: n.createdAt.toISOString(),
     read: n.readAt !== null,
   };
