@@ -23,6 +23,7 @@ export const NAMESPACES = [
   'account',
   'admin',
   'admin-ops',
+  'admin-props',
 ] as const;
 
 /** A key a tenant page's breadcrumb may name: common's as they are, `ns:key` for the page namespaces. */

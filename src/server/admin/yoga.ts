@@ -15,6 +15,7 @@ import {
 } from './resolvers/operators.ts';
 import { portfolio } from './resolvers/portfolio.ts';
 import { properties, property } from './resolvers/properties.ts';
+import * as propertyConsole from './resolvers/propertyConsole.ts';
 import * as support from './resolvers/support.ts';
 import * as tenancyCalls from './resolvers/tenancies.ts';
 import { type Resolvers, typeDefs } from './types.generated.ts';
@@ -40,6 +41,8 @@ const resolvers: Resolvers = {
     apiKeys: operations.apiKeys,
     portfolio,
     supportSearch: support.supportSearch,
+    propertyDetail: propertyConsole.propertyDetail,
+    adminMeter: propertyConsole.adminMeter,
   },
   Mutation: {
     operatorLogin,
@@ -63,6 +66,11 @@ const resolvers: Resolvers = {
     revokeApiKey: operations.revokeApiKey,
     startImpersonation: support.startImpersonation,
     setTenantActive: support.setTenantActive,
+    importPropertyFile: propertyConsole.importPropertyFile,
+    updateApartment: propertyConsole.updateApartment,
+    updateMeasurementPoint: propertyConsole.updateMeasurementPoint,
+    updateMeterSettings: propertyConsole.updateMeterSettings,
+    swapMeter: propertyConsole.swapMeter,
   },
 };
 
