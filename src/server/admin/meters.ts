@@ -86,6 +86,12 @@ const instant = z
   )
   .transform((v) => new Date(v));
 
+/** Whether MM-DD is a day of a common year (2025). */
+const isDayOfYear = (v: string) => {
+  const at = Date.parse(`2025-${v}T00:00:00Z`);
+  return !Number.isNaN(at) && new Date(at).toISOString().slice(5, 10) === v;
+};
+
 const settingsInput = z.object({
   radioId: plainText
     .trim()
@@ -105,11 +111,7 @@ const settingsInput = z.object({
     .nullish()
     .transform((v) => v || null)
     .refine(
-      (v) =>
-        v === null ||
-        (/^\d\d-\d\d$/.test(v) &&
-          v !== '02-29' &&
-          new Date(`2025-${v}T00:00:00Z`).toISOString().slice(5, 10) === v),
+      (v) => v === null || (/^\d\d-\d\d$/.test(v) && v !== '02-29' && isDayOfYear(v)),
       'must be a date MM-DD (not 02-29)',
     ),
   installedAt: instant,
