@@ -80,6 +80,7 @@ export const meterSwapMachine = setup({
       assertEvent(event, 'field.change');
       return { ...context, [event.field]: event.value, error: null };
     }),
+    clearError: assign({ error: null }),
     timeOutside: assign({ error: 'SWAP_TIME_OUTSIDE' }),
     incomplete: assign({ error: 'SWAP_INCOMPLETE' }),
     failed: assign({
@@ -115,6 +116,8 @@ export const meterSwapMachine = setup({
       ],
     },
     confirming: {
+      // A swap the backend refused before is being tried again: its error no longer applies.
+      entry: 'clearError',
       on: {
         back: 'editing',
         confirm: 'saving',
