@@ -49,6 +49,10 @@ meter,${unit},Heat,${meter},2024-01-01T00:00:00Z
 tenancy,${unit},T-${unit},Jens Hansen,2025-04-01
 `;
 
+/** An upload's listed problems. */
+const problemsOf = (r: { errors?: { extensions?: unknown }[] }) =>
+  (r.errors?.[0]?.extensions as { problems?: unknown } | undefined)?.problems;
+
 let m: AdminMatrix;
 const ids = { apartment: 0, point: 0, meter: 0 };
 
@@ -268,14 +272,12 @@ meter,U-NOPE,Heat,MB-2,2024-01-01T00:00:00Z
 `;
     const r = await m.as('orgAdmin', IMPORT, { f: 'CSV', c: bad });
     expect(codeOf(r)).toBe('PROPERTY_FILE_INVALID');
-    expect(r.errors![0]!.extensions!.problems).toEqual([
-      'line 9: apartment "U-NOPE" is not defined on an earlier line',
-    ]);
+    expect(problemsOf(r)).toEqual(['line 9: apartment "U-NOPE" is not defined on an earlier line']);
     const parsedOk = `${csv('BAD-1', 'U-BAD-1', 'MB-1')}apartment,U-BAD-2,st. th,Fjordvej 2,8000,Aarhus C,0,2
 point,U-BAD-2,not-a-quantity,Heat
 `;
     const r2 = await m.as('orgAdmin', IMPORT, { f: 'CSV', c: parsedOk });
-    expect(r2.errors![0]!.extensions!.problems).toEqual([
+    expect(problemsOf(r2)).toEqual([
       'line 7 (apartments.1.areaM2): Too small: expected number to be >0',
       'line 8 (apartments.1.measurementPoints.0.quantity): unknown quantity (see SPEC §3)',
     ]);
@@ -285,13 +287,13 @@ point,U-BAD-2,not-a-quantity,Heat
   it('a property number or meter that exists already, and a file that is not JSON, are refused', async () => {
     const before = await counts();
     const taken = await m.as('orgAdmin', IMPORT, { f: 'CSV', c: csv('P1', 'U-NEW-1', 'M-P1-HEAT') });
-    expect(taken.errors![0]!.extensions!.problems).toEqual([
+    expect(problemsOf(taken)).toEqual([
       'property number P1 already exists',
       'meter number M-P1-HEAT already exists',
     ]);
     const notJson = await m.as('orgAdmin', IMPORT, { f: 'JSON', c: '{"account": ' });
     expect(codeOf(notJson)).toBe('PROPERTY_FILE_INVALID');
-    expect(String(notJson.errors![0]!.extensions!.problems)).toMatch(/^\(file\): not JSON/);
+    expect(String(problemsOf(notJson))).toMatch(/^\(file\): not JSON/);
     expect(await counts()).toEqual(before);
   });
 

@@ -4,7 +4,7 @@
  * out for that state.
  */
 import { describe, expect, it } from 'vitest';
-import { type AnyStateMachine, createActor, createMachine } from 'xstate';
+import { type AnyStateMachine, createActor, createMachine, type EventObject } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { type MeterSwapInput, meterSwapMachine } from '../../src/machines/meterSwap.machine.ts';
 import { Deferreds, executor, modelOf, type Outcomes, replay } from './harness.ts';
@@ -89,9 +89,9 @@ describe('meterSwap model', () => {
 describe('meterSwap details', () => {
   it('sends the trimmed values, a null end reading and radio id when they are empty', async () => {
     const { actor, exec, deferreds } = sut();
-    await exec({ type: 'at.change', local: '2025-03-01T12:00', iso: GOOD_AT });
-    await exec({ type: 'field.change', field: 'newMeter', value: '  NEW-1 ' });
-    await exec({ type: 'field.change', field: 'startValue', value: ' 0.5 ' });
+    await exec({ type: 'at.change', local: '2025-03-01T12:00', iso: GOOD_AT } as EventObject);
+    await exec({ type: 'field.change', field: 'newMeter', value: '  NEW-1 ' } as EventObject);
+    await exec({ type: 'field.change', field: 'startValue', value: ' 0.5 ' } as EventObject);
     await exec({ type: 'submit' });
     expect(actor.getSnapshot().value).toBe('confirming');
     await exec({ type: 'confirm' });
@@ -109,11 +109,11 @@ describe('meterSwap details', () => {
 
   it('a refused save returns to the form with the code and every value kept; back keeps them too', async () => {
     const { actor, exec } = sut();
-    await exec({ type: 'at.change', local: '2025-03-01T12:00', iso: GOOD_AT });
-    await exec({ type: 'field.change', field: 'endValue', value: '12' });
-    await exec({ type: 'field.change', field: 'newMeter', value: 'NEW-1' });
-    await exec({ type: 'field.change', field: 'startValue', value: '1' });
-    await exec({ type: 'field.change', field: 'radioId', value: 'R-9' });
+    await exec({ type: 'at.change', local: '2025-03-01T12:00', iso: GOOD_AT } as EventObject);
+    await exec({ type: 'field.change', field: 'endValue', value: '12' } as EventObject);
+    await exec({ type: 'field.change', field: 'newMeter', value: 'NEW-1' } as EventObject);
+    await exec({ type: 'field.change', field: 'startValue', value: '1' } as EventObject);
+    await exec({ type: 'field.change', field: 'radioId', value: 'R-9' } as EventObject);
     await exec({ type: 'submit' });
     await exec({ type: 'back' });
     expect(actor.getSnapshot().value).toBe('editing');
@@ -129,7 +129,7 @@ describe('meterSwap details', () => {
       radioId: 'R-9',
     });
     // A change clears the error.
-    await exec({ type: 'field.change', field: 'radioId', value: 'R-10' });
+    await exec({ type: 'field.change', field: 'radioId', value: 'R-10' } as EventObject);
     expect(actor.getSnapshot().context.error).toBeNull();
   });
 });
