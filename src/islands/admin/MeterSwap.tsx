@@ -63,6 +63,8 @@ export function SwapFlow({ meter, onClose }: { meter: AdminMeterFieldsFragment; 
   return (
     <form
       className="card stack"
+      // The machine checks the fields (its guards), with the page's own texts.
+      noValidate
       aria-labelledby="swap-title"
       onSubmit={(e) => {
         e.preventDefault();

@@ -16,7 +16,7 @@ import { propsError } from './propsErrors.ts';
 import { assertOrgAdmin, type OperatorScope, requireProperty } from './scope.ts';
 
 /** The largest upload taken (characters): a property of a few thousand flats fits well inside. */
-export const MAX_PROPERTY_FILE = 5_000_000;
+const MAX_PROPERTY_FILE = 5_000_000;
 
 /** A numeric id from the API; FORBIDDEN otherwise (as for ids the caller may not reach). */
 export const idOf = (raw: string | number): number => {
