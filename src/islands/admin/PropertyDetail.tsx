@@ -205,7 +205,7 @@ function PointsTable({
   return (
     <>
       <div className="admin-table-wrap">
-        <table className="admin-table">
+        <table className="admin-table props-points">
           <caption className="visually-hidden">{caption}</caption>
           <thead>
             <tr>

@@ -1,6 +1,9 @@
 /** What the console's property and meter pages share (issue 21): their error texts, ids from the address, times. */
+
 import { useTranslation } from 'react-i18next';
+import { Temporal } from 'temporal-polyfill';
 import { orFallback } from '../../client/i18nKeys.ts';
+import { TIME_ZONE } from '../../lib/periods.ts';
 
 /** A failed request's code and, for an upload or a swap, the backend's details. */
 export function errorOf(error: unknown): { code: string; problems: string[]; message: string } | null {
@@ -50,16 +53,18 @@ export function idFromQuery(): string | null {
   return id && /^\d{1,9}$/.test(id) ? id : null;
 }
 
-/** An instant as the value of a datetime-local field, in the browser's time zone. */
+/** An instant as the value of a datetime-local field, in the console's time zone (as `when` shows instants). */
 export function toLocalInput(iso: string | null | undefined): string {
   if (!iso) return '';
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  return Temporal.Instant.from(iso).toZonedDateTimeISO(TIME_ZONE).toPlainDateTime().toString().slice(0, 16);
 }
 
-/** A datetime-local field's value as an instant ('' when it is not one). */
+/** A datetime-local field's value, read in the console's time zone, as an instant ('' when it is not one). */
 export function fromLocalInput(local: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(local)) return '';
-  const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(local)) return '';
+  try {
+    return Temporal.PlainDateTime.from(local).toZonedDateTime(TIME_ZONE).toInstant().toString();
+  } catch {
+    return '';
+  }
 }
