@@ -41,6 +41,8 @@ test.describe
       await page.setViewportSize({ width: 390, height: 844 });
       // The side menu slides away when the page narrows: shoot once it has.
       await expect(page.locator('#admin-menu')).not.toBeInViewport();
+      // Nothing wider than the phone: the page does not scroll sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await page.screenshot({ path: `test-results/admin-props-${name}-390.png`, fullPage: true });
       await page.setViewportSize({ width: 1400, height: 900 });
     };

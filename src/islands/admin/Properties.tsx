@@ -87,7 +87,7 @@ function Upload() {
   const done = upload.data?.importPropertyFile;
   return (
     <form
-      className="card stack"
+      className="card stack props-upload"
       aria-labelledby="upload-title"
       onSubmit={(e) => {
         e.preventDefault();
