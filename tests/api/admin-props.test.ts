@@ -25,7 +25,8 @@ const METER = `query ($id: ID!) { adminMeter(id: $id) { number radioId rolloverD
   readings { ts value } estimatedHours hoursWithValues history { number removedAt } } }`;
 const IMPORT = `mutation ($f: PropertyFileFormat!, $c: String!) { importPropertyFile(format: $f, content: $c) {
   propertyId apartments measurementPoints meters tenancies } }`;
-const APARTMENT = `mutation ($i: ApartmentInput!) { updateApartment(input: $i) { id address areaM2 rooms } }`;
+const APARTMENT = `mutation ($i: ApartmentInput!) { updateApartment(input: $i) { id address areaM2 rooms
+  points { name meters { number } } } }`;
 const POINT = `mutation ($i: PointInput!) { updateMeasurementPoint(input: $i) { id name room } }`;
 const SETTINGS = `mutation ($i: MeterSettingsInput!) { updateMeterSettings(input: $i) { radioId rolloverDigits resetOn
   installedAt removedAt } }`;
@@ -164,6 +165,21 @@ describe('role matrix: properties and meters', () => {
       };
     });
     expect(codes).toEqual(P1_ONLY);
+    const again = await m.as('orgAdmin', APARTMENT, {
+      i: {
+        id: String(ids.apartment),
+        apartment: 'st. tv',
+        address: 'Street P1, st. tv (5)',
+        zipcode: '8000',
+        city: 'Aarhus C',
+        areaM2: '72.50',
+        rooms: 5,
+      },
+    });
+    expect(again.data!.updateApartment).toMatchObject({
+      areaM2: '72.5',
+      points: [{ name: 'Heat', meters: [{ number: 'M-P1-HEAT' }] }],
+    });
     const [flat] = await m.database.db.select().from(apartments).where(eq(apartments.id, ids.apartment));
     // managerHere (the second call, rooms 5) wrote last.
     expect(flat).toMatchObject({ rooms: 5, areaM2: '72.5', address: 'Street P1, st. tv (5)' });
@@ -175,6 +191,7 @@ describe('role matrix: properties and meters', () => {
     expect(entries.map((e) => [e.actor, e.propertyId])).toEqual([
       ['admin1@org1.test', m.fx.p1],
       ['manager1@org1.test', m.fx.p1],
+      ['admin1@org1.test', m.fx.p1],
     ]);
     expect(entries[0]!.before).toMatchObject({ rooms: 3, areaM2: '70', address: 'Street P1, st. tv' });
     expect(entries[0]!.after).toMatchObject({ rooms: 4, areaM2: '72.5' });

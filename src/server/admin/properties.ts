@@ -171,7 +171,23 @@ export async function updateApartment(
       before: apartmentFields(before),
       after: apartmentFields(after!),
     });
-    return after!;
+    const points = await tx
+      .select()
+      .from(measurementPoints)
+      .where(eq(measurementPoints.apartmentId, before.id))
+      .orderBy(asc(measurementPoints.quantity), asc(measurementPoints.name), asc(measurementPoints.id));
+    const pointMeters = await tx
+      .select()
+      .from(meters)
+      .where(inArray(meters.measurementPointId, [...points.map((p) => p.id), -1]))
+      .orderBy(asc(meters.installedAt), asc(meters.id));
+    return {
+      ...after!,
+      points: points.map((p) => ({
+        ...p,
+        meters: pointMeters.filter((m) => m.measurementPointId === p.id).map(meterSummary),
+      })),
+    };
   });
 }
 

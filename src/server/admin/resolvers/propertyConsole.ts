@@ -81,7 +81,7 @@ export const updateApartment: NonNullable<MutationResolvers['updateApartment']> 
 ) => {
   const scope = await requireOperator(ctx);
   const a = await editApartment(ctx.db, scope, actorOf(scope), input);
-  return apartmentToApi(a, []);
+  return apartmentToApi(a, a.points.map(pointToApi));
 };
 
 export const updateMeasurementPoint: NonNullable<MutationResolvers['updateMeasurementPoint']> = async (
