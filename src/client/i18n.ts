@@ -24,6 +24,7 @@ export const NAMESPACES = [
   'admin',
   'admin-ops',
   'admin-settings',
+  'admin-props',
 ] as const;
 
 /** A key a tenant page's breadcrumb may name: common's as they are, `ns:key` for the page namespaces. */

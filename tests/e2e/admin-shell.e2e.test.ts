@@ -17,6 +17,7 @@ import { newPage, PASSWORD, seriousA11yViolations } from './helpers.ts';
 
 const PAGES = [
   '/admin',
+  '/admin/properties',
   '/admin/tenancies',
   '/admin/invitations',
   '/admin/data-quality',

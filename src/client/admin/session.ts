@@ -34,7 +34,14 @@ function adminErrorCode(err: unknown): string {
 }
 
 /** An error whose message is the backend's code, which the machine keeps. */
-const coded = (err: unknown) => new Error(adminErrorCode(err));
+const coded = (err: unknown) =>
+  Object.assign(new Error(adminErrorCode(err)), {
+    /** The first error's extensions (e.g. an upload's `problems`), for the page that shows them. */
+    extensions:
+      err instanceof GraphQLResponseError
+        ? ((err.response.errors[0] as { extensions?: Record<string, unknown> } | undefined)?.extensions ?? {})
+        : {},
+  });
 
 async function codedRequest<T, V extends Variables>(
   document: TypedDocument<T, V>,

@@ -149,6 +149,51 @@ export type PortfolioSort = {
   direction?: SortDirection | null | undefined;
 };
 
+export type PropertyFileFormat =
+  | 'JSON'
+  | 'CSV';
+
+export type ApartmentInput = {
+  id: string | number;
+  apartment: string;
+  address: string;
+  zipcode: string;
+  city: string;
+  /** Square metres, a positive decimal (point or comma). */
+  areaM2: string;
+  rooms: number;
+};
+
+export type PointInput = {
+  id: string | number;
+  name: string;
+  room?: string | null | undefined;
+};
+
+export type MeterSettingsInput = {
+  id: string | number;
+  /** Null or empty: not read by radio. */
+  radioId?: string | null | undefined;
+  /** 1 to 12, or null: the register never rolls over. */
+  rolloverDigits?: number | null | undefined;
+  /** MM-DD (not 02-29), or null: no scheduled reset. */
+  resetOn?: string | null | undefined;
+  /** ISO 8601 with an offset or Z. */
+  installedAt: string;
+  removedAt?: string | null | undefined;
+};
+
+export type MeterSwapInput = {
+  meterId: string | number;
+  /** ISO 8601 with an offset or Z: when the new meter took over. */
+  at: string;
+  /** The old meter's register at `at`; null when it could not be read. */
+  endValue?: string | null | undefined;
+  newMeter: string;
+  startValue: string;
+  radioId?: string | null | undefined;
+};
+
 export type RateKind =
   /** A unit price per unit of a metered quantity. */
   | 'PRICE'
@@ -317,6 +362,62 @@ export type AdminPropertiesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type AdminPropertiesQuery = { properties: Array<{ id: string, number: string, name: string, address: string, zipcode: string, city: string }> };
+
+export type PropertyMeterFieldsFragment = { id: string, number: string, radioId: string | null, installedAt: string, removedAt: string | null, lastReadingAt: string | null };
+
+export type PropertyPointFieldsFragment = { id: string, quantity: string, unit: string, name: string, room: string | null, meters: Array<{ id: string, number: string, radioId: string | null, installedAt: string, removedAt: string | null, lastReadingAt: string | null }> };
+
+export type PropertyDetailQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type PropertyDetailQuery = { propertyDetail: { property: { id: string, number: string, name: string, address: string, zipcode: string, city: string }, apartments: Array<{ id: string, uniqueId: string, apartment: string, address: string, zipcode: string, city: string, areaM2: string, rooms: number, points: Array<{ id: string, quantity: string, unit: string, name: string, room: string | null, meters: Array<{ id: string, number: string, radioId: string | null, installedAt: string, removedAt: string | null, lastReadingAt: string | null }> }> }>, points: Array<{ id: string, quantity: string, unit: string, name: string, room: string | null, meters: Array<{ id: string, number: string, radioId: string | null, installedAt: string, removedAt: string | null, lastReadingAt: string | null }> }> } };
+
+export type AdminMeterFieldsFragment = { id: string, number: string, legacyKind: string, radioId: string | null, rolloverDigits: number | null, resetOn: string | null, installedAt: string, removedAt: string | null, propertyId: string, propertyNumber: string, apartmentAddress: string | null, pointName: string, quantity: string, unit: string, estimatedHours: number, hoursWithValues: number, readings: Array<{ ts: string, value: string }>, history: Array<{ id: string, number: string, radioId: string | null, installedAt: string, removedAt: string | null, lastReadingAt: string | null }> };
+
+export type AdminMeterQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type AdminMeterQuery = { adminMeter: { id: string, number: string, legacyKind: string, radioId: string | null, rolloverDigits: number | null, resetOn: string | null, installedAt: string, removedAt: string | null, propertyId: string, propertyNumber: string, apartmentAddress: string | null, pointName: string, quantity: string, unit: string, estimatedHours: number, hoursWithValues: number, readings: Array<{ ts: string, value: string }>, history: Array<{ id: string, number: string, radioId: string | null, installedAt: string, removedAt: string | null, lastReadingAt: string | null }> } };
+
+export type ImportPropertyFileMutationVariables = Exact<{
+  format: PropertyFileFormat;
+  content: string;
+}>;
+
+
+export type ImportPropertyFileMutation = { importPropertyFile: { propertyId: string, apartments: number, measurementPoints: number, meters: number, tenancies: number } };
+
+export type UpdateApartmentMutationVariables = Exact<{
+  input: ApartmentInput;
+}>;
+
+
+export type UpdateApartmentMutation = { updateApartment: { id: string, apartment: string, address: string, zipcode: string, city: string, areaM2: string, rooms: number } };
+
+export type UpdateMeasurementPointMutationVariables = Exact<{
+  input: PointInput;
+}>;
+
+
+export type UpdateMeasurementPointMutation = { updateMeasurementPoint: { id: string, name: string, room: string | null } };
+
+export type UpdateMeterSettingsMutationVariables = Exact<{
+  input: MeterSettingsInput;
+}>;
+
+
+export type UpdateMeterSettingsMutation = { updateMeterSettings: { id: string, number: string, legacyKind: string, radioId: string | null, rolloverDigits: number | null, resetOn: string | null, installedAt: string, removedAt: string | null, propertyId: string, propertyNumber: string, apartmentAddress: string | null, pointName: string, quantity: string, unit: string, estimatedHours: number, hoursWithValues: number, readings: Array<{ ts: string, value: string }>, history: Array<{ id: string, number: string, radioId: string | null, installedAt: string, removedAt: string | null, lastReadingAt: string | null }> } };
+
+export type SwapMeterMutationVariables = Exact<{
+  input: MeterSwapInput;
+}>;
+
+
+export type SwapMeterMutation = { swapMeter: { id: string, number: string, legacyKind: string, radioId: string | null, rolloverDigits: number | null, resetOn: string | null, installedAt: string, removedAt: string | null, propertyId: string, propertyNumber: string, apartmentAddress: string | null, pointName: string, quantity: string, unit: string, estimatedHours: number, hoursWithValues: number, readings: Array<{ ts: string, value: string }>, history: Array<{ id: string, number: string, radioId: string | null, installedAt: string, removedAt: string | null, lastReadingAt: string | null }> } };
 
 export type OperatorLoginMutationVariables = Exact<{
   email: string;
@@ -561,6 +662,69 @@ export const ApiKeyFieldsFragmentDoc = new TypedDocumentString(`
   revokedAt
 }
     `, {"fragmentName":"ApiKeyFields"}) as unknown as TypedDocumentString<ApiKeyFieldsFragment, unknown>;
+export const PropertyMeterFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PropertyMeterFields on PropertyMeter {
+  id
+  number
+  radioId
+  installedAt
+  removedAt
+  lastReadingAt
+}
+    `, {"fragmentName":"PropertyMeterFields"}) as unknown as TypedDocumentString<PropertyMeterFieldsFragment, unknown>;
+export const PropertyPointFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PropertyPointFields on PropertyPoint {
+  id
+  quantity
+  unit
+  name
+  room
+  meters {
+    ...PropertyMeterFields
+  }
+}
+    fragment PropertyMeterFields on PropertyMeter {
+  id
+  number
+  radioId
+  installedAt
+  removedAt
+  lastReadingAt
+}`, {"fragmentName":"PropertyPointFields"}) as unknown as TypedDocumentString<PropertyPointFieldsFragment, unknown>;
+export const AdminMeterFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AdminMeterFields on AdminMeter {
+  id
+  number
+  legacyKind
+  radioId
+  rolloverDigits
+  resetOn
+  installedAt
+  removedAt
+  propertyId
+  propertyNumber
+  apartmentAddress
+  pointName
+  quantity
+  unit
+  readings {
+    ts
+    value
+  }
+  estimatedHours
+  hoursWithValues
+  history {
+    ...PropertyMeterFields
+  }
+}
+    fragment PropertyMeterFields on PropertyMeter {
+  id
+  number
+  radioId
+  installedAt
+  removedAt
+  lastReadingAt
+}`, {"fragmentName":"AdminMeterFields"}) as unknown as TypedDocumentString<AdminMeterFieldsFragment, unknown>;
 export const RatePeriodFieldsFragmentDoc = new TypedDocumentString(`
     fragment RatePeriodFields on RatePeriod {
   id
@@ -994,6 +1158,203 @@ export const AdminPropertiesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AdminPropertiesQuery, AdminPropertiesQueryVariables>;
+export const PropertyDetailDocument = new TypedDocumentString(`
+    query PropertyDetail($id: ID!) {
+  propertyDetail(id: $id) {
+    property {
+      id
+      number
+      name
+      address
+      zipcode
+      city
+    }
+    apartments {
+      id
+      uniqueId
+      apartment
+      address
+      zipcode
+      city
+      areaM2
+      rooms
+      points {
+        ...PropertyPointFields
+      }
+    }
+    points {
+      ...PropertyPointFields
+    }
+  }
+}
+    fragment PropertyMeterFields on PropertyMeter {
+  id
+  number
+  radioId
+  installedAt
+  removedAt
+  lastReadingAt
+}
+fragment PropertyPointFields on PropertyPoint {
+  id
+  quantity
+  unit
+  name
+  room
+  meters {
+    ...PropertyMeterFields
+  }
+}`) as unknown as TypedDocumentString<PropertyDetailQuery, PropertyDetailQueryVariables>;
+export const AdminMeterDocument = new TypedDocumentString(`
+    query AdminMeter($id: ID!) {
+  adminMeter(id: $id) {
+    ...AdminMeterFields
+  }
+}
+    fragment PropertyMeterFields on PropertyMeter {
+  id
+  number
+  radioId
+  installedAt
+  removedAt
+  lastReadingAt
+}
+fragment AdminMeterFields on AdminMeter {
+  id
+  number
+  legacyKind
+  radioId
+  rolloverDigits
+  resetOn
+  installedAt
+  removedAt
+  propertyId
+  propertyNumber
+  apartmentAddress
+  pointName
+  quantity
+  unit
+  readings {
+    ts
+    value
+  }
+  estimatedHours
+  hoursWithValues
+  history {
+    ...PropertyMeterFields
+  }
+}`) as unknown as TypedDocumentString<AdminMeterQuery, AdminMeterQueryVariables>;
+export const ImportPropertyFileDocument = new TypedDocumentString(`
+    mutation ImportPropertyFile($format: PropertyFileFormat!, $content: String!) {
+  importPropertyFile(format: $format, content: $content) {
+    propertyId
+    apartments
+    measurementPoints
+    meters
+    tenancies
+  }
+}
+    `) as unknown as TypedDocumentString<ImportPropertyFileMutation, ImportPropertyFileMutationVariables>;
+export const UpdateApartmentDocument = new TypedDocumentString(`
+    mutation UpdateApartment($input: ApartmentInput!) {
+  updateApartment(input: $input) {
+    id
+    apartment
+    address
+    zipcode
+    city
+    areaM2
+    rooms
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateApartmentMutation, UpdateApartmentMutationVariables>;
+export const UpdateMeasurementPointDocument = new TypedDocumentString(`
+    mutation UpdateMeasurementPoint($input: PointInput!) {
+  updateMeasurementPoint(input: $input) {
+    id
+    name
+    room
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateMeasurementPointMutation, UpdateMeasurementPointMutationVariables>;
+export const UpdateMeterSettingsDocument = new TypedDocumentString(`
+    mutation UpdateMeterSettings($input: MeterSettingsInput!) {
+  updateMeterSettings(input: $input) {
+    ...AdminMeterFields
+  }
+}
+    fragment PropertyMeterFields on PropertyMeter {
+  id
+  number
+  radioId
+  installedAt
+  removedAt
+  lastReadingAt
+}
+fragment AdminMeterFields on AdminMeter {
+  id
+  number
+  legacyKind
+  radioId
+  rolloverDigits
+  resetOn
+  installedAt
+  removedAt
+  propertyId
+  propertyNumber
+  apartmentAddress
+  pointName
+  quantity
+  unit
+  readings {
+    ts
+    value
+  }
+  estimatedHours
+  hoursWithValues
+  history {
+    ...PropertyMeterFields
+  }
+}`) as unknown as TypedDocumentString<UpdateMeterSettingsMutation, UpdateMeterSettingsMutationVariables>;
+export const SwapMeterDocument = new TypedDocumentString(`
+    mutation SwapMeter($input: MeterSwapInput!) {
+  swapMeter(input: $input) {
+    ...AdminMeterFields
+  }
+}
+    fragment PropertyMeterFields on PropertyMeter {
+  id
+  number
+  radioId
+  installedAt
+  removedAt
+  lastReadingAt
+}
+fragment AdminMeterFields on AdminMeter {
+  id
+  number
+  legacyKind
+  radioId
+  rolloverDigits
+  resetOn
+  installedAt
+  removedAt
+  propertyId
+  propertyNumber
+  apartmentAddress
+  pointName
+  quantity
+  unit
+  readings {
+    ts
+    value
+  }
+  estimatedHours
+  hoursWithValues
+  history {
+    ...PropertyMeterFields
+  }
+}`) as unknown as TypedDocumentString<SwapMeterMutation, SwapMeterMutationVariables>;
 export const OperatorLoginDocument = new TypedDocumentString(`
     mutation OperatorLogin($email: String!, $password: String!) {
   operatorLogin(email: $email, password: $password) {

@@ -18,6 +18,7 @@ import '../shell/menu.css';
 /** The console's pages, in menu order; the key is the nav label's key in admin.json. */
 const ADMIN_PAGES = [
   { key: 'portfolio', href: '/admin' },
+  { key: 'properties', href: '/admin/properties' },
   { key: 'tenancies', href: '/admin/tenancies' },
   { key: 'invitations', href: '/admin/invitations' },
   { key: 'data_quality', href: '/admin/data-quality' },

@@ -163,11 +163,25 @@ export interface PropertyImportResult {
   tenancies: number;
 }
 
+/** Where an import writes (the console's upload): an existing organisation, and a write in the same transaction. */
+export interface ImportOptions {
+  /** The organisation the property joins; without it, a new account named by the file's `account`. */
+  accountId?: number;
+  /** Runs inside the import's transaction after the writes (the console's audit entry). */
+  afterWrite?: (tx: Db, result: PropertyImportResult) => Promise<void>;
+}
+
 /** Validates and writes a property file in one transaction. */
-export async function importProperty(db: Db, input: unknown): Promise<PropertyImportResult> {
+export async function importProperty(
+  db: Db,
+  input: unknown,
+  options: ImportOptions = {},
+): Promise<PropertyImportResult> {
   const file = await validatePropertyFile(db, input);
   return db.transaction(async (tx) => {
-    const [account] = await tx.insert(accounts).values({ name: file.account }).returning({ id: accounts.id });
+    const accountId =
+      options.accountId ??
+      (await tx.insert(accounts).values({ name: file.account }).returning({ id: accounts.id }))[0]!.id;
     const { settings, ...property } = file.property;
     const [created] = await tx
       .insert(properties)
@@ -175,7 +189,7 @@ export async function importProperty(db: Db, input: unknown): Promise<PropertyIm
         ...property,
         contactPhone: property.contactPhone ?? null,
         contactEmail: property.contactEmail ?? null,
-        accountId: account!.id,
+        accountId,
       })
       .returning({ id: properties.id });
     const propertyId = created!.id;
@@ -244,6 +258,7 @@ export async function importProperty(db: Db, input: unknown): Promise<PropertyIm
         result.tenancies++;
       }
     }
+    await options.afterWrite?.(tx as unknown as Db, result);
     return result;
   });
 }

@@ -7,6 +7,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import type { Db } from '../db/client.ts';
 import {
+  type ImportOptions,
   importProperty,
   PropertyImportError,
   type PropertyImportResult,
@@ -235,7 +236,11 @@ async function validatePropertyCsv(db: Db, text: string): Promise<ParsedProperty
 }
 
 /** Imports a CSV file: validated whole (with line numbers), then written in one transaction. */
-export async function importPropertyCsv(db: Db, text: string): Promise<PropertyImportResult> {
+export async function importPropertyCsv(
+  db: Db,
+  text: string,
+  options: ImportOptions = {},
+): Promise<PropertyImportResult> {
   const { file } = await validatePropertyCsv(db, text);
-  return importProperty(db, file);
+  return importProperty(db, file, options);
 }

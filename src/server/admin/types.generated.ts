@@ -160,6 +160,8 @@ export type Query = {
   auditFacets: AuditFacets;
   /** The caller's properties with their freshness, issues and tenants; filtered, sorted and paged on the server. */
   portfolio: PortfolioPage;
+  propertyDetail: PropertyDetail;
+  adminMeter: AdminMeter;
   propertyRates: PropertyRates;
   /** What adding the period would change; the same refusals as addRatePeriod. */
   previewRatePeriod: RateImpact;
@@ -216,6 +218,16 @@ export type QueryPortfolioArgs = {
   sort?: InputMaybe<PortfolioSort>;
   first?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryPropertyDetailArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryAdminMeterArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -286,6 +298,13 @@ export type Mutation = {
   /** A key for the ingestion API, scoped to properties the caller reaches; the key is shown once. */
   createApiKey: CreatedApiKey;
   revokeApiKey: ApiKey;
+  /** Onboards a property into the caller's organisation (organisation admins). PROPERTY_FILE_INVALID lists every problem in extensions.problems; nothing is written then. */
+  importPropertyFile: PropertyImportSummary;
+  updateApartment: PropertyApartment;
+  updateMeasurementPoint: PropertyPoint;
+  updateMeterSettings: AdminMeter;
+  /** Ends the meter at `at` with its end reading and installs the new meter with its start reading, all or nothing. */
+  swapMeter: AdminMeter;
   /**
    * Adds a validity period, audited with before and after. A period starting before today changes figures already
    * shown: confirm true and a reason (5–500 characters) are then required (CONFIRMATION_REQUIRED otherwise). One
@@ -416,6 +435,32 @@ export type MutationCreateApiKeyArgs = {
 
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationImportPropertyFileArgs = {
+  format: PropertyFileFormat;
+  content: Scalars['String']['input'];
+};
+
+
+export type MutationUpdateApartmentArgs = {
+  input: ApartmentInput;
+};
+
+
+export type MutationUpdateMeasurementPointArgs = {
+  input: PointInput;
+};
+
+
+export type MutationUpdateMeterSettingsArgs = {
+  input: MeterSettingsInput;
+};
+
+
+export type MutationSwapMeterArgs = {
+  input: MeterSwapInput;
 };
 
 
@@ -783,6 +828,135 @@ export type PortfolioPage = {
   asOf: Scalars['String']['output'];
 };
 
+export type PropertyFileFormat =
+  | 'JSON'
+  | 'CSV';
+
+/** What an upload wrote (the new property and its counts). */
+export type PropertyImportSummary = {
+  __typename?: 'PropertyImportSummary';
+  propertyId: Scalars['ID']['output'];
+  apartments: Scalars['Int']['output'];
+  measurementPoints: Scalars['Int']['output'];
+  meters: Scalars['Int']['output'];
+  tenancies: Scalars['Int']['output'];
+};
+
+export type PropertyMeter = {
+  __typename?: 'PropertyMeter';
+  id: Scalars['ID']['output'];
+  number: Scalars['String']['output'];
+  radioId?: Maybe<Scalars['String']['output']>;
+  installedAt: Scalars['String']['output'];
+  removedAt?: Maybe<Scalars['String']['output']>;
+  lastReadingAt?: Maybe<Scalars['String']['output']>;
+};
+
+export type PropertyPoint = {
+  __typename?: 'PropertyPoint';
+  id: Scalars['ID']['output'];
+  quantity: Scalars['String']['output'];
+  unit: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  room?: Maybe<Scalars['String']['output']>;
+  meters: Array<PropertyMeter>;
+};
+
+export type PropertyApartment = {
+  __typename?: 'PropertyApartment';
+  id: Scalars['ID']['output'];
+  uniqueId: Scalars['String']['output'];
+  apartment: Scalars['String']['output'];
+  address: Scalars['String']['output'];
+  zipcode: Scalars['String']['output'];
+  city: Scalars['String']['output'];
+  /** Square metres, as a decimal string. */
+  areaM2: Scalars['String']['output'];
+  rooms: Scalars['Int']['output'];
+  points: Array<PropertyPoint>;
+};
+
+export type PropertyDetail = {
+  __typename?: 'PropertyDetail';
+  property: PropertySummary;
+  apartments: Array<PropertyApartment>;
+  /** Property-level points (no apartment), e.g. the outdoor temperature. */
+  points: Array<PropertyPoint>;
+};
+
+export type MeterReading = {
+  __typename?: 'MeterReading';
+  ts: Scalars['String']['output'];
+  value: Scalars['String']['output'];
+};
+
+export type AdminMeter = {
+  __typename?: 'AdminMeter';
+  id: Scalars['ID']['output'];
+  number: Scalars['String']['output'];
+  legacyKind: Scalars['String']['output'];
+  radioId?: Maybe<Scalars['String']['output']>;
+  rolloverDigits?: Maybe<Scalars['Int']['output']>;
+  /** The allocator's yearly billing date (MM-DD) on which its register resets. */
+  resetOn?: Maybe<Scalars['String']['output']>;
+  installedAt: Scalars['String']['output'];
+  removedAt?: Maybe<Scalars['String']['output']>;
+  propertyId: Scalars['ID']['output'];
+  propertyNumber: Scalars['String']['output'];
+  apartmentAddress?: Maybe<Scalars['String']['output']>;
+  pointName: Scalars['String']['output'];
+  quantity: Scalars['String']['output'];
+  unit: Scalars['String']['output'];
+  /** The newest readings first (at most 50). */
+  readings: Array<MeterReading>;
+  /** Hours of the last 30 days whose value is estimated (readings were missing), out of hoursWithValues. */
+  estimatedHours: Scalars['Int']['output'];
+  hoursWithValues: Scalars['Int']['output'];
+  /** The meters of the same measurement point, oldest first (the swap history). */
+  history: Array<PropertyMeter>;
+};
+
+export type ApartmentInput = {
+  id: Scalars['ID']['input'];
+  apartment: Scalars['String']['input'];
+  address: Scalars['String']['input'];
+  zipcode: Scalars['String']['input'];
+  city: Scalars['String']['input'];
+  /** Square metres, a positive decimal (point or comma). */
+  areaM2: Scalars['String']['input'];
+  rooms: Scalars['Int']['input'];
+};
+
+export type PointInput = {
+  id: Scalars['ID']['input'];
+  name: Scalars['String']['input'];
+  room?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type MeterSettingsInput = {
+  id: Scalars['ID']['input'];
+  /** Null or empty: not read by radio. */
+  radioId?: InputMaybe<Scalars['String']['input']>;
+  /** 1 to 12, or null: the register never rolls over. */
+  rolloverDigits?: InputMaybe<Scalars['Int']['input']>;
+  /** MM-DD (not 02-29), or null: no scheduled reset. */
+  resetOn?: InputMaybe<Scalars['String']['input']>;
+  /** ISO 8601 with an offset or Z. */
+  installedAt: Scalars['String']['input'];
+  removedAt?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type MeterSwapInput = {
+  meterId: Scalars['ID']['input'];
+  /** ISO 8601 with an offset or Z: when the new meter took over. */
+  at: Scalars['String']['input'];
+  /** The old meter's register at `at`; null when it could not be read. */
+  endValue?: InputMaybe<Scalars['String']['input']>;
+  newMeter: Scalars['String']['input'];
+  startValue: Scalars['String']['input'];
+  radioId?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type RateKind =
   /** A unit price per unit of a metered quantity. */
   | 'PRICE'
@@ -1121,6 +1295,18 @@ export type ResolversTypes = {
   PortfolioRow: ResolverTypeWrapper<PortfolioRow>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   PortfolioPage: ResolverTypeWrapper<PortfolioPage>;
+  PropertyFileFormat: PropertyFileFormat;
+  PropertyImportSummary: ResolverTypeWrapper<PropertyImportSummary>;
+  PropertyMeter: ResolverTypeWrapper<PropertyMeter>;
+  PropertyPoint: ResolverTypeWrapper<PropertyPoint>;
+  PropertyApartment: ResolverTypeWrapper<PropertyApartment>;
+  PropertyDetail: ResolverTypeWrapper<PropertyDetail>;
+  MeterReading: ResolverTypeWrapper<MeterReading>;
+  AdminMeter: ResolverTypeWrapper<AdminMeter>;
+  ApartmentInput: ApartmentInput;
+  PointInput: PointInput;
+  MeterSettingsInput: MeterSettingsInput;
+  MeterSwapInput: MeterSwapInput;
   RateKind: RateKind;
   RatePeriod: ResolverTypeWrapper<RatePeriod>;
   Co2Factor: ResolverTypeWrapper<Co2Factor>;
@@ -1187,6 +1373,17 @@ export type ResolversParentTypes = {
   PortfolioRow: PortfolioRow;
   Float: Scalars['Float']['output'];
   PortfolioPage: PortfolioPage;
+  PropertyImportSummary: PropertyImportSummary;
+  PropertyMeter: PropertyMeter;
+  PropertyPoint: PropertyPoint;
+  PropertyApartment: PropertyApartment;
+  PropertyDetail: PropertyDetail;
+  MeterReading: MeterReading;
+  AdminMeter: AdminMeter;
+  ApartmentInput: ApartmentInput;
+  PointInput: PointInput;
+  MeterSettingsInput: MeterSettingsInput;
+  MeterSwapInput: MeterSwapInput;
   RatePeriod: RatePeriod;
   Co2Factor: Co2Factor;
   PropertyRates: PropertyRates;
@@ -1295,6 +1492,8 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   apiKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType>;
   auditFacets?: Resolver<ResolversTypes['AuditFacets'], ParentType, ContextType>;
   portfolio?: Resolver<ResolversTypes['PortfolioPage'], ParentType, ContextType, Partial<QueryPortfolioArgs>>;
+  propertyDetail?: Resolver<ResolversTypes['PropertyDetail'], ParentType, ContextType, RequireFields<QueryPropertyDetailArgs, 'id'>>;
+  adminMeter?: Resolver<ResolversTypes['AdminMeter'], ParentType, ContextType, RequireFields<QueryAdminMeterArgs, 'id'>>;
   propertyRates?: Resolver<ResolversTypes['PropertyRates'], ParentType, ContextType, RequireFields<QueryPropertyRatesArgs, 'propertyId'>>;
   previewRatePeriod?: Resolver<ResolversTypes['RateImpact'], ParentType, ContextType, RequireFields<QueryPreviewRatePeriodArgs, 'input'>>;
   previewRateCorrection?: Resolver<ResolversTypes['RateImpact'], ParentType, ContextType, RequireFields<QueryPreviewRateCorrectionArgs, 'input'>>;
@@ -1323,6 +1522,11 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   rejectDataIssue?: Resolver<ResolversTypes['DataIssue'], ParentType, ContextType, RequireFields<MutationRejectDataIssueArgs, 'id'>>;
   createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'name' | 'propertyIds'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
+  importPropertyFile?: Resolver<ResolversTypes['PropertyImportSummary'], ParentType, ContextType, RequireFields<MutationImportPropertyFileArgs, 'format' | 'content'>>;
+  updateApartment?: Resolver<ResolversTypes['PropertyApartment'], ParentType, ContextType, RequireFields<MutationUpdateApartmentArgs, 'input'>>;
+  updateMeasurementPoint?: Resolver<ResolversTypes['PropertyPoint'], ParentType, ContextType, RequireFields<MutationUpdateMeasurementPointArgs, 'input'>>;
+  updateMeterSettings?: Resolver<ResolversTypes['AdminMeter'], ParentType, ContextType, RequireFields<MutationUpdateMeterSettingsArgs, 'input'>>;
+  swapMeter?: Resolver<ResolversTypes['AdminMeter'], ParentType, ContextType, RequireFields<MutationSwapMeterArgs, 'input'>>;
   addRatePeriod?: Resolver<ResolversTypes['PropertyRates'], ParentType, ContextType, RequireFields<MutationAddRatePeriodArgs, 'input'>>;
   correctRate?: Resolver<ResolversTypes['PropertyRates'], ParentType, ContextType, RequireFields<MutationCorrectRateArgs, 'input'>>;
   setCo2Factor?: Resolver<ResolversTypes['PropertyRates'], ParentType, ContextType, RequireFields<MutationSetCo2FactorArgs, 'input'>>;
@@ -1477,6 +1681,76 @@ export type PortfolioPageResolvers<ContextType = GraphQLContext, ParentType exte
   rows?: Resolver<Array<ResolversTypes['PortfolioRow']>, ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   asOf?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type PropertyImportSummaryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PropertyImportSummary'] = ResolversParentTypes['PropertyImportSummary']> = {
+  propertyId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  apartments?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  measurementPoints?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  meters?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  tenancies?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type PropertyMeterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PropertyMeter'] = ResolversParentTypes['PropertyMeter']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  number?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  radioId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  installedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  removedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastReadingAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type PropertyPointResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PropertyPoint'] = ResolversParentTypes['PropertyPoint']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  quantity?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  unit?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  room?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  meters?: Resolver<Array<ResolversTypes['PropertyMeter']>, ParentType, ContextType>;
+};
+
+export type PropertyApartmentResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PropertyApartment'] = ResolversParentTypes['PropertyApartment']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  uniqueId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  apartment?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  address?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  zipcode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  city?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  areaM2?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  rooms?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  points?: Resolver<Array<ResolversTypes['PropertyPoint']>, ParentType, ContextType>;
+};
+
+export type PropertyDetailResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PropertyDetail'] = ResolversParentTypes['PropertyDetail']> = {
+  property?: Resolver<ResolversTypes['PropertySummary'], ParentType, ContextType>;
+  apartments?: Resolver<Array<ResolversTypes['PropertyApartment']>, ParentType, ContextType>;
+  points?: Resolver<Array<ResolversTypes['PropertyPoint']>, ParentType, ContextType>;
+};
+
+export type MeterReadingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MeterReading'] = ResolversParentTypes['MeterReading']> = {
+  ts?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type AdminMeterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AdminMeter'] = ResolversParentTypes['AdminMeter']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  number?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  legacyKind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  radioId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  rolloverDigits?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  resetOn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  installedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  removedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  propertyId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  propertyNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  apartmentAddress?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  pointName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  quantity?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  unit?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  readings?: Resolver<Array<ResolversTypes['MeterReading']>, ParentType, ContextType>;
+  estimatedHours?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  hoursWithValues?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  history?: Resolver<Array<ResolversTypes['PropertyMeter']>, ParentType, ContextType>;
 };
 
 export type RatePeriodResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RatePeriod'] = ResolversParentTypes['RatePeriod']> = {
@@ -1641,6 +1915,13 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AuditFacets?: AuditFacetsResolvers<ContextType>;
   PortfolioRow?: PortfolioRowResolvers<ContextType>;
   PortfolioPage?: PortfolioPageResolvers<ContextType>;
+  PropertyImportSummary?: PropertyImportSummaryResolvers<ContextType>;
+  PropertyMeter?: PropertyMeterResolvers<ContextType>;
+  PropertyPoint?: PropertyPointResolvers<ContextType>;
+  PropertyApartment?: PropertyApartmentResolvers<ContextType>;
+  PropertyDetail?: PropertyDetailResolvers<ContextType>;
+  MeterReading?: MeterReadingResolvers<ContextType>;
+  AdminMeter?: AdminMeterResolvers<ContextType>;
   RatePeriod?: RatePeriodResolvers<ContextType>;
   Co2Factor?: Co2FactorResolvers<ContextType>;
   PropertyRates?: PropertyRatesResolvers<ContextType>;
@@ -1660,4 +1941,4 @@ export type Resolvers<ContextType = GraphQLContext> = {
 
 
 /** This backend's schema.graphql and schema/*.graphql. */
-export const typeDefs = "\"\"\"\nThe operator console's backend (/api/admin/graphql), in the style of SPEC §7: token-authorized GraphQL with its\nown issuer, audience and key, so a tenant's token is refused here and an operator's token by the tenant app.\nEvery field checks the caller's role on the server: an organisation admin sees the organisation's properties and\nmanages operators; a property manager sees only the properties given to them.\n\"\"\"\nscalar JSON\n\nenum OperatorRole {\n  ORG_ADMIN\n  PROPERTY_MANAGER\n}\n\n\"What the login asks for next.\"\nenum SecondFactorStep {\n  \"Send a code from the authenticator app, or a recovery code.\"\n  TOTP_REQUIRED\n  \"No second factor yet: add otpauthUri to an authenticator app, then send its first code.\"\n  TOTP_SETUP_REQUIRED\n}\n\ntype Organisation {\n  id: ID!\n  name: String!\n}\n\ntype Operator {\n  id: ID!\n  email: String!\n  name: String!\n  role: OperatorRole!\n  organisation: Organisation!\n  \"A property manager's properties; empty for an organisation admin (who sees them all).\"\n  propertyIds: [ID!]!\n  isActive: Boolean!\n  secondFactorEnabled: Boolean!\n}\n\ntype OperatorLoginResult {\n  next: SecondFactorStep!\n  \"Single use, 5 minutes: sent with the code to operatorSecondFactor.\"\n  challenge: String!\n  \"TOTP_SETUP_REQUIRED only: the new secret as an otpauth:// URI, as an SVG QR code, and as base32 text.\"\n  otpauthUri: String\n  qrSvg: String\n  secret: String\n}\n\ntype OperatorSession {\n  payload: JSON!\n  token: String!\n  refreshToken: String!\n  refreshExpiresIn: Int!\n  \"Shown once, after the second factor is set up: ten single-use recovery codes.\"\n  recoveryCodes: [String!]\n}\n\ntype Revoked {\n  revoked: Int!\n}\n\ntype PropertySummary {\n  id: ID!\n  number: String!\n  name: String!\n  address: String!\n  zipcode: String!\n  city: String!\n}\n\ntype CreatedOperator {\n  operator: Operator!\n  \"Shown once: the first password, which the operator changes through 'forgot password'.\"\n  initialPassword: String!\n}\n\ninput CreateOperatorInput {\n  email: String!\n  name: String\n  role: OperatorRole!\n  \"Required (at least one) for a property manager; ignored for an organisation admin.\"\n  propertyIds: [ID!]\n}\n\ntype AuditEntry {\n  id: ID!\n  at: String!\n  actor: String!\n  operatorId: ID\n  action: String!\n  subjectType: String!\n  subjectId: String!\n  propertyId: ID\n  reason: String\n  before: JSON\n  after: JSON\n}\n\ninput AuditFilter {\n  \"Matches actor, action, subject and reason (case-insensitive).\"\n  search: String\n  \"The actor exactly as the log names it (an operator's email or `cli:<user>`), case-insensitive.\"\n  actor: String\n  action: String\n  propertyId: ID\n  \"ISO dates or instants; from inclusive, to exclusive.\"\n  from: String\n  to: String\n}\n\ntype AuditPage {\n  entries: [AuditEntry!]!\n  \"Pass as `after` for the next (older) page; null at the end.\"\n  nextCursor: ID\n}\n\ntype Query {\n  \"The signed-in operator.\"\n  operatorMe: Operator!\n  \"The organisation's operators (organisation admins only).\"\n  operators: [Operator!]!\n  \"The properties the caller may see, by number.\"\n  properties: [PropertySummary!]!\n  property(id: ID!): PropertySummary!\n  \"Newest first; an organisation admin sees the organisation's entries, a property manager their properties'.\"\n  auditLog(filter: AuditFilter, first: Int, after: ID): AuditPage!\n}\n\ntype Mutation {\n  \"Email and password, throttled like the tenant login; then the second factor.\"\n  operatorLogin(email: String!, password: String!): OperatorLoginResult!\n  \"The TOTP code (or a recovery code) for a login challenge; sets the factor up on first use.\"\n  operatorSecondFactor(challenge: String!, code: String!): OperatorSession!\n  refreshToken(refreshToken: String!): OperatorSession!\n  \"Logout: revokes the refresh token's family.\"\n  revokeToken(refreshToken: String!): Revoked!\n  createOperator(input: CreateOperatorInput!): CreatedOperator!\n  setOperatorAccess(userId: ID!, role: OperatorRole!, propertyIds: [ID!]!): Operator!\n  \"Refuses the operator on every request from now on and ends their sessions.\"\n  deactivateOperator(userId: ID!): Operator!\n}\n\n# ---- Tenancies, invitations, the data-quality queue and API keys (issue 21, the \"tenancies\" part) ----\n\n\"A tenant user who is a member of a tenancy.\"\ntype TenancyMember {\n  userId: ID!\n  email: String!\n  name: String!\n  isAdmin: Boolean!\n}\n\n\"A meter's register at the change of tenant (HeizkostenV §9b).\"\ntype InterimReading {\n  meterNumber: String!\n  quantity: String!\n  \"The change of tenant: local midnight after the last day of the ended tenancy.\"\n  at: String!\n  \"Null when no reading was there (source MISSING).\"\n  value: String\n  \"When the meter's own reading was taken (source METER).\"\n  readingTs: String\n  source: InterimReadingSource!\n}\n\nenum InterimReadingSource {\n  \"The meter's latest reading at or before the change.\"\n  METER\n  \"Read on site and typed in by the operator.\"\n  OPERATOR\n  \"No reading: the meter had not reported by then and none was typed in.\"\n  MISSING\n}\n\ntype AdminTenancy {\n  id: ID!\n  \"The landlord's tenancy reference.\"\n  reference: String!\n  tenant: String!\n  apartmentId: ID!\n  propertyId: ID!\n  \"First day (ISO date).\"\n  start: String!\n  \"Last day (ISO date); null while it runs.\"\n  end: String\n  \"When its members lose access to their own period (the grace period's end); null while it runs.\"\n  accessEndsAt: String\n  members: [TenancyMember!]!\n  interimReadings: [InterimReading!]!\n}\n\ntype TenancyApartment {\n  id: ID!\n  uniqueId: String!\n  \"Floor and side, e.g. 2. tv.\"\n  apartment: String!\n  address: String!\n  \"Oldest first.\"\n  tenancies: [AdminTenancy!]!\n}\n\ninput InterimReadingInput {\n  meterNumber: String!\n  \"The register value read on site (a decimal number, at least 0).\"\n  value: String!\n}\n\ninput MoveOutInput {\n  tenancyId: ID!\n  \"The tenancy's last day (ISO date); data from the next local midnight on is not theirs.\"\n  lastDay: String!\n  \"Readings taken on site; meters left out get their own latest reading at or before the change.\"\n  readings: [InterimReadingInput!]\n}\n\ninput MoveInInput {\n  apartmentId: ID!\n  \"The landlord's tenancy reference (unique).\"\n  reference: String!\n  tenant: String\n  \"First day (ISO date); after every other tenancy of the apartment.\"\n  firstDay: String!\n}\n\n\"An operator's invitation and where it stands.\"\nenum InvitationStatus {\n  \"Handed to the mail server.\"\n  SENT\n  \"Waiting in the outbox (no mail server configured, or waiting for the next attempt).\"\n  QUEUED\n  \"Refused: the address is not valid, or the mail server refused it (the worker retries the latter).\"\n  FAILED\n  \"No address: the code is for a letter.\"\n  NO_ADDRESS\n  \"The code was used: the tenant signed up.\"\n  ACTIVATED\n  \"The code was revoked before it was used.\"\n  REVOKED\n  \"The code expired unused.\"\n  EXPIRED\n}\n\ntype OperatorInvitation {\n  id: ID!\n  tenancyId: ID!\n  tenancyReference: String!\n  propertyId: ID!\n  email: String\n  \"The 12-letter code; shown while it can be used.\"\n  activationCode: String\n  status: InvitationStatus!\n  \"Why it failed, when it did.\"\n  error: String\n  \"The CSV line of a bulk upload.\"\n  line: Int\n  batchId: ID\n  createdAt: String!\n  lastSentAt: String\n  expiresAt: String\n}\n\ntype InvitationReport {\n  batchId: ID\n  sent: Int!\n  queued: Int!\n  failed: Int!\n  noAddress: Int!\n  activated: Int!\n  revoked: Int!\n  expired: Int!\n  invitations: [OperatorInvitation!]!\n}\n\n\"A refused bulk upload: nothing was created; each problem with its line.\"\ntype InvitationCsvProblem {\n  line: Int!\n  message: String!\n}\n\ntype BulkInviteResult {\n  \"Null when the file was refused.\"\n  report: InvitationReport\n  problems: [InvitationCsvProblem!]!\n}\n\nenum DataIssueKind {\n  DROP\n  DIGIT_SHIFT\n  JUMP\n  STUCK\n  SILENT\n}\n\nenum DataIssueStatus {\n  OPEN\n  ACCEPTED\n  REJECTED\n  ALL\n}\n\nenum DataIssueResolution {\n  \"A rise that really happened.\"\n  CORRECT\n  \"The register restarted: the value is the use since.\"\n  RESET\n  \"A new meter took over at the reading's time (needs newMeter).\"\n  SWAP\n  \"A silent or stuck finding, acknowledged.\"\n  NOTED\n}\n\ntype DataIssue {\n  id: ID!\n  kind: DataIssueKind!\n  status: DataIssueStatus!\n  propertyId: ID!\n  meterNumber: String!\n  readingTs: String!\n  readingValue: String\n  \"Why it was flagged.\"\n  reason: String!\n  evidence: JSON!\n  source: String!\n  resolution: DataIssueResolution\n  resolvedBy: String\n  resolvedAt: String\n  note: String\n  createdAt: String!\n}\n\n\"Telegrams from radio ids no meter has (organisation admins only: they are not tied to a property).\"\ntype UnknownRadioId {\n  radioId: String!\n  reason: String!\n  telegrams: Int!\n  firstSeen: String!\n  lastSeen: String!\n  driver: String\n}\n\ntype DataQualityQueue {\n  issues: [DataIssue!]!\n  unknownRadioIds: [UnknownRadioId!]!\n}\n\ninput DataIssueFilter {\n  status: DataIssueStatus\n  propertyId: ID\n}\n\ninput AcceptDataIssueInput {\n  id: ID!\n  as: DataIssueResolution!\n  note: String\n  \"SWAP: the new meter's number.\"\n  newMeter: String\n  \"SWAP: the old meter's last register value, when known.\"\n  endValue: String\n}\n\ntype ApiKey {\n  id: ID!\n  name: String!\n  \"The key's first characters, to tell keys apart.\"\n  prefix: String!\n  propertyIds: [ID!]!\n  createdAt: String!\n  createdBy: String!\n  lastUsedAt: String\n  revokedAt: String\n}\n\ntype CreatedApiKey {\n  apiKey: ApiKey!\n  \"Shown once: the key to configure in the sending system.\"\n  key: String!\n}\n\nextend type Query {\n  \"A property's apartments with their tenancies, members and interim readings.\"\n  tenancyApartments(propertyId: ID!): [TenancyApartment!]!\n  tenancy(id: ID!): AdminTenancy!\n  \"Months an ended tenancy's members keep access to their own period when no final statement covers the move-out.\"\n  moveOutGraceMonths: Int!\n  \"Newest first; one bulk upload's report with batchId.\"\n  invitations(propertyId: ID, batchId: ID, first: Int): InvitationReport!\n  dataQualityQueue(filter: DataIssueFilter, first: Int): DataQualityQueue!\n  \"Keys whose properties the caller reaches, newest first.\"\n  apiKeys: [ApiKey!]!\n}\n\nextend type Mutation {\n  \"Sets (or changes) a tenancy's last day and records the interim readings; audited.\"\n  moveOut(input: MoveOutInput!): AdminTenancy!\n  \"A new tenancy in an apartment, after every earlier one; audited.\"\n  moveIn(input: MoveInInput!): AdminTenancy!\n  \"Organisation admins: the grace period in months (0–120); audited.\"\n  setMoveOutGraceMonths(months: Int!): Int!\n  \"A new activation code, mailed when an email is given; audited.\"\n  inviteTenant(tenancyId: ID!, email: String): OperatorInvitation!\n  \"A CSV of tenancy (reference) and email, with a header line; all lines checked before anything is sent.\"\n  bulkInvite(csv: String!): BulkInviteResult!\n  \"Mails the invitation again, to a corrected address when one is given (a new code when the old one expired); audited.\"\n  resendInvitation(id: ID!, email: String): OperatorInvitation!\n  \"Revokes an unused code; audited.\"\n  revokeInvitation(id: ID!): OperatorInvitation!\n  acceptDataIssue(input: AcceptDataIssueInput!): DataIssue!\n  rejectDataIssue(id: ID!, note: String): DataIssue!\n  \"A key for the ingestion API, scoped to properties the caller reaches; the key is shown once.\"\n  createApiKey(name: String!, propertyIds: [ID!]!): CreatedApiKey!\n  revokeApiKey(id: ID!): ApiKey!\n}\n\n# The console's audit log page (issue 21): the choices of its actor and action filters.\n\n\"The actors and actions in the entries the caller may read, for the audit page's filters.\"\ntype AuditFacets {\n  \"Sorted; operators' emails and `cli:<user>`.\"\n  actors: [String!]!\n  \"Sorted action codes, e.g. tenancy.move_out.\"\n  actions: [String!]!\n}\n\nextend type Query {\n  \"The filter choices of auditLog, in the same scope (an organisation admin's organisation, a manager's properties).\"\n  auditFacets: AuditFacets!\n}\n\n# The console's portfolio overview (issue 21): per property, data freshness, open data issues and tenants.\n# A file of its own under schema/ (codegen appends schema/*.graphql in name order), so the console's areas merge\n# without touching each other's lines.\n\n\"How fresh a property's data is, for the portfolio filter.\"\nenum PortfolioFreshness {\n  \"Every property.\"\n  ALL\n  \"Some active meter has not reported in the last 24 hours (or there is no meter).\"\n  INCOMPLETE\n  \"No active meter has reported in the last 24 hours.\"\n  SILENT\n}\n\nenum PortfolioSortKey {\n  NUMBER\n  NAME\n  CITY\n  LAST_READING\n  REPORTING_SHARE\n  OPEN_ISSUES\n  INVITED\n  ACTIVATED\n}\n\nenum SortDirection {\n  ASC\n  DESC\n}\n\ninput PortfolioFilter {\n  \"Matches the property's number, name, address and city (case-insensitive).\"\n  search: String\n  freshness: PortfolioFreshness\n  \"Only properties with open data issues.\"\n  withOpenIssues: Boolean\n}\n\ninput PortfolioSort {\n  key: PortfolioSortKey!\n  direction: SortDirection\n}\n\ntype PortfolioRow {\n  property: PropertySummary!\n  apartments: Int!\n  \"Active meters (not removed).\"\n  meters: Int!\n  \"Active meters with a reading in the last 24 hours.\"\n  metersReporting: Int!\n  \"metersReporting / meters; null without meters.\"\n  reportingShare: Float\n  \"The newest reading of any of the property's meters (ISO instant); null when none has reported.\"\n  lastReadingAt: String\n  \"Open data issues (quarantined readings, stuck and silent meters).\"\n  openIssues: Int!\n  \"Current tenancies (started, not ended).\"\n  tenancies: Int!\n  \"Invitations sent to the current tenancies (one per tenancy and email).\"\n  invited: Int!\n  \"Tenants who have activated their access to a current tenancy.\"\n  activated: Int!\n}\n\ntype PortfolioPage {\n  rows: [PortfolioRow!]!\n  \"Properties matching the filter, over all pages.\"\n  total: Int!\n  \"When freshness was judged (ISO instant): 'the last 24 hours' end here.\"\n  asOf: String!\n}\n\nextend type Query {\n  \"The caller's properties with their freshness, issues and tenants; filtered, sorted and paged on the server.\"\n  portfolio(filter: PortfolioFilter, sort: PortfolioSort, first: Int, offset: Int): PortfolioPage!\n}\n\n# The console's settings pages (issue 21): prices, fixed charges and CO₂ factors (/admin/prices), the monthly\n# report's texts (/admin/report-texts) and allocation statements (/admin/statements). Every call checks that the\n# caller reaches the property: an organisation admin all of the organisation's, a property manager theirs.\n\nenum RateKind {\n  \"A unit price per unit of a metered quantity.\"\n  PRICE\n  \"A yearly amount per apartment (subscription, meter rent, reading service).\"\n  FIXED_CHARGE\n}\n\n\"A price or fixed charge, valid from validFrom (inclusive) to validTo (exclusive) or open-ended.\"\ntype RatePeriod {\n  id: ID!\n  kind: RateKind!\n  \"The quantity; null for a fixed charge of the whole tenancy.\"\n  quantity: String\n  \"Fixed charges only: subscription, meter-rent, …\"\n  chargeKind: String\n  \"The price per unit, or the fixed charge per apartment and year, as a decimal string.\"\n  amount: String!\n  currency: String!\n  validFrom: String!\n  validTo: String\n}\n\n\"Grams of CO₂ per unit of a quantity. Without validity dates: a change applies to every month.\"\ntype Co2Factor {\n  quantity: String!\n  gramPerUnit: String!\n}\n\ntype PropertyRates {\n  propertyId: ID!\n  prices: [RatePeriod!]!\n  fixedCharges: [RatePeriod!]!\n  co2Factors: [Co2Factor!]!\n}\n\n\"A new validity period: it starts after every existing period of its series and closes the one it follows.\"\ninput RatePeriodInput {\n  propertyId: ID!\n  kind: RateKind!\n  \"Required for a price; optional for a fixed charge.\"\n  quantity: String\n  \"Required for a fixed charge (lower case and dashes, e.g. meter-rent).\"\n  chargeKind: String\n  amount: String!\n  \"ISO 4217, e.g. DKK.\"\n  currency: String!\n  \"YYYY-MM-DD.\"\n  validFrom: String!\n}\n\n\"A correction of an existing period's amount (its months change).\"\ninput RateCorrectionInput {\n  id: ID!\n  kind: RateKind!\n  amount: String!\n}\n\ninput Co2FactorInput {\n  propertyId: ID!\n  quantity: String!\n  gramPerUnit: String!\n}\n\ntype ImpactTenancy {\n  id: ID!\n  reference: String!\n  apartment: String!\n  start: String!\n  end: String\n}\n\n\"What a change touches, shown before it is saved.\"\ntype RateImpact {\n  from: String!\n  \"Exclusive; null: open-ended.\"\n  to: String\n  \"The months (YYYY-MM) up to the current one whose figures change, oldest first.\"\n  months: [String!]!\n  \"Months after the current one change too.\"\n  alsoFuture: Boolean!\n  \"The tenancies whose figures change.\"\n  tenancies: [ImpactTenancy!]!\n  \"Monthly reports already issued for those tenancies and months; they keep what they said.\"\n  issuedReports: Int!\n  \"Figures already shown change: saving needs confirm and a reason.\"\n  changesPast: Boolean!\n}\n\n\"The per-property settings of the monthly report and the statement (src/lib/reportSettings.ts).\"\ntype ReportTexts {\n  propertyId: ID!\n  \"private or social (picks the dispute body).\"\n  landlordType: String!\n  hotWaterShare: Float!\n  hcaKwhPerUnit: Float\n  \"[{ source, percent }] adding up to 100.\"\n  fuelMix: JSON!\n  networkYear: Int\n  networkCo2Tonnes: Float\n  networkCo2GramPerKwh: Float\n  primaryEnergyFactor: Float\n  \"[{ kind, amountPerYear }].\"\n  fees: JSON!\n  currency: String!\n  disputeBodyName: String\n  disputeBodyUrl: String\n  consumerOrgName: String\n  consumerOrgUrl: String\n  \"The landlord's contact on the report (the property's contact phone and email; contactPhone/contactEmail in the input).\"\n  contactPhone: String\n  contactEmail: String\n  \"What the report names for disputes and consumer advice with these settings (the overrides, else the country's).\"\n  effectiveBodies: [ReportBody!]!\n}\n\ntype ReportBody {\n  kind: String!\n  name: String!\n  url: String!\n}\n\n\"One statement in an upload, as it would be imported.\"\ntype StatementCheck {\n  file: String!\n  tenancy: String!\n  periodStart: String!\n  periodEnd: String!\n  balance: String!\n  currency: String!\n}\n\n\"A problem in an upload: the file, the JSON path of the field (or line and column of a syntax error), the message.\"\ntype StatementProblem {\n  file: String!\n  field: String!\n  message: String!\n}\n\ntype StatementUploadResult {\n  \"Nothing is imported unless every file is valid.\"\n  ok: Boolean!\n  imported: Int!\n  statements: [StatementCheck!]!\n  problems: [StatementProblem!]!\n}\n\ninput StatementFileInput {\n  name: String!\n  \"The file's JSON text (one statement, or { statements: [...] }), at most 2 MB.\"\n  text: String!\n}\n\ntype TenancyStatements {\n  tenancyId: ID!\n  reference: String!\n  apartment: String!\n  start: String!\n  end: String\n  statements: [StatementPeriod!]!\n}\n\ntype StatementPeriod {\n  id: ID!\n  periodStart: String!\n  periodEnd: String!\n  balance: String!\n  currency: String!\n}\n\nextend type Query {\n  propertyRates(propertyId: ID!): PropertyRates!\n  \"What adding the period would change; the same refusals as addRatePeriod.\"\n  previewRatePeriod(input: RatePeriodInput!): RateImpact!\n  previewRateCorrection(input: RateCorrectionInput!): RateImpact!\n  previewCo2Factor(input: Co2FactorInput!): RateImpact!\n  reportTexts(propertyId: ID!): ReportTexts!\n  \"The property's tenancies, each with its statements.\"\n  statementCoverage(propertyId: ID!): [TenancyStatements!]!\n}\n\nextend type Mutation {\n  \"\"\"\n  Adds a validity period, audited with before and after. A period starting before today changes figures already\n  shown: confirm true and a reason (5–500 characters) are then required (CONFIRMATION_REQUIRED otherwise). One\n  starting on or before an existing period's start is RATE_HISTORY_LOCKED (a correction is the way to change it).\n  \"\"\"\n  addRatePeriod(input: RatePeriodInput!, confirm: Boolean, reason: String): PropertyRates!\n  \"Corrects a period's amount: always needs confirm and a reason; audited.\"\n  correctRate(input: RateCorrectionInput!, confirm: Boolean, reason: String): PropertyRates!\n  \"Sets a CO₂ factor (every month changes): always needs confirm and a reason; audited.\"\n  setCo2Factor(input: Co2FactorInput!, confirm: Boolean, reason: String): PropertyRates!\n  \"\"\"\n  Saves any subset of the report settings, validated as a whole (INVALID_SETTINGS with each field's problem\n  otherwise, nothing saved); audited with the changed fields before and after.\n  \"\"\"\n  updateReportTexts(propertyId: ID!, settings: JSON!): ReportTexts!\n  \"\"\"\n  Checks (dryRun true) or imports statement files for the property's tenancies, all or nothing: a tenancy of\n  another property, a period imported already or given twice, or any field error imports nothing. Audited.\n  \"\"\"\n  uploadStatements(propertyId: ID!, files: [StatementFileInput!]!, dryRun: Boolean): StatementUploadResult!\n}\n\n\"A tenant app user found by support, with only their tenancies in the caller's properties.\"\ntype SupportTenant {\n  id: ID!\n  email: String!\n  name: String!\n  \"False once deactivated: they cannot log in, and their sessions have ended.\"\n  isActive: Boolean!\n  \"Operators and superusers cannot be impersonated.\"\n  canImpersonate: Boolean!\n  tenancies: [SupportTenancy!]!\n}\n\ntype SupportTenancy {\n  id: ID!\n  reference: String!\n  propertyId: ID!\n  propertyNumber: String!\n  apartment: String!\n  address: String!\n  start: String!\n  end: String\n}\n\n\"A one-time link to a session as the tenant: open it within `minutes`; the session then lasts 60 minutes.\"\ntype ImpersonationLink {\n  link: String!\n  expiresAt: String!\n  minutes: Int!\n}\n\nextend type Query {\n  \"\"\"\n  Tenant app users who are members of a tenancy in the caller's properties and whose email, name, flat address,\n  flat or tenancy reference contains the text (at least 2 characters). At most `first` (default 20, at most 50).\n  \"\"\"\n  supportSearch(query: String!, first: Int): [SupportTenant!]!\n}\n\nextend type Mutation {\n  \"\"\"\n  A one-time impersonation link (SPEC §9: 10 minutes to open, then a 60-minute session) for a tenant of the\n  caller's properties. The reason (5–500 characters) is required and goes into the audit log with the link's\n  issue. The CLI's `impersonate` does the same for operators without the console.\n  \"\"\"\n  startImpersonation(userId: ID!, reason: String!): ImpersonationLink!\n  \"\"\"\n  Deactivates (active false) or reactivates a tenant's account, with a required reason (5–500 characters), which\n  is audited. Deactivation ends every session at once. Organisation admins only, and only for a tenant whose\n  every tenancy is in the organisation (another landlord's tenant is not ours to lock out).\n  \"\"\"\n  setTenantActive(userId: ID!, active: Boolean!, reason: String!): SupportTenant!\n}\n";
+export const typeDefs = "\"\"\"\nThe operator console's backend (/api/admin/graphql), in the style of SPEC §7: token-authorized GraphQL with its\nown issuer, audience and key, so a tenant's token is refused here and an operator's token by the tenant app.\nEvery field checks the caller's role on the server: an organisation admin sees the organisation's properties and\nmanages operators; a property manager sees only the properties given to them.\n\"\"\"\nscalar JSON\n\nenum OperatorRole {\n  ORG_ADMIN\n  PROPERTY_MANAGER\n}\n\n\"What the login asks for next.\"\nenum SecondFactorStep {\n  \"Send a code from the authenticator app, or a recovery code.\"\n  TOTP_REQUIRED\n  \"No second factor yet: add otpauthUri to an authenticator app, then send its first code.\"\n  TOTP_SETUP_REQUIRED\n}\n\ntype Organisation {\n  id: ID!\n  name: String!\n}\n\ntype Operator {\n  id: ID!\n  email: String!\n  name: String!\n  role: OperatorRole!\n  organisation: Organisation!\n  \"A property manager's properties; empty for an organisation admin (who sees them all).\"\n  propertyIds: [ID!]!\n  isActive: Boolean!\n  secondFactorEnabled: Boolean!\n}\n\ntype OperatorLoginResult {\n  next: SecondFactorStep!\n  \"Single use, 5 minutes: sent with the code to operatorSecondFactor.\"\n  challenge: String!\n  \"TOTP_SETUP_REQUIRED only: the new secret as an otpauth:// URI, as an SVG QR code, and as base32 text.\"\n  otpauthUri: String\n  qrSvg: String\n  secret: String\n}\n\ntype OperatorSession {\n  payload: JSON!\n  token: String!\n  refreshToken: String!\n  refreshExpiresIn: Int!\n  \"Shown once, after the second factor is set up: ten single-use recovery codes.\"\n  recoveryCodes: [String!]\n}\n\ntype Revoked {\n  revoked: Int!\n}\n\ntype PropertySummary {\n  id: ID!\n  number: String!\n  name: String!\n  address: String!\n  zipcode: String!\n  city: String!\n}\n\ntype CreatedOperator {\n  operator: Operator!\n  \"Shown once: the first password, which the operator changes through 'forgot password'.\"\n  initialPassword: String!\n}\n\ninput CreateOperatorInput {\n  email: String!\n  name: String\n  role: OperatorRole!\n  \"Required (at least one) for a property manager; ignored for an organisation admin.\"\n  propertyIds: [ID!]\n}\n\ntype AuditEntry {\n  id: ID!\n  at: String!\n  actor: String!\n  operatorId: ID\n  action: String!\n  subjectType: String!\n  subjectId: String!\n  propertyId: ID\n  reason: String\n  before: JSON\n  after: JSON\n}\n\ninput AuditFilter {\n  \"Matches actor, action, subject and reason (case-insensitive).\"\n  search: String\n  \"The actor exactly as the log names it (an operator's email or `cli:<user>`), case-insensitive.\"\n  actor: String\n  action: String\n  propertyId: ID\n  \"ISO dates or instants; from inclusive, to exclusive.\"\n  from: String\n  to: String\n}\n\ntype AuditPage {\n  entries: [AuditEntry!]!\n  \"Pass as `after` for the next (older) page; null at the end.\"\n  nextCursor: ID\n}\n\ntype Query {\n  \"The signed-in operator.\"\n  operatorMe: Operator!\n  \"The organisation's operators (organisation admins only).\"\n  operators: [Operator!]!\n  \"The properties the caller may see, by number.\"\n  properties: [PropertySummary!]!\n  property(id: ID!): PropertySummary!\n  \"Newest first; an organisation admin sees the organisation's entries, a property manager their properties'.\"\n  auditLog(filter: AuditFilter, first: Int, after: ID): AuditPage!\n}\n\ntype Mutation {\n  \"Email and password, throttled like the tenant login; then the second factor.\"\n  operatorLogin(email: String!, password: String!): OperatorLoginResult!\n  \"The TOTP code (or a recovery code) for a login challenge; sets the factor up on first use.\"\n  operatorSecondFactor(challenge: String!, code: String!): OperatorSession!\n  refreshToken(refreshToken: String!): OperatorSession!\n  \"Logout: revokes the refresh token's family.\"\n  revokeToken(refreshToken: String!): Revoked!\n  createOperator(input: CreateOperatorInput!): CreatedOperator!\n  setOperatorAccess(userId: ID!, role: OperatorRole!, propertyIds: [ID!]!): Operator!\n  \"Refuses the operator on every request from now on and ends their sessions.\"\n  deactivateOperator(userId: ID!): Operator!\n}\n\n# ---- Tenancies, invitations, the data-quality queue and API keys (issue 21, the \"tenancies\" part) ----\n\n\"A tenant user who is a member of a tenancy.\"\ntype TenancyMember {\n  userId: ID!\n  email: String!\n  name: String!\n  isAdmin: Boolean!\n}\n\n\"A meter's register at the change of tenant (HeizkostenV §9b).\"\ntype InterimReading {\n  meterNumber: String!\n  quantity: String!\n  \"The change of tenant: local midnight after the last day of the ended tenancy.\"\n  at: String!\n  \"Null when no reading was there (source MISSING).\"\n  value: String\n  \"When the meter's own reading was taken (source METER).\"\n  readingTs: String\n  source: InterimReadingSource!\n}\n\nenum InterimReadingSource {\n  \"The meter's latest reading at or before the change.\"\n  METER\n  \"Read on site and typed in by the operator.\"\n  OPERATOR\n  \"No reading: the meter had not reported by then and none was typed in.\"\n  MISSING\n}\n\ntype AdminTenancy {\n  id: ID!\n  \"The landlord's tenancy reference.\"\n  reference: String!\n  tenant: String!\n  apartmentId: ID!\n  propertyId: ID!\n  \"First day (ISO date).\"\n  start: String!\n  \"Last day (ISO date); null while it runs.\"\n  end: String\n  \"When its members lose access to their own period (the grace period's end); null while it runs.\"\n  accessEndsAt: String\n  members: [TenancyMember!]!\n  interimReadings: [InterimReading!]!\n}\n\ntype TenancyApartment {\n  id: ID!\n  uniqueId: String!\n  \"Floor and side, e.g. 2. tv.\"\n  apartment: String!\n  address: String!\n  \"Oldest first.\"\n  tenancies: [AdminTenancy!]!\n}\n\ninput InterimReadingInput {\n  meterNumber: String!\n  \"The register value read on site (a decimal number, at least 0).\"\n  value: String!\n}\n\ninput MoveOutInput {\n  tenancyId: ID!\n  \"The tenancy's last day (ISO date); data from the next local midnight on is not theirs.\"\n  lastDay: String!\n  \"Readings taken on site; meters left out get their own latest reading at or before the change.\"\n  readings: [InterimReadingInput!]\n}\n\ninput MoveInInput {\n  apartmentId: ID!\n  \"The landlord's tenancy reference (unique).\"\n  reference: String!\n  tenant: String\n  \"First day (ISO date); after every other tenancy of the apartment.\"\n  firstDay: String!\n}\n\n\"An operator's invitation and where it stands.\"\nenum InvitationStatus {\n  \"Handed to the mail server.\"\n  SENT\n  \"Waiting in the outbox (no mail server configured, or waiting for the next attempt).\"\n  QUEUED\n  \"Refused: the address is not valid, or the mail server refused it (the worker retries the latter).\"\n  FAILED\n  \"No address: the code is for a letter.\"\n  NO_ADDRESS\n  \"The code was used: the tenant signed up.\"\n  ACTIVATED\n  \"The code was revoked before it was used.\"\n  REVOKED\n  \"The code expired unused.\"\n  EXPIRED\n}\n\ntype OperatorInvitation {\n  id: ID!\n  tenancyId: ID!\n  tenancyReference: String!\n  propertyId: ID!\n  email: String\n  \"The 12-letter code; shown while it can be used.\"\n  activationCode: String\n  status: InvitationStatus!\n  \"Why it failed, when it did.\"\n  error: String\n  \"The CSV line of a bulk upload.\"\n  line: Int\n  batchId: ID\n  createdAt: String!\n  lastSentAt: String\n  expiresAt: String\n}\n\ntype InvitationReport {\n  batchId: ID\n  sent: Int!\n  queued: Int!\n  failed: Int!\n  noAddress: Int!\n  activated: Int!\n  revoked: Int!\n  expired: Int!\n  invitations: [OperatorInvitation!]!\n}\n\n\"A refused bulk upload: nothing was created; each problem with its line.\"\ntype InvitationCsvProblem {\n  line: Int!\n  message: String!\n}\n\ntype BulkInviteResult {\n  \"Null when the file was refused.\"\n  report: InvitationReport\n  problems: [InvitationCsvProblem!]!\n}\n\nenum DataIssueKind {\n  DROP\n  DIGIT_SHIFT\n  JUMP\n  STUCK\n  SILENT\n}\n\nenum DataIssueStatus {\n  OPEN\n  ACCEPTED\n  REJECTED\n  ALL\n}\n\nenum DataIssueResolution {\n  \"A rise that really happened.\"\n  CORRECT\n  \"The register restarted: the value is the use since.\"\n  RESET\n  \"A new meter took over at the reading's time (needs newMeter).\"\n  SWAP\n  \"A silent or stuck finding, acknowledged.\"\n  NOTED\n}\n\ntype DataIssue {\n  id: ID!\n  kind: DataIssueKind!\n  status: DataIssueStatus!\n  propertyId: ID!\n  meterNumber: String!\n  readingTs: String!\n  readingValue: String\n  \"Why it was flagged.\"\n  reason: String!\n  evidence: JSON!\n  source: String!\n  resolution: DataIssueResolution\n  resolvedBy: String\n  resolvedAt: String\n  note: String\n  createdAt: String!\n}\n\n\"Telegrams from radio ids no meter has (organisation admins only: they are not tied to a property).\"\ntype UnknownRadioId {\n  radioId: String!\n  reason: String!\n  telegrams: Int!\n  firstSeen: String!\n  lastSeen: String!\n  driver: String\n}\n\ntype DataQualityQueue {\n  issues: [DataIssue!]!\n  unknownRadioIds: [UnknownRadioId!]!\n}\n\ninput DataIssueFilter {\n  status: DataIssueStatus\n  propertyId: ID\n}\n\ninput AcceptDataIssueInput {\n  id: ID!\n  as: DataIssueResolution!\n  note: String\n  \"SWAP: the new meter's number.\"\n  newMeter: String\n  \"SWAP: the old meter's last register value, when known.\"\n  endValue: String\n}\n\ntype ApiKey {\n  id: ID!\n  name: String!\n  \"The key's first characters, to tell keys apart.\"\n  prefix: String!\n  propertyIds: [ID!]!\n  createdAt: String!\n  createdBy: String!\n  lastUsedAt: String\n  revokedAt: String\n}\n\ntype CreatedApiKey {\n  apiKey: ApiKey!\n  \"Shown once: the key to configure in the sending system.\"\n  key: String!\n}\n\nextend type Query {\n  \"A property's apartments with their tenancies, members and interim readings.\"\n  tenancyApartments(propertyId: ID!): [TenancyApartment!]!\n  tenancy(id: ID!): AdminTenancy!\n  \"Months an ended tenancy's members keep access to their own period when no final statement covers the move-out.\"\n  moveOutGraceMonths: Int!\n  \"Newest first; one bulk upload's report with batchId.\"\n  invitations(propertyId: ID, batchId: ID, first: Int): InvitationReport!\n  dataQualityQueue(filter: DataIssueFilter, first: Int): DataQualityQueue!\n  \"Keys whose properties the caller reaches, newest first.\"\n  apiKeys: [ApiKey!]!\n}\n\nextend type Mutation {\n  \"Sets (or changes) a tenancy's last day and records the interim readings; audited.\"\n  moveOut(input: MoveOutInput!): AdminTenancy!\n  \"A new tenancy in an apartment, after every earlier one; audited.\"\n  moveIn(input: MoveInInput!): AdminTenancy!\n  \"Organisation admins: the grace period in months (0–120); audited.\"\n  setMoveOutGraceMonths(months: Int!): Int!\n  \"A new activation code, mailed when an email is given; audited.\"\n  inviteTenant(tenancyId: ID!, email: String): OperatorInvitation!\n  \"A CSV of tenancy (reference) and email, with a header line; all lines checked before anything is sent.\"\n  bulkInvite(csv: String!): BulkInviteResult!\n  \"Mails the invitation again, to a corrected address when one is given (a new code when the old one expired); audited.\"\n  resendInvitation(id: ID!, email: String): OperatorInvitation!\n  \"Revokes an unused code; audited.\"\n  revokeInvitation(id: ID!): OperatorInvitation!\n  acceptDataIssue(input: AcceptDataIssueInput!): DataIssue!\n  rejectDataIssue(id: ID!, note: String): DataIssue!\n  \"A key for the ingestion API, scoped to properties the caller reaches; the key is shown once.\"\n  createApiKey(name: String!, propertyIds: [ID!]!): CreatedApiKey!\n  revokeApiKey(id: ID!): ApiKey!\n}\n\n# The console's audit log page (issue 21): the choices of its actor and action filters.\n\n\"The actors and actions in the entries the caller may read, for the audit page's filters.\"\ntype AuditFacets {\n  \"Sorted; operators' emails and `cli:<user>`.\"\n  actors: [String!]!\n  \"Sorted action codes, e.g. tenancy.move_out.\"\n  actions: [String!]!\n}\n\nextend type Query {\n  \"The filter choices of auditLog, in the same scope (an organisation admin's organisation, a manager's properties).\"\n  auditFacets: AuditFacets!\n}\n\n# The console's portfolio overview (issue 21): per property, data freshness, open data issues and tenants.\n# A file of its own under schema/ (codegen appends schema/*.graphql in name order), so the console's areas merge\n# without touching each other's lines.\n\n\"How fresh a property's data is, for the portfolio filter.\"\nenum PortfolioFreshness {\n  \"Every property.\"\n  ALL\n  \"Some active meter has not reported in the last 24 hours (or there is no meter).\"\n  INCOMPLETE\n  \"No active meter has reported in the last 24 hours.\"\n  SILENT\n}\n\nenum PortfolioSortKey {\n  NUMBER\n  NAME\n  CITY\n  LAST_READING\n  REPORTING_SHARE\n  OPEN_ISSUES\n  INVITED\n  ACTIVATED\n}\n\nenum SortDirection {\n  ASC\n  DESC\n}\n\ninput PortfolioFilter {\n  \"Matches the property's number, name, address and city (case-insensitive).\"\n  search: String\n  freshness: PortfolioFreshness\n  \"Only properties with open data issues.\"\n  withOpenIssues: Boolean\n}\n\ninput PortfolioSort {\n  key: PortfolioSortKey!\n  direction: SortDirection\n}\n\ntype PortfolioRow {\n  property: PropertySummary!\n  apartments: Int!\n  \"Active meters (not removed).\"\n  meters: Int!\n  \"Active meters with a reading in the last 24 hours.\"\n  metersReporting: Int!\n  \"metersReporting / meters; null without meters.\"\n  reportingShare: Float\n  \"The newest reading of any of the property's meters (ISO instant); null when none has reported.\"\n  lastReadingAt: String\n  \"Open data issues (quarantined readings, stuck and silent meters).\"\n  openIssues: Int!\n  \"Current tenancies (started, not ended).\"\n  tenancies: Int!\n  \"Invitations sent to the current tenancies (one per tenancy and email).\"\n  invited: Int!\n  \"Tenants who have activated their access to a current tenancy.\"\n  activated: Int!\n}\n\ntype PortfolioPage {\n  rows: [PortfolioRow!]!\n  \"Properties matching the filter, over all pages.\"\n  total: Int!\n  \"When freshness was judged (ISO instant): 'the last 24 hours' end here.\"\n  asOf: String!\n}\n\nextend type Query {\n  \"The caller's properties with their freshness, issues and tenants; filtered, sorted and paged on the server.\"\n  portfolio(filter: PortfolioFilter, sort: PortfolioSort, first: Int, offset: Int): PortfolioPage!\n}\n\n# The console's properties and meters (issue 21): a property's apartments, measurement points and meters, edited\n# in forms or onboarded from an `import-property` file (JSON or CSV, all or nothing); a meter's swap, radio id,\n# profile and installation period, its recent readings and estimated hours. Every write is audited.\n\nenum PropertyFileFormat {\n  JSON\n  CSV\n}\n\n\"What an upload wrote (the new property and its counts).\"\ntype PropertyImportSummary {\n  propertyId: ID!\n  apartments: Int!\n  measurementPoints: Int!\n  meters: Int!\n  tenancies: Int!\n}\n\ntype PropertyMeter {\n  id: ID!\n  number: String!\n  radioId: String\n  installedAt: String!\n  removedAt: String\n  lastReadingAt: String\n}\n\ntype PropertyPoint {\n  id: ID!\n  quantity: String!\n  unit: String!\n  name: String!\n  room: String\n  meters: [PropertyMeter!]!\n}\n\ntype PropertyApartment {\n  id: ID!\n  uniqueId: String!\n  apartment: String!\n  address: String!\n  zipcode: String!\n  city: String!\n  \"Square metres, as a decimal string.\"\n  areaM2: String!\n  rooms: Int!\n  points: [PropertyPoint!]!\n}\n\ntype PropertyDetail {\n  property: PropertySummary!\n  apartments: [PropertyApartment!]!\n  \"Property-level points (no apartment), e.g. the outdoor temperature.\"\n  points: [PropertyPoint!]!\n}\n\ntype MeterReading {\n  ts: String!\n  value: String!\n}\n\ntype AdminMeter {\n  id: ID!\n  number: String!\n  legacyKind: String!\n  radioId: String\n  rolloverDigits: Int\n  \"The allocator's yearly billing date (MM-DD) on which its register resets.\"\n  resetOn: String\n  installedAt: String!\n  removedAt: String\n  propertyId: ID!\n  propertyNumber: String!\n  apartmentAddress: String\n  pointName: String!\n  quantity: String!\n  unit: String!\n  \"The newest readings first (at most 50).\"\n  readings: [MeterReading!]!\n  \"Hours of the last 30 days whose value is estimated (readings were missing), out of hoursWithValues.\"\n  estimatedHours: Int!\n  hoursWithValues: Int!\n  \"The meters of the same measurement point, oldest first (the swap history).\"\n  history: [PropertyMeter!]!\n}\n\ninput ApartmentInput {\n  id: ID!\n  apartment: String!\n  address: String!\n  zipcode: String!\n  city: String!\n  \"Square metres, a positive decimal (point or comma).\"\n  areaM2: String!\n  rooms: Int!\n}\n\ninput PointInput {\n  id: ID!\n  name: String!\n  room: String\n}\n\ninput MeterSettingsInput {\n  id: ID!\n  \"Null or empty: not read by radio.\"\n  radioId: String\n  \"1 to 12, or null: the register never rolls over.\"\n  rolloverDigits: Int\n  \"MM-DD (not 02-29), or null: no scheduled reset.\"\n  resetOn: String\n  \"ISO 8601 with an offset or Z.\"\n  installedAt: String!\n  removedAt: String\n}\n\ninput MeterSwapInput {\n  meterId: ID!\n  \"ISO 8601 with an offset or Z: when the new meter took over.\"\n  at: String!\n  \"The old meter's register at `at`; null when it could not be read.\"\n  endValue: String\n  newMeter: String!\n  startValue: String!\n  radioId: String\n}\n\nextend type Query {\n  propertyDetail(id: ID!): PropertyDetail!\n  adminMeter(id: ID!): AdminMeter!\n}\n\nextend type Mutation {\n  \"Onboards a property into the caller's organisation (organisation admins). PROPERTY_FILE_INVALID lists every problem in extensions.problems; nothing is written then.\"\n  importPropertyFile(format: PropertyFileFormat!, content: String!): PropertyImportSummary!\n  updateApartment(input: ApartmentInput!): PropertyApartment!\n  updateMeasurementPoint(input: PointInput!): PropertyPoint!\n  updateMeterSettings(input: MeterSettingsInput!): AdminMeter!\n  \"Ends the meter at `at` with its end reading and installs the new meter with its start reading, all or nothing.\"\n  swapMeter(input: MeterSwapInput!): AdminMeter!\n}\n\n# The console's settings pages (issue 21): prices, fixed charges and CO₂ factors (/admin/prices), the monthly\n# report's texts (/admin/report-texts) and allocation statements (/admin/statements). Every call checks that the\n# caller reaches the property: an organisation admin all of the organisation's, a property manager theirs.\n\nenum RateKind {\n  \"A unit price per unit of a metered quantity.\"\n  PRICE\n  \"A yearly amount per apartment (subscription, meter rent, reading service).\"\n  FIXED_CHARGE\n}\n\n\"A price or fixed charge, valid from validFrom (inclusive) to validTo (exclusive) or open-ended.\"\ntype RatePeriod {\n  id: ID!\n  kind: RateKind!\n  \"The quantity; null for a fixed charge of the whole tenancy.\"\n  quantity: String\n  \"Fixed charges only: subscription, meter-rent, …\"\n  chargeKind: String\n  \"The price per unit, or the fixed charge per apartment and year, as a decimal string.\"\n  amount: String!\n  currency: String!\n  validFrom: String!\n  validTo: String\n}\n\n\"Grams of CO₂ per unit of a quantity. Without validity dates: a change applies to every month.\"\ntype Co2Factor {\n  quantity: String!\n  gramPerUnit: String!\n}\n\ntype PropertyRates {\n  propertyId: ID!\n  prices: [RatePeriod!]!\n  fixedCharges: [RatePeriod!]!\n  co2Factors: [Co2Factor!]!\n}\n\n\"A new validity period: it starts after every existing period of its series and closes the one it follows.\"\ninput RatePeriodInput {\n  propertyId: ID!\n  kind: RateKind!\n  \"Required for a price; optional for a fixed charge.\"\n  quantity: String\n  \"Required for a fixed charge (lower case and dashes, e.g. meter-rent).\"\n  chargeKind: String\n  amount: String!\n  \"ISO 4217, e.g. DKK.\"\n  currency: String!\n  \"YYYY-MM-DD.\"\n  validFrom: String!\n}\n\n\"A correction of an existing period's amount (its months change).\"\ninput RateCorrectionInput {\n  id: ID!\n  kind: RateKind!\n  amount: String!\n}\n\ninput Co2FactorInput {\n  propertyId: ID!\n  quantity: String!\n  gramPerUnit: String!\n}\n\ntype ImpactTenancy {\n  id: ID!\n  reference: String!\n  apartment: String!\n  start: String!\n  end: String\n}\n\n\"What a change touches, shown before it is saved.\"\ntype RateImpact {\n  from: String!\n  \"Exclusive; null: open-ended.\"\n  to: String\n  \"The months (YYYY-MM) up to the current one whose figures change, oldest first.\"\n  months: [String!]!\n  \"Months after the current one change too.\"\n  alsoFuture: Boolean!\n  \"The tenancies whose figures change.\"\n  tenancies: [ImpactTenancy!]!\n  \"Monthly reports already issued for those tenancies and months; they keep what they said.\"\n  issuedReports: Int!\n  \"Figures already shown change: saving needs confirm and a reason.\"\n  changesPast: Boolean!\n}\n\n\"The per-property settings of the monthly report and the statement (src/lib/reportSettings.ts).\"\ntype ReportTexts {\n  propertyId: ID!\n  \"private or social (picks the dispute body).\"\n  landlordType: String!\n  hotWaterShare: Float!\n  hcaKwhPerUnit: Float\n  \"[{ source, percent }] adding up to 100.\"\n  fuelMix: JSON!\n  networkYear: Int\n  networkCo2Tonnes: Float\n  networkCo2GramPerKwh: Float\n  primaryEnergyFactor: Float\n  \"[{ kind, amountPerYear }].\"\n  fees: JSON!\n  currency: String!\n  disputeBodyName: String\n  disputeBodyUrl: String\n  consumerOrgName: String\n  consumerOrgUrl: String\n  \"The landlord's contact on the report (the property's contact phone and email; contactPhone/contactEmail in the input).\"\n  contactPhone: String\n  contactEmail: String\n  \"What the report names for disputes and consumer advice with these settings (the overrides, else the country's).\"\n  effectiveBodies: [ReportBody!]!\n}\n\ntype ReportBody {\n  kind: String!\n  name: String!\n  url: String!\n}\n\n\"One statement in an upload, as it would be imported.\"\ntype StatementCheck {\n  file: String!\n  tenancy: String!\n  periodStart: String!\n  periodEnd: String!\n  balance: String!\n  currency: String!\n}\n\n\"A problem in an upload: the file, the JSON path of the field (or line and column of a syntax error), the message.\"\ntype StatementProblem {\n  file: String!\n  field: String!\n  message: String!\n}\n\ntype StatementUploadResult {\n  \"Nothing is imported unless every file is valid.\"\n  ok: Boolean!\n  imported: Int!\n  statements: [StatementCheck!]!\n  problems: [StatementProblem!]!\n}\n\ninput StatementFileInput {\n  name: String!\n  \"The file's JSON text (one statement, or { statements: [...] }), at most 2 MB.\"\n  text: String!\n}\n\ntype TenancyStatements {\n  tenancyId: ID!\n  reference: String!\n  apartment: String!\n  start: String!\n  end: String\n  statements: [StatementPeriod!]!\n}\n\ntype StatementPeriod {\n  id: ID!\n  periodStart: String!\n  periodEnd: String!\n  balance: String!\n  currency: String!\n}\n\nextend type Query {\n  propertyRates(propertyId: ID!): PropertyRates!\n  \"What adding the period would change; the same refusals as addRatePeriod.\"\n  previewRatePeriod(input: RatePeriodInput!): RateImpact!\n  previewRateCorrection(input: RateCorrectionInput!): RateImpact!\n  previewCo2Factor(input: Co2FactorInput!): RateImpact!\n  reportTexts(propertyId: ID!): ReportTexts!\n  \"The property's tenancies, each with its statements.\"\n  statementCoverage(propertyId: ID!): [TenancyStatements!]!\n}\n\nextend type Mutation {\n  \"\"\"\n  Adds a validity period, audited with before and after. A period starting before today changes figures already\n  shown: confirm true and a reason (5–500 characters) are then required (CONFIRMATION_REQUIRED otherwise). One\n  starting on or before an existing period's start is RATE_HISTORY_LOCKED (a correction is the way to change it).\n  \"\"\"\n  addRatePeriod(input: RatePeriodInput!, confirm: Boolean, reason: String): PropertyRates!\n  \"Corrects a period's amount: always needs confirm and a reason; audited.\"\n  correctRate(input: RateCorrectionInput!, confirm: Boolean, reason: String): PropertyRates!\n  \"Sets a CO₂ factor (every month changes): always needs confirm and a reason; audited.\"\n  setCo2Factor(input: Co2FactorInput!, confirm: Boolean, reason: String): PropertyRates!\n  \"\"\"\n  Saves any subset of the report settings, validated as a whole (INVALID_SETTINGS with each field's problem\n  otherwise, nothing saved); audited with the changed fields before and after.\n  \"\"\"\n  updateReportTexts(propertyId: ID!, settings: JSON!): ReportTexts!\n  \"\"\"\n  Checks (dryRun true) or imports statement files for the property's tenancies, all or nothing: a tenancy of\n  another property, a period imported already or given twice, or any field error imports nothing. Audited.\n  \"\"\"\n  uploadStatements(propertyId: ID!, files: [StatementFileInput!]!, dryRun: Boolean): StatementUploadResult!\n}\n\n\"A tenant app user found by support, with only their tenancies in the caller's properties.\"\ntype SupportTenant {\n  id: ID!\n  email: String!\n  name: String!\n  \"False once deactivated: they cannot log in, and their sessions have ended.\"\n  isActive: Boolean!\n  \"Operators and superusers cannot be impersonated.\"\n  canImpersonate: Boolean!\n  tenancies: [SupportTenancy!]!\n}\n\ntype SupportTenancy {\n  id: ID!\n  reference: String!\n  propertyId: ID!\n  propertyNumber: String!\n  apartment: String!\n  address: String!\n  start: String!\n  end: String\n}\n\n\"A one-time link to a session as the tenant: open it within `minutes`; the session then lasts 60 minutes.\"\ntype ImpersonationLink {\n  link: String!\n  expiresAt: String!\n  minutes: Int!\n}\n\nextend type Query {\n  \"\"\"\n  Tenant app users who are members of a tenancy in the caller's properties and whose email, name, flat address,\n  flat or tenancy reference contains the text (at least 2 characters). At most `first` (default 20, at most 50).\n  \"\"\"\n  supportSearch(query: String!, first: Int): [SupportTenant!]!\n}\n\nextend type Mutation {\n  \"\"\"\n  A one-time impersonation link (SPEC §9: 10 minutes to open, then a 60-minute session) for a tenant of the\n  caller's properties. The reason (5–500 characters) is required and goes into the audit log with the link's\n  issue. The CLI's `impersonate` does the same for operators without the console.\n  \"\"\"\n  startImpersonation(userId: ID!, reason: String!): ImpersonationLink!\n  \"\"\"\n  Deactivates (active false) or reactivates a tenant's account, with a required reason (5–500 characters), which\n  is audited. Deactivation ends every session at once. Organisation admins only, and only for a tenant whose\n  every tenancy is in the organisation (another landlord's tenant is not ours to lock out).\n  \"\"\"\n  setTenantActive(userId: ID!, active: Boolean!, reason: String!): SupportTenant!\n}\n";

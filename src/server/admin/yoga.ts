@@ -17,6 +17,7 @@ import { portfolio } from './resolvers/portfolio.ts';
 import { properties, property } from './resolvers/properties.ts';
 // Prices, fixed charges and CO₂ factors; report texts; statements (the "settings" part of issue 21).
 import * as settings from './resolvers/settings.ts';
+import * as propertyConsole from './resolvers/propertyConsole.ts';
 import * as support from './resolvers/support.ts';
 import * as tenancyCalls from './resolvers/tenancies.ts';
 import { type Resolvers, typeDefs } from './types.generated.ts';
@@ -49,6 +50,8 @@ const resolvers: Resolvers = {
     previewCo2Factor: settings.previewCo2Factor,
     reportTexts: settings.reportTexts,
     statementCoverage: settings.statementCoverage,
+    propertyDetail: propertyConsole.propertyDetail,
+    adminMeter: propertyConsole.adminMeter,
   },
   Mutation: {
     operatorLogin,
@@ -78,6 +81,11 @@ const resolvers: Resolvers = {
     setCo2Factor: settings.setCo2Factor,
     updateReportTexts: settings.updateReportTexts,
     uploadStatements: settings.uploadStatements,
+    importPropertyFile: propertyConsole.importPropertyFile,
+    updateApartment: propertyConsole.updateApartment,
+    updateMeasurementPoint: propertyConsole.updateMeasurementPoint,
+    updateMeterSettings: propertyConsole.updateMeterSettings,
+    swapMeter: propertyConsole.swapMeter,
   },
 };
 
