@@ -1,0 +1,161 @@
+/**
+ * Issue 25's minor items in Chromium: the account's language at login, the app's modal (never confirm()) before
+ * removing a user or dropping your own admin flag, messages that go once their field is edited, the same password
+ * refused, the success toast's check, the CO₂ switch only where a factor exists, and alarm limits read and bounded
+ * in Danish.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { logIn, logInToDashboard, newPage, PASSWORD } from './helpers.ts';
+
+test.describe
+  .serial('what a new user trips over', () => {
+    let page: Page;
+    let tenancy: string;
+    const dialogs: string[] = [];
+
+    test.beforeAll(async ({ browser }) => {
+      page = await newPage(browser);
+      page.on('dialog', (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
+      tenancy = await logInToDashboard(page, 'tenant@demo.test');
+    });
+    test.afterAll(async () => {
+      await page?.context().close();
+    });
+
+    test('a login opens the app in the language saved to the account', async ({ browser }) => {
+      const email = `dansk.${Date.now()}@demo.test`;
+      const created = await page.request.post('/api/account/graphql', {
+        data: {
+          query:
+            'mutation ($e: String!, $p: String!) { createEmailPasswordUser(email: $e, password: $p, language: "da") { token } }',
+          variables: { e: email, p: PASSWORD },
+        },
+      });
+      expect((await created.json()).errors).toBeUndefined();
+      const fresh = await newPage(browser);
+      try {
+        await logIn(fresh, email);
+        await fresh.waitForURL(/\/no-tenancies$/, { timeout: 30_000 });
+        await expect(fresh.locator('html')).toHaveAttribute('lang', 'da');
+      } finally {
+        await fresh.context().close();
+      }
+    });
+
+    test("removing a user and dropping one's own admin flag ask in the app's modal, not confirm()", async ({
+      browser,
+    }) => {
+      const admin = await newPage(browser);
+      admin.on('dialog', (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
+      try {
+        await logInToDashboard(admin, 'admin@demo.test');
+        await admin.goto(`${new URL(admin.url()).pathname}settings`);
+        const members = admin.getByTestId('members');
+        const tenant = members.locator('li', { hasText: 'tenant@demo.test' });
+        await tenant.getByRole('button', { name: 'Remove', exact: true }).click();
+        const dialog = admin.getByRole('dialog', { name: 'Remove user' });
+        await expect(dialog).toContainText('Remove tenant@demo.test from the tenancy?');
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await expect(dialog).toBeHidden();
+        await expect(tenant).toBeVisible();
+
+        const me = members.locator('li', { hasText: '(you)' });
+        await me.getByRole('button', { name: 'Remove admin' }).click();
+        const self = admin.getByRole('dialog', { name: 'Remove your admin rights' });
+        await expect(self).toContainText('only another admin can give them back');
+        await self.getByRole('button', { name: 'Cancel' }).click();
+        await expect(me.getByText('Admin', { exact: true })).toBeVisible();
+        expect(dialogs).toEqual([]);
+      } finally {
+        await admin.context().close();
+      }
+    });
+
+    test('the same password is refused, and the message goes once a field is edited', async () => {
+      await page.goto(`/t/${tenancy}/profile`);
+      const form = page.locator('form', { has: page.getByLabel('Current password') });
+      await page.getByLabel('Current password').fill(PASSWORD);
+      await page.getByLabel('New password', { exact: true }).fill(PASSWORD);
+      await page.getByLabel('Repeat new password').fill(PASSWORD);
+      await form.getByRole('button', { name: 'Change password' }).click();
+      const alert = form.getByRole('alert').filter({ hasText: 'same as the current one' });
+      await expect(alert).toBeVisible();
+      await page.getByLabel('New password', { exact: true }).fill(`${PASSWORD}x`);
+      await expect(alert).toHaveCount(0);
+
+      const emailForm = page.locator('form', { has: page.getByLabel('New email') });
+      await emailForm.getByRole('button', { name: 'Send confirmation' }).click();
+      const invalid = emailForm.locator('.field-error').first();
+      await expect(invalid).toBeVisible();
+      await page.getByLabel('New email').fill('someone.else@demo.test');
+      await expect(emailForm.locator('.field-error', { hasText: /email/i })).toHaveCount(0);
+    });
+
+    test('a success toast shows its check at once, with no loading ring', async () => {
+      await page.goto(`/t/${tenancy}/profile`);
+      const notify = page.getByRole('switch');
+      await notify.click();
+      const toast = page.locator('[role="status"]', { hasText: 'Saved.' }).first();
+      await expect(toast).toBeVisible();
+      await expect(page.getByTestId('toast-check').first()).toBeVisible();
+      await notify.click();
+    });
+
+    test('a refused custom period loses its message when a date changes', async () => {
+      await page.goto(`/t/${tenancy}/consumption/heat-energy`);
+      await page.getByLabel('Period', { exact: true }).selectOption('custom');
+      const start = page.getByLabel('Start date');
+      const end = page.getByLabel('End date');
+      const endValue = await end.inputValue();
+      const startValue = await start.inputValue();
+      await start.fill(endValue);
+      await end.fill(startValue);
+      await page.getByRole('button', { name: 'Show period' }).click();
+      const error = page.locator('.custom-range .field-error');
+      await expect(error).toBeVisible();
+      await expect(start).toHaveAttribute('aria-invalid', 'true');
+      await end.fill(endValue);
+      await expect(error).toHaveCount(0);
+      await expect(start).not.toHaveAttribute('aria-invalid', 'true');
+    });
+
+    test('CO₂ is offered only where the property has a factor: heat yes, allocator units no', async () => {
+      await page.goto(`/t/${tenancy}/consumption/heat-energy`);
+      await expect(page.getByLabel('CO₂')).toBeVisible({ timeout: 30_000 });
+      await page.goto(`/t/${tenancy}/consumption/hca`);
+      await expect(page.getByLabel('Same period last year')).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByLabel('CO₂')).toHaveCount(0);
+    });
+
+    test('in Danish, "12,5" is read as 12.5 and shown so; a humidity over 100 % is refused', async () => {
+      await page.context().addCookies([{ name: 'lang', value: 'da', url: new URL(page.url()).origin }]);
+      await page.evaluate(() => localStorage.setItem('language', 'da'));
+      try {
+        await page.goto(`/t/${tenancy}/alarms/new-alarm?step=1`);
+        await expect(page.locator('html')).toHaveAttribute('lang', 'da');
+        await page.locator('input[value="indoor_climate"]').check();
+        await page.getByRole('button', { name: 'Næste' }).click();
+        await page.locator('input[value="indoor-relative-humidity"]').check();
+        await page.getByRole('button', { name: 'Næste' }).click();
+        await page.locator('input[value="day"]').check();
+        await page.getByRole('button', { name: 'Næste' }).click();
+        const maximum = page.getByLabel(/^Maksimum/);
+        await maximum.fill('150');
+        await page.getByRole('button', { name: 'Næste' }).click();
+        await expect(page.getByRole('alert').filter({ hasText: 'fra 0 til 100' })).toBeVisible();
+        await maximum.fill('62,5');
+        await expect(page.getByTestId('limit-read-as')).toHaveText('Gemmes som 62,5');
+        await page.getByRole('button', { name: 'Næste' }).click();
+        await expect(page.getByText(/62,5/).first()).toBeVisible();
+      } finally {
+        await page.evaluate(() => localStorage.setItem('language', 'en'));
+        await page.context().addCookies([{ name: 'lang', value: 'en', url: new URL(page.url()).origin }]);
+      }
+    });
+  });
