@@ -4,6 +4,7 @@
  * refused, the success toast's check, the CO₂ switch only where a factor exists, and alarm limits read and bounded
  * in Danish.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { logIn, logInToDashboard, newPage, PASSWORD } from './helpers.ts';
 
@@ -157,5 +158,54 @@ test.describe
         await page.evaluate(() => localStorage.setItem('language', 'en'));
         await page.context().addCookies([{ name: 'lang', value: 'en', url: new URL(page.url()).origin }]);
       }
+    });
+    test('the unread count is in the header, and "Mark as unread" stays unread', async () => {
+      await page.goto(`/t/${tenancy}/notifications`);
+      const item = page.locator('.notification-item').first();
+      await item.getByRole('link').click();
+      const state = page.getByTestId('notification-read');
+      await expect(state).toHaveText('Read');
+      await page.getByRole('button', { name: 'Mark as unread' }).click();
+      await expect(state).toHaveText('Unread');
+      await page.waitForTimeout(1500);
+      await expect(state).toHaveText('Unread');
+      const header = page.getByTestId('header-unread');
+      await expect(header).toBeVisible();
+      await expect(header).toHaveAccessibleName(/^Notifications \(\d+ unread\)$/);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect(header).toBeVisible();
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.getByRole('button', { name: 'Mark as read' }).click();
+      await expect(state).toHaveText('Read');
+    });
+
+    test('the policy pages lead back into the app', async () => {
+      await page.goto('/data-policy');
+      await page.getByTestId('open-app').click();
+      await expect(page).toHaveURL(new RegExp(`/t/${tenancy}/$`), { timeout: 30_000 });
+    });
+
+    test("a statement's download button's name starts with its visible text", async () => {
+      await page.goto(`/t/${tenancy}/statements`);
+      const button = page.getByTestId('statement-row').first().getByRole('button');
+      await expect(button).toHaveText(/^Download PDF/);
+      await expect(button).toHaveAccessibleName(/^Download PDF, \d/);
+    });
+
+    test('no two landmarks of the public report share a name', async () => {
+      const login = await page.request.post('/api/account/graphql', {
+        data: {
+          query: `mutation { tokenAuth(email: "tenant@demo.test", password: "${PASSWORD}") { token } }`,
+        },
+      });
+      const token = (await login.json()).data.tokenAuth.token as string;
+      const answer = await page.request.post('/api/account/graphql', {
+        headers: { authorization: `Bearer ${token}` },
+        data: { query: `{ monthlyReports(tenancyId: "${tenancy}") { url } }` },
+      });
+      const url = (await answer.json()).data.monthlyReports[0].url as string;
+      await page.goto(url);
+      const result = await new AxeBuilder({ page }).withRules(['landmark-unique']).analyze();
+      expect(result.violations.map((v) => v.nodes.map((n) => n.target.join(' ')))).toEqual([]);
     });
   });

@@ -18,6 +18,7 @@ import { ShellPlaceholder } from './ShellPlaceholder.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { useDebugDump } from './useDebugDump.ts';
 import { useDrawer } from './useDrawer.ts';
+import { useMenuEntries } from './useMenuEntries.ts';
 import { useToasterWanted } from './useToasterWanted.ts';
 import './menu.css';
 
@@ -99,6 +100,8 @@ function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Cru
   const [menuOpen, setMenuOpen] = useDrawer();
   const tenancies = useSession((s) => s.context.tenancies);
   const tenancy = tenancies.find((x) => x.id === tenancyId);
+  // The unread count is in the header too, so it shows on a phone with the menu closed (same queries as the menu's).
+  const unread = useMenuEntries(tenancyId, pathname).entries.find((e) => e.key === 'nav.notifications');
 
   return (
     <>
@@ -123,6 +126,7 @@ function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Cru
         crumbs={crumbs}
         menuOpen={menuOpen}
         onMenu={() => setMenuOpen(true)}
+        unread={unread?.badge ? { href: unread.href, count: unread.badge } : undefined}
       />
     </>
   );
