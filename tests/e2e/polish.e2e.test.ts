@@ -208,4 +208,20 @@ test.describe
       const result = await new AxeBuilder({ page }).withRules(['landmark-unique']).analyze();
       expect(result.violations.map((v) => v.nodes.map((n) => n.target.join(' ')))).toEqual([]);
     });
+    test('an email change is confirmed by a click on the page, not by opening the link', async ({
+      browser,
+    }) => {
+      const visitor = await newPage(browser);
+      try {
+        await visitor.goto('/confirm-email?token=not-a-real-token');
+        const button = visitor.getByTestId('confirm-email');
+        await expect(button).toBeEnabled();
+        await visitor.waitForTimeout(1500);
+        await expect(visitor.getByRole('alert')).toHaveCount(0);
+        await button.click();
+        await expect(visitor.getByRole('alert')).toContainText('Password update failed');
+      } finally {
+        await visitor.context().close();
+      }
+    });
   });

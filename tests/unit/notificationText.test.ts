@@ -1,4 +1,4 @@
-/** Issue 25: a leak is filed as a leak, and a day reads "on 24 November" (da/nb "den"), a week in lower case. */
+/** Issue 25: a leak is filed as a leak; a day reads "on 24 November" (da "den", nb none: docs/glossary.md), a week in lower case. */
 import { describe, expect, it, vi } from 'vitest';
 
 // The texts' module sits beside the islands' hooks, which import Astro's client router; none of it runs here.
@@ -38,7 +38,7 @@ describe('notification texts', () => {
     });
     expect(texts(leak, 'da').title).toBe('Mulig lækage');
     expect(texts(leak, 'da').text).toContain('i 24 timer den 24. november 2026.');
-    expect(texts(leak, 'nb').text).toContain('i 24 timer den 24. november 2026.');
+    expect(texts(leak, 'nb').text).toContain('i 24 timer 24. november 2026.');
   });
 
   it('keeps the alarm kind for a plain zero, and a week lower case after its preposition', () => {
