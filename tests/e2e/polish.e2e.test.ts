@@ -225,3 +225,64 @@ test.describe
       }
     });
   });
+
+/** Screenshots of the changed pages at 390 and 1400 px in en, da and nb, when E2E_SCREENSHOTS names a folder. */
+test('screenshots of the pages issue 25 changed', async ({ browser, baseURL }) => {
+  const shots = process.env.E2E_SCREENSHOTS;
+  test.skip(!shots, 'only when E2E_SCREENSHOTS names a folder');
+  test.setTimeout(300_000);
+  const page = await newPage(browser);
+  try {
+    const tenancy = await logInToDashboard(page, 'tenant@demo.test');
+    const snap = async (name: string, lang: string) => {
+      for (const width of [390, 1400]) {
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: `${shots}/${name}-${lang}-${width}.png` });
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+    };
+    for (const lang of ['en', 'da', 'nb']) {
+      await page.context().addCookies([{ name: 'lang', value: lang, url: baseURL! }]);
+      await page.evaluate((l) => localStorage.setItem('language', l), lang);
+      await page.goto(`/t/${tenancy}/profile`);
+      await page.locator('input[type=password]').first().fill(PASSWORD);
+      await page.locator('input[type=password]').nth(1).fill(PASSWORD);
+      await page.locator('input[type=password]').nth(2).fill(PASSWORD);
+      await page.locator('form').first().locator('button[type=submit]').click();
+      await expect(page.locator('form').first().getByRole('alert').first()).toBeVisible();
+      await snap('profile-same-password', lang);
+      await page.goto(`/t/${tenancy}/alarms/new-alarm?step=1`);
+      await page.locator('input[value="indoor_climate"]').check();
+      await page.locator('.wizard-actions button, button.primary').last().click();
+      await page.locator('input[value="indoor-relative-humidity"]').check();
+      await page.locator('.wizard-actions button, button.primary').last().click();
+      await page.locator('input[value="day"]').check();
+      await page.locator('.wizard-actions button, button.primary').last().click();
+      await page.locator('input[inputmode=decimal]').last().fill('150');
+      await page.locator('.wizard-actions button, button.primary').last().click();
+      await page
+        .locator('input[inputmode=decimal]')
+        .first()
+        .fill(lang === 'en' ? '30.5' : '30,5');
+      await snap('wizard-limits', lang);
+      await page.goto(`/t/${tenancy}/notifications`);
+      await page.locator('.notification-item').first().getByRole('link').click();
+      await expect(page.getByTestId('notification-read')).toBeVisible();
+      await snap('notification', lang);
+      await page.goto(`/t/${tenancy}/consumption/hca`);
+      await page.waitForTimeout(2500);
+      await snap('hca', lang);
+      await page.goto(`/t/${tenancy}/statements`);
+      await page.waitForTimeout(1500);
+      await snap('statements', lang);
+      await page.goto(`/data-policy?lang=${lang}`);
+      await snap('data-policy', lang);
+      await page.goto(`/confirm-email?token=x&lang=${lang}`);
+      await page.waitForTimeout(800);
+      await snap('confirm-email', lang);
+    }
+  } finally {
+    await page.context().close();
+  }
+});

@@ -50,7 +50,8 @@ function Preferences({ language, notifications }: { language: string; notificati
   const { failure, run } = useAction();
   const current = parseLanguage(i18n.language) ?? parseLanguage(language) ?? config.defaultLanguage;
   return (
-    <Section title={t('account:profile.title')}>
+    // The page's heading already says "Profile settings"; the card says what it holds.
+    <Section title={t('account:profile.preferences_title')}>
       <ErrorAlert code={failure?.code ?? null} raw={failure?.raw} />
       <div className="field">
         <label htmlFor={`${id}-lang`}>{t('account:profile.language')}</label>

@@ -6,6 +6,7 @@ import { navigate } from 'astro:transitions/client';
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
+import { useNotifications } from '../../client/operations/notificationQueries.ts';
 import { loggedOutPath } from '../../client/pendingCode.ts';
 import { rememberReturnTo } from '../../client/returnTo.ts';
 import { type SessionSnapshot, tenancyIdFromPath } from '../../client/session.ts';
@@ -18,7 +19,6 @@ import { ShellPlaceholder } from './ShellPlaceholder.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { useDebugDump } from './useDebugDump.ts';
 import { useDrawer } from './useDrawer.ts';
-import { useMenuEntries } from './useMenuEntries.ts';
 import { useToasterWanted } from './useToasterWanted.ts';
 import './menu.css';
 
@@ -100,8 +100,9 @@ function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Cru
   const [menuOpen, setMenuOpen] = useDrawer();
   const tenancies = useSession((s) => s.context.tenancies);
   const tenancy = tenancies.find((x) => x.id === tenancyId);
-  // The unread count is in the header too, so it shows on a phone with the menu closed (same queries as the menu's).
-  const unread = useMenuEntries(tenancyId, pathname).entries.find((e) => e.key === 'nav.notifications');
+  // The unread count is in the header: on a phone the menu is closed, and where SPEC §2 takes notifications out
+  // of the menu (a property with settings) it is the way to them besides the alarm settings' link.
+  const unread = useNotifications(tenancyId).data?.unreadCount ?? 0;
 
   return (
     <>
@@ -126,7 +127,11 @@ function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Cru
         crumbs={crumbs}
         menuOpen={menuOpen}
         onMenu={() => setMenuOpen(true)}
-        unread={unread?.badge ? { href: unread.href, count: unread.badge } : undefined}
+        unread={
+          unread > 0
+            ? { href: `/t/${encodeURIComponent(tenancyId)}/notifications`, count: unread }
+            : undefined
+        }
       />
     </>
   );
