@@ -50,7 +50,7 @@ export function parseDecimal(raw: string, decimalComma = false): number | null {
 }
 
 /** A stored limit as the user would type it: a decimal comma in Danish and Norwegian. */
-export function decimalText(n: number | null, decimalComma: boolean): string {
+function decimalText(n: number | null, decimalComma: boolean): string {
   if (n === null) return '';
   return decimalComma ? String(n).replace('.', ',') : String(n);
 }

@@ -11,7 +11,7 @@ const HEAT = new Set(['heat-energy', 'heat-volume', 'hca']);
  * Whether the property has a CO₂ factor for the quantity (SPEC §3 co2Factors); total water counts hot and cold
  * water's. Without one (heat-cost allocators never have one) there is no CO₂ to show, so no switch either.
  */
-export function hasCo2Factor(quantity: string, factorQuantities: readonly string[]): boolean {
+function hasCo2Factor(quantity: string, factorQuantities: readonly string[]): boolean {
   if (factorQuantities.includes(quantity)) return true;
   return (
     quantity === 'total-water-volume' &&

@@ -126,8 +126,7 @@ function DownloadButton({ statement, period }: { statement: AllocationStatementS
   return (
     // The accessible name starts with the visible text (WCAG 2.5.3) and says which period's statement it is.
     <button type="button" className="button secondary" onClick={download} disabled={busy}>
-      {t('statements.download')}
-      <span className="visually-hidden">, {period}</span>
+      {t('statements.download')} <span className="visually-hidden">({period})</span>
     </button>
   );
 }
