@@ -159,6 +159,21 @@ test.describe
         await page.context().addCookies([{ name: 'lang', value: 'en', url: new URL(page.url()).origin }]);
       }
     });
+    test('a dashboard sparkline reads its buckets out to the keyboard and writes its scale with the unit', async () => {
+      await page.goto(`/t/${tenancy}/`);
+      const graph = page.locator('.compact-graph').first();
+      await expect(graph).toBeVisible({ timeout: 30_000 });
+      await expect(graph.locator('.compact-graph-top')).toHaveText(/\d.*kWh/);
+      await graph.focus();
+      const last = await graph.getAttribute('aria-valuetext');
+      expect(last).toMatch(/: .*\d/);
+      await expect(graph.locator('.compact-graph-tip')).toHaveText(last ?? '');
+      await page.keyboard.press('ArrowLeft');
+      await expect(graph).not.toHaveAttribute('aria-valuetext', last ?? '');
+      await page.keyboard.press('Home');
+      await expect(graph).toHaveAttribute('aria-valuenow', '0');
+    });
+
     test('the unread count is in the header, and "Mark as unread" stays unread', async () => {
       await page.goto(`/t/${tenancy}/notifications`);
       const item = page.locator('.notification-item').first();
