@@ -4,6 +4,7 @@
  */
 import { navigate } from 'astro:transitions/client';
 import { type Actor, createActor, fromPromise, type SnapshotFrom, waitFor } from 'xstate';
+import { parseLanguage } from '../lib/languages.ts';
 import {
   type Backend,
   type BackendTokens,
@@ -11,7 +12,9 @@ import {
   type SessionTokens,
   sessionMachine,
 } from '../machines/session.machine.ts';
+import { config } from './config.ts';
 import { configureAuth } from './graphql.ts';
+import { saveLanguageChoice } from './languageChoice.ts';
 import { refreshAccountToken } from './operations/accountRefreshToken.ts';
 import { revokeToken } from './operations/revokeToken.ts';
 import { tenantLogin } from './operations/tenantLogin.ts';
@@ -159,10 +162,20 @@ export async function loginThroughSession(email: string, password: string): Prom
 }
 
 /**
+ * SPEC §3/§4: the language saved to the account is the interface's after a login, on any device; the page the
+ * login goes to is rendered in it (storage and the `lang` cookie). A language this site does not offer is ignored.
+ */
+export function adoptAccountLanguage(snapshot: SessionSnapshot): void {
+  const lang = parseLanguage(snapshot.context.user?.language);
+  if (lang && config.languages.includes(lang)) saveLanguageChoice(lang);
+}
+
+/**
  * Where a login goes: the app page the user was sent away from (selecting its tenancy when it is one of
  * theirs), else the dashboard (homePath).
  */
 export function afterLoginPath(snapshot: SessionSnapshot): string {
+  adoptAccountLanguage(snapshot);
   const target = takeReturnTo();
   const id = target ? tenancyIdFromPath(target) : null;
   if (!target || !id || !snapshot.context.tenancies.some((t) => t.id === id)) return homePath(snapshot);

@@ -25,3 +25,17 @@ export function alarmPeriodText(
       return date.toLocaleString(locale, { day: 'numeric', month: 'long', year: 'numeric' });
   }
 }
+
+/**
+ * How a period reads inside a sentence: which `notification.when.*` phrase it takes ("on 24 November 2026",
+ * "in week 47, 2026"; Danish and Norwegian "den 24. november", "i uge 47") and the label as it reads mid-sentence
+ * (a week's label starts with a capital on its own, not after a preposition).
+ */
+export function periodInSentence(
+  label: string,
+  frequency: string,
+): { key: 'day' | 'week' | 'month' | 'year'; period: string } {
+  const f = frequency.toLowerCase();
+  if (f === 'week') return { key: 'week', period: label.charAt(0).toLowerCase() + label.slice(1) };
+  return { key: f === 'month' || f === 'year' ? f : 'day', period: label };
+}

@@ -16,6 +16,7 @@ export const SERVER_ERROR_CODES = [
   'activation_code_invalid',
   'too_many_attempts',
   'wrong_password',
+  'same_password',
   'last_admin',
   'social_login_failed',
   'login_required',
@@ -49,6 +50,7 @@ export type BackendErrorCode =
   | 'ACTIVATION_CODE_INVALID'
   | 'PASSWORD_UPDATE_FAILED'
   | 'WRONG_PASSWORD'
+  | 'SAME_PASSWORD'
   | 'LAST_ADMIN'
   | 'SOCIAL_LOGIN_FAILED'
   | 'INTERNAL_SERVER_ERROR';
@@ -70,6 +72,7 @@ const BY_EXTENSION_CODE: Record<BackendErrorCode, ServerErrorCode> = {
   ACTIVATION_CODE_INVALID: 'activation_code_invalid',
   PASSWORD_UPDATE_FAILED: 'password_update_failed',
   WRONG_PASSWORD: 'wrong_password',
+  SAME_PASSWORD: 'same_password',
   LAST_ADMIN: 'last_admin',
   SOCIAL_LOGIN_FAILED: 'social_login_failed',
   INTERNAL_SERVER_ERROR: 'server_error',

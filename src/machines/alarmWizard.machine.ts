@@ -1,4 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { inLimitRange, limitRange } from '../lib/alarmLimits.ts';
 import { type ServerErrorCode, serverErrorCode } from '../lib/errors.ts';
 import { CONSUMPTION_QUANTITIES, INDOOR_CLIMATE_QUANTITIES, type QuantityId } from '../lib/quantities.ts';
 
@@ -34,23 +35,41 @@ export function quantitiesForAlarmType(type: AlarmType): readonly QuantityId[] {
   return type === 'indoor_climate' ? INDOOR_CLIMATE_QUANTITIES : CONSUMPTION_QUANTITIES;
 }
 
-/** Reads a number typed with a comma or a dot; null for anything else (never NaN). */
-export function parseDecimal(raw: string): number | null {
-  const text = raw.trim().replace(/\s/g, '').replace(',', '.');
+/**
+ * Reads a number typed with a comma or a dot as the decimal mark; null for anything else (never NaN). With
+ * `decimalComma` (Danish, Norwegian) "1.250,5" and "1 250,5" read as 1250.5; without it "1,250.5" does.
+ */
+export function parseDecimal(raw: string, decimalComma = false): number | null {
+  let text = raw.trim().replace(/[\s\u00a0\u202f]/g, '');
+  if (decimalComma && /^-?\d{1,3}(\.\d{3})+(,\d+)?$/.test(text)) text = text.replace(/\./g, '');
+  if (!decimalComma && /^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) text = text.replace(/,/g, '');
+  text = text.replace(',', '.');
   if (!/^-?\d+(\.\d+)?$|^-?\.\d+$/.test(text)) return null;
   const n = Number(text);
   return Number.isFinite(n) ? n : null;
 }
 
-/** Why the threshold step cannot go on, or null when it can. */
-export function thresholdError(d: AlarmDraft): 'threshold_invalid' | 'threshold_bounds' | null {
+/** A stored limit as the user would type it: a decimal comma in Danish and Norwegian. */
+function decimalText(n: number | null, decimalComma: boolean): string {
+  if (n === null) return '';
+  return decimalComma ? String(n).replace('.', ',') : String(n);
+}
+
+/** Why the threshold step cannot go on. */
+export type ThresholdError = 'threshold_invalid' | 'climate_invalid' | 'threshold_bounds' | 'threshold_range';
+
+/** Why the threshold step cannot go on, or null when it can. A limit outside limitRange is refused too. */
+export function thresholdError(d: AlarmDraft): ThresholdError | null {
   if (d.type === 'zero_consumption') return d.threshold === 0 ? null : 'threshold_invalid';
+  const range = limitRange(d.type ?? '', d.quantity);
   if (d.type === 'indoor_climate') {
-    if (d.minimum === null && d.maximum === null) return 'threshold_invalid';
+    if (d.minimum === null && d.maximum === null) return 'climate_invalid';
+    if ([d.minimum, d.maximum].some((x) => x !== null && !inLimitRange(x, range))) return 'threshold_range';
     if (d.minimum !== null && d.maximum !== null && d.minimum >= d.maximum) return 'threshold_bounds';
     return null;
   }
-  return d.threshold !== null && d.threshold >= 0 ? null : 'threshold_invalid';
+  if (d.threshold === null || d.threshold < 0) return 'threshold_invalid';
+  return inLimitRange(d.threshold, range) ? null : 'threshold_range';
 }
 
 /** How many steps are complete: the furthest step (1-based) the user may open. */
@@ -83,10 +102,12 @@ interface WizardContext {
   minimumText: string;
   maximumText: string;
   /** Shown once the user tried to go on from the threshold step. */
-  thresholdError: 'threshold_invalid' | 'threshold_bounds' | null;
+  thresholdError: ThresholdError | null;
   serverError: ServerErrorCode | null;
   /** The step the URL asked for when the wizard opened. */
   requestedStep: number;
+  /** The page's language writes decimals with a comma (da, nb): how limits are read and shown. */
+  decimalComma: boolean;
 }
 
 type WizardEvent =
@@ -109,7 +130,7 @@ function targetOf(step: number): `#alarmWizard.steps.${AlarmStep}` {
 export const alarmWizardMachine = setup({
   types: {
     context: {} as WizardContext,
-    input: {} as { step?: unknown; alarm?: Partial<AlarmDraft> } | undefined,
+    input: {} as { step?: unknown; alarm?: Partial<AlarmDraft>; decimalComma?: boolean } | undefined,
     events: {} as WizardEvent,
   },
   actors: {
@@ -146,7 +167,7 @@ export const alarmWizardMachine = setup({
       return {
         thresholdText: event.value,
         thresholdError: null,
-        draft: { ...context.draft, threshold: parseDecimal(event.value) },
+        draft: { ...context.draft, threshold: parseDecimal(event.value, context.decimalComma) },
       };
     }),
     setMinimum: assign(({ context, event }) => {
@@ -154,7 +175,7 @@ export const alarmWizardMachine = setup({
       return {
         minimumText: event.value,
         thresholdError: null,
-        draft: { ...context.draft, minimum: parseDecimal(event.value) },
+        draft: { ...context.draft, minimum: parseDecimal(event.value, context.decimalComma) },
       };
     }),
     setMaximum: assign(({ context, event }) => {
@@ -162,7 +183,7 @@ export const alarmWizardMachine = setup({
       return {
         maximumText: event.value,
         thresholdError: null,
-        draft: { ...context.draft, maximum: parseDecimal(event.value) },
+        draft: { ...context.draft, maximum: parseDecimal(event.value, context.decimalComma) },
       };
     }),
     showThresholdError: assign(({ context }) => ({ thresholdError: thresholdError(context.draft) })),
@@ -209,8 +230,10 @@ export const alarmWizardMachine = setup({
     const given = Object.fromEntries(Object.entries(alarm).filter(([, v]) => v !== undefined));
     const draft: AlarmDraft = { ...EMPTY, ...given };
     if (draft.type === 'zero_consumption') draft.threshold = 0;
-    const text = (n: number | null) => (n === null ? '' : String(n));
+    const decimalComma = input?.decimalComma ?? false;
+    const text = (n: number | null) => decimalText(n, decimalComma);
     return {
+      decimalComma,
       draft,
       thresholdText: text(draft.threshold),
       minimumText: text(draft.minimum),

@@ -163,6 +163,35 @@ describe('alarm CRUD and access', () => {
     expect(await database.db.select().from(alarmTable)).toEqual(before);
   });
 
+  it('refuses limits outside their range (humidity over 100 %, absurd amounts), naming the range', async () => {
+    const before = await database.db.select().from(alarmTable);
+    const bad: [Record<string, unknown>, string][] = [
+      [
+        { type: 'INDOOR_CLIMATE', quantity: 'indoor-relative-humidity', frequency: 'DAY', maximum: 150 },
+        'must be from 0 to 100',
+      ],
+      [
+        { type: 'INDOOR_CLIMATE', quantity: 'indoor-relative-humidity', frequency: 'DAY', minimum: -5 },
+        'must be from 0 to 100',
+      ],
+      [
+        { type: 'INDOOR_CLIMATE', quantity: 'indoor-temperature', frequency: 'DAY', maximum: 500 },
+        'must be from -30 to 60',
+      ],
+      [{ ...heatDay(5e8) }, 'must be from 0 to 1000000'],
+      [
+        { type: 'COMPARISON', quantity: 'heat-energy', frequency: 'DAY', threshold: 20_000 },
+        'must be from 0 to 10000',
+      ],
+    ];
+    for (const [a, message] of bad) {
+      const r = await gql(api.tenant, CREATE, { t: tenancyA, a }, tokens.alice);
+      expect(errorCode(r), JSON.stringify(a)).toBe('BAD_USER_INPUT');
+      expect(r.errors?.[0]?.message, JSON.stringify(a)).toContain(message);
+    }
+    expect(await database.db.select().from(alarmTable)).toEqual(before);
+  });
+
   it("hints with the last complete period's value by the injected clock, null for a day without data", async () => {
     api.services.clock = clock;
     const hint = async (frequency: string, count = 1) => {

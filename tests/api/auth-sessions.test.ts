@@ -256,6 +256,21 @@ describe('changePassword', () => {
     await bothLogins(fx.users.adminB.email);
   });
 
+  it('refuses the current password as the new one (SAME_PASSWORD), ending no session', async () => {
+    const user = await makeUser('samer@test.test');
+    const s = await bothLogins(user.email);
+    const r = await call(
+      api.account,
+      Q.changePassword,
+      { cur: PASSWORD, pw: PASSWORD },
+      { token: s.account.token },
+    );
+    expect(codeOf(r)).toBe('SAME_PASSWORD');
+    const [row] = await database.db.select().from(users).where(eq(users.id, user.id));
+    expect(row!.tokensValidAfter).toBeNull();
+    expect((await call(api.account, Q.accountMe, {}, { token: s.account.token })).errors).toBeUndefined();
+  });
+
   it('ends every session on both backends and starts a new one', async () => {
     const user = await makeUser('rotator@test.test');
     const unit = await joinTenancyA(user.id);

@@ -96,7 +96,7 @@ describe('catching up', () => {
     expect(summary.subject).toBe('2 new notifications');
     expect(summary.body).toContain('Your consumption for March 2025 is ready.');
     expect(summary.body).toContain('Heat energy: 2,229 kWh');
-    expect(summary.body).toContain('Heat energy was 72 kWh in 5 April 2025, above your threshold of 10 kWh.');
+    expect(summary.body).toContain('Heat energy was 72 kWh on 5 April 2025, above your threshold of 10 kWh.');
   });
 });
 

@@ -39,10 +39,20 @@ export async function logIn(page: Page, email: string, password = PASSWORD): Pro
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 
-/** Logs in and waits for the dashboard; returns the tenancy id in its URL. */
+/**
+ * Logs in and waits for the dashboard; returns the tenancy id in its URL. A login opens the app in the account's
+ * saved language (the demo's admin is Danish, its multi-tenancy user Norwegian); the tests read English, so the
+ * dashboard is switched back to English through the header, as a user would, which saves it to the account.
+ */
 export async function logInToDashboard(page: Page, email: string, password = PASSWORD): Promise<string> {
   await logIn(page, email, password);
   await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+  if ((await page.locator('html').getAttribute('lang')) !== 'en') {
+    await expect(page.locator('.app-header .language-picker .choice-button')).toBeVisible({
+      timeout: 30_000,
+    });
+    await chooseHeaderLanguage(page, 'en');
+  }
   return tenancyInUrl(page);
 }
 

@@ -227,7 +227,7 @@ test.describe
         page.waitForEvent('download'),
         rows
           .first()
-          .getByRole('button', { name: /Download the statement for/ })
+          .getByRole('button', { name: /^Download PDF \(\d/ })
           .click(),
       ]);
       expect(download.suggestedFilename()).toMatch(/^statement-T-.+\.pdf$/);

@@ -67,7 +67,7 @@ const model = createTestModel(modelOf(alarmWizardMachine), {
 });
 const paths = model.getShortestPaths({ limit: 20000 });
 
-function sut(input?: { step?: unknown; alarm?: Partial<AlarmDraft> }) {
+function sut(input?: { step?: unknown; alarm?: Partial<AlarmDraft>; decimalComma?: boolean }) {
   const deferreds = new Deferreds();
   const shown: number[] = [];
   const actor = createActor(
@@ -179,13 +179,51 @@ describe('alarmWizard details', () => {
       minimum: null,
       maximum: null,
     };
-    expect(thresholdError(draft)).toBe('threshold_invalid');
+    expect(thresholdError(draft)).toBe('climate_invalid');
     expect(thresholdError({ ...draft, minimum: 18 })).toBeNull();
     expect(thresholdError({ ...draft, maximum: 24 })).toBeNull();
     expect(thresholdError({ ...draft, minimum: 18, maximum: 24 })).toBeNull();
     expect(thresholdError({ ...draft, minimum: 24, maximum: 24 })).toBe('threshold_bounds');
     expect(thresholdError({ ...draft, type: 'threshold', threshold: -1 })).toBe('threshold_invalid');
     expect(thresholdError({ ...draft, type: 'threshold', threshold: 0 })).toBeNull();
+  });
+
+  it('refuses limits outside their range: humidity 0–100 %, a room temperature, an amount, a percentage', () => {
+    const humidity: AlarmDraft = {
+      type: 'indoor_climate',
+      quantity: 'indoor-relative-humidity',
+      frequency: 'day',
+      threshold: null,
+      minimum: null,
+      maximum: null,
+    };
+    expect(thresholdError({ ...humidity, maximum: 100 })).toBeNull();
+    expect(thresholdError({ ...humidity, maximum: 101 })).toBe('threshold_range');
+    expect(thresholdError({ ...humidity, minimum: -1 })).toBe('threshold_range');
+    expect(thresholdError({ ...humidity, quantity: 'indoor-temperature', maximum: 61 })).toBe(
+      'threshold_range',
+    );
+    const amount: AlarmDraft = { ...humidity, type: 'threshold', quantity: 'heat-energy' };
+    expect(thresholdError({ ...amount, threshold: 1_000_000 })).toBeNull();
+    expect(thresholdError({ ...amount, threshold: 1e7 })).toBe('threshold_range');
+    expect(thresholdError({ ...amount, type: 'comparison', threshold: 10_001 })).toBe('threshold_range');
+  });
+
+  it('reads "12,5" as 12.5 and shows a saved 12.5 as "12,5" in Danish and Norwegian', () => {
+    expect(parseDecimal('12,5', true)).toBe(12.5);
+    expect(parseDecimal('12,5')).toBe(12.5);
+    expect(parseDecimal('1.250,5', true)).toBe(1250.5);
+    expect(parseDecimal('1 250,5', true)).toBe(1250.5);
+    expect(parseDecimal('1,250.5')).toBe(1250.5);
+    expect(parseDecimal('1.2.3', true)).toBeNull();
+    const { actor } = sut({
+      step: 4,
+      alarm: { type: 'threshold', quantity: 'heat-energy', frequency: 'day', threshold: 12.5 },
+      decimalComma: true,
+    });
+    expect(actor.getSnapshot().context.thresholdText).toBe('12,5');
+    actor.send({ type: 'wizard.threshold', value: '1.000,5' });
+    expect(actor.getSnapshot().context.draft.threshold).toBe(1000.5);
   });
 
   it('treats fields given as undefined as unset, never as bounds or "undefined" text', () => {
@@ -201,7 +239,7 @@ describe('alarmWizard details', () => {
     expect(draft.minimum).toBeNull();
     expect(draft.maximum).toBeNull();
     expect([minimumText, maximumText]).toEqual(['', '']);
-    expect(thresholdError(draft)).toBe('threshold_invalid');
+    expect(thresholdError(draft)).toBe('climate_invalid');
   });
 
   it('opens the step of ?step=N only when the earlier steps are done', () => {

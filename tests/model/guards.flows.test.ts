@@ -208,7 +208,7 @@ describe('alarmWizard guards', () => {
     const neither = atThreshold(indoor);
     neither.actor.send({ type: 'wizard.next' });
     expect(neither.step()).toBe('threshold');
-    expect(neither.actor.getSnapshot().context.thresholdError).toBe('threshold_invalid');
+    expect(neither.actor.getSnapshot().context.thresholdError).toBe('climate_invalid');
   });
 
   it('isThresholdEditable and isIndoorClimate: each type takes only its own fields', () => {

@@ -1,5 +1,9 @@
-/** /confirm-email?token=…: confirms an email change; every session ends (SPEC §4), so this tab logs out too. */
-import { useEffect, useState } from 'react';
+/**
+ * /confirm-email?token=…: confirms an email change on an explicit click, never on opening the page, so a mail
+ * link scanner that opens (or even renders) the link cannot confirm it. Every session ends (SPEC §4), so this
+ * tab logs out too.
+ */
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmEmailChange } from '../../client/operations/profile.ts';
 import { getSessionActor } from '../../client/session.ts';
@@ -7,6 +11,7 @@ import { browserStorage, clearSessionStorage } from '../../client/storage.ts';
 import { type ServerErrorCode, serverErrorCode } from '../../lib/errors.ts';
 import type { Language } from '../../lib/languages.ts';
 import { Providers } from '../shared/Providers.tsx';
+import { useHydrated } from '../shared/useHydrated.ts';
 import { ErrorAlert } from './ErrorAlert.tsx';
 
 /** The island. */
@@ -20,8 +25,10 @@ export default function ConfirmEmail({ lang }: { lang: Language }) {
 
 function Confirm() {
   const { t } = useTranslation('account');
-  const [state, setState] = useState<'working' | 'done' | ServerErrorCode>('working');
-  useEffect(() => {
+  const hydrated = useHydrated();
+  const [state, setState] = useState<'ready' | 'working' | 'done' | ServerErrorCode>('ready');
+  const confirm = () => {
+    setState('working');
     const token = new URL(window.location.href).searchParams.get('token') ?? '';
     confirmEmailChange(token).then(
       () => {
@@ -32,8 +39,23 @@ function Confirm() {
       },
       (err: unknown) => setState(serverErrorCode(err)),
     );
-  }, []);
-  if (state === 'working') return <p role="status">{t('confirm_email.working')}</p>;
+  };
+  if (state === 'ready' || state === 'working')
+    return (
+      <div>
+        <p>{t('confirm_email.intro')}</p>
+        <button
+          type="button"
+          className="button primary block"
+          onClick={confirm}
+          disabled={!hydrated || state === 'working'}
+          aria-busy={state === 'working'}
+          data-testid="confirm-email"
+        >
+          {state === 'working' ? t('confirm_email.working') : t('confirm_email.confirm')}
+        </button>
+      </div>
+    );
   if (state === 'done') {
     return (
       <div role="status">

@@ -22,6 +22,7 @@ import { normalizeEmail, validateEmail } from '../../lib/validation.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { useSession } from '../shared/useSession.ts';
+import { Modal } from '../shell/Modal.tsx';
 import { ErrorAlert } from './ErrorAlert.tsx';
 
 /** The island. */
@@ -60,6 +61,10 @@ function Loaded({ tenancyId }: { tenancyId: string }) {
   const query = useTenancySettings(tenancyId);
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<{ code: ServerErrorCode; raw: unknown } | null>(null);
+  // The member a confirmation is open for: removing them, or (on yourself) dropping your own admin flag.
+  const [confirming, setConfirming] = useState<{ kind: 'remove' | 'unadmin_self'; member: Member } | null>(
+    null,
+  );
   if (query.isPending) return <Spinner label={t('account:loading')} />;
   if (query.isError) return <ErrorAlert code={serverErrorCode(query.error)} raw={query.error} />;
   const s: TenancySettings = query.data;
@@ -124,7 +129,11 @@ function Loaded({ tenancyId }: { tenancyId: string }) {
                   <button
                     type="button"
                     className="button secondary"
-                    onClick={() => act(() => setTenancyAdmin(tenancyId, m.userId, !m.isAdmin))}
+                    onClick={() =>
+                      m.isMe && m.isAdmin
+                        ? setConfirming({ kind: 'unadmin_self', member: m })
+                        : act(() => setTenancyAdmin(tenancyId, m.userId, !m.isAdmin))
+                    }
                   >
                     {m.isAdmin ? t('account:settings.remove_admin') : t('account:settings.make_admin')}
                   </button>{' '}
@@ -132,11 +141,7 @@ function Loaded({ tenancyId }: { tenancyId: string }) {
                     <button
                       type="button"
                       className="button danger"
-                      onClick={() => {
-                        if (window.confirm(t('account:settings.remove_confirm', { email: m.email }))) {
-                          void act(() => removeTenancyUser(tenancyId, m.userId));
-                        }
-                      }}
+                      onClick={() => setConfirming({ kind: 'remove', member: m })}
                     >
                       {t('account:settings.remove')}
                     </button>
@@ -146,6 +151,23 @@ function Loaded({ tenancyId }: { tenancyId: string }) {
             </li>
           ))}
         </ul>
+        {confirming && (
+          <ConfirmMember
+            kind={confirming.kind}
+            email={confirming.member.email}
+            onCancel={() => setConfirming(null)}
+            onConfirm={async () => {
+              const { kind, member } = confirming;
+              setConfirming(null);
+              await (kind === 'remove'
+                ? act(
+                    () => removeTenancyUser(tenancyId, member.userId),
+                    t('account:settings.removed', { email: member.email }),
+                  )
+                : act(() => setTenancyAdmin(tenancyId, member.userId, false)));
+            }}
+          />
+        )}
       </Card>
       <Card title={t('account:settings.invitations')}>
         {s.pendingInvitations.length === 0 ? (
@@ -182,6 +204,43 @@ function Loaded({ tenancyId }: { tenancyId: string }) {
         )}
       </Card>
     </div>
+  );
+}
+
+type Member = TenancySettings['members'][number];
+
+/** The app's confirmation (not the browser's confirm()) before removing a user or dropping your own admin flag. */
+function ConfirmMember({
+  kind,
+  email,
+  onConfirm,
+  onCancel,
+}: {
+  kind: 'remove' | 'unadmin_self';
+  email: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation('account');
+  const remove = kind === 'remove';
+  return (
+    <Modal
+      open
+      onClose={onCancel}
+      title={remove ? t('settings.remove_title') : t('settings.remove_admin_self_title')}
+      closeLabel={t('modal.close')}
+      variant="panel"
+    >
+      <p>{remove ? t('settings.remove_confirm', { email }) : t('settings.remove_admin_self_confirm')}</p>
+      <div className="modal-actions">
+        <button type="button" className="button danger" onClick={onConfirm}>
+          {remove ? t('settings.remove') : t('settings.remove_admin')}
+        </button>
+        <button type="button" className="button secondary" onClick={onCancel}>
+          {t('profile.cancel')}
+        </button>
+      </div>
+    </Modal>
   );
 }
 

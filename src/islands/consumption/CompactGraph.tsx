@@ -3,14 +3,16 @@
  * (one per bucket, open buckets lighter), a line for averaged ones; missing values are gaps, never zero.
  * ApexCharts drew it before: its first drawing alone was the longest task of the dashboard's load on a phone
  * (docs/notes/lighthouse.md), and a card used none of its axes, legend or keyboard navigation.
- * Pointing at (or touching) a bucket shows its time and value; the numbers are also in the table below.
+ * Pointing at (or touching) a bucket shows its time and value; so does the keyboard (Tab to the graph, then the
+ * arrow keys, Home and End). The top of the scale is written with its unit, and a bucket that counts estimated
+ * hours is grey, as on the quantity pages. The numbers are also in the table below.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bucketLabel } from '../../lib/buckets.ts';
 import type { Language } from '../../lib/languages.ts';
 import type { GraphModel } from './ConsumptionChart.tsx';
-import { COLORS } from './graphModel.ts';
+import { COLORS, ESTIMATED_FILL } from './graphModel.ts';
 
 /** Each bucket's slot is this wide in the drawing's own units; a bar takes 62% of it. */
 const SLOT = 10;
@@ -76,6 +78,27 @@ export function CompactGraph({
   const [pointed, setPointed] = useState<number | null>(null);
   const series = model.series[0];
   if (!series) return null;
+  const last = series.values.length - 1;
+  const onKey = (event: React.KeyboardEvent<HTMLDivElement>) => {
+    const at = pointed ?? last;
+    const next =
+      event.key === 'ArrowLeft'
+        ? Math.max(0, at - 1)
+        : event.key === 'ArrowRight'
+          ? Math.min(last, at + 1)
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? last
+              : null;
+    if (next === null) return;
+    event.preventDefault();
+    setPointed(next);
+  };
+  const finite = finiteOf(series.values);
+  // The scale's ends with the unit: a bar stands on zero, a line spans its lowest to its highest value.
+  const top = series.kind === 'bar' ? Math.max(0, ...finite) : Math.max(...finite);
+  const bottom = series.kind === 'bar' ? null : Math.min(...finite);
   const count = Math.max(1, series.values.length);
   const width = count * SLOT;
   const indexAt = (event: React.PointerEvent<SVGSVGElement>) => {
@@ -85,7 +108,23 @@ export function CompactGraph({
   };
   const tip = pointed === null ? null : tooltipText(model, series.values[pointed] ?? null, pointed, lang, t);
   return (
-    <div className="compact-graph" style={{ height }}>
+    // A slider over the buckets for the keyboard: the arrow keys, Home and End pick one, read out as its text.
+    <div
+      className="compact-graph"
+      style={{ height }}
+      tabIndex={0}
+      role="slider"
+      aria-label={title}
+      aria-valuemin={0}
+      aria-valuemax={last}
+      aria-valuenow={pointed ?? last}
+      aria-valuetext={
+        tooltipText(model, series.values[pointed ?? last] ?? null, pointed ?? last, lang, t) ?? ''
+      }
+      onKeyDown={onKey}
+      onFocus={() => setPointed((p) => p ?? last)}
+      onBlur={() => setPointed(null)}
+    >
       <svg
         className="compact-graph-svg"
         role="img"
@@ -109,7 +148,9 @@ export function CompactGraph({
                 y={r.y}
                 width={r.width}
                 height={r.height}
-                fill={model.partial[i] ? COLORS.partial : series.color}
+                fill={
+                  model.estimated?.[i] ? ESTIMATED_FILL : model.partial[i] ? COLORS.partial : series.color
+                }
                 opacity={pointed === null || pointed === i ? 1 : 0.55}
               />
             ) : null,
@@ -140,6 +181,16 @@ export function CompactGraph({
           </>
         )}
       </svg>
+      {finite.length > 0 && (
+        <span className="compact-graph-scale compact-graph-top" aria-hidden="true">
+          {model.format.format(top)}
+        </span>
+      )}
+      {bottom !== null && finite.length > 0 && (
+        <span className="compact-graph-scale compact-graph-bottom" aria-hidden="true">
+          {model.format.format(bottom)}
+        </span>
+      )}
       {tip && (
         <p className="compact-graph-tip" aria-hidden="true">
           {tip}
@@ -154,11 +205,16 @@ function tooltipText(
   value: number | null,
   i: number,
   lang: Language,
-  t: (key: 'chart.week' | 'chart.partial') => string,
+  t: (key: 'chart.week' | 'chart.partial' | 'chart.estimated') => string,
 ): string | null {
   const ts = model.timestamps[i];
   if (!ts) return null;
   const when = bucketLabel(ts, model.resolution, lang, { long: true, weekWord: t('chart.week') });
-  const label = model.partial[i] ? `${when} (${t('chart.partial')})` : when;
+  const notes = [
+    model.partial[i] ? t('chart.partial') : null,
+    model.estimated?.[i] ? t('chart.estimated') : null,
+  ];
+  const shown = notes.filter(Boolean).join(', ');
+  const label = shown ? `${when} (${shown})` : when;
   return `${label}: ${model.format.format(value)}`;
 }

@@ -124,11 +124,15 @@ function CustomRange({ state, today, minDate, onClosed }: CustomRangeProps) {
   const { t } = useTranslation(['consumption', 'domain']);
   const id = useId();
   const { actor } = state;
-  const error = useSelector(actor, (s) => s.context.customError);
+  const refused = useSelector(actor, (s) => s.context.customError);
   const [start, setStart] = useState(state.period.startDate);
   const [end, setEnd] = useState(state.period.endDate);
+  // A refusal is about the dates as they were applied; once either date changes, its message is stale.
+  const [edited, setEdited] = useState(false);
+  const error = edited ? null : refused;
   const submit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
+    setEdited(false);
     actor.send({ type: 'period.custom', startDate: start, endDate: end });
     if (!actor.getSnapshot().matches('choosingCustom')) onClosed();
   };
@@ -148,7 +152,10 @@ function CustomRange({ state, today, minDate, onClosed }: CustomRangeProps) {
           required
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
-          onChange={(e) => setStart(e.target.value)}
+          onChange={(e) => {
+            setStart(e.target.value);
+            setEdited(true);
+          }}
         />
       </div>
       <div className="field compact">
@@ -164,7 +171,10 @@ function CustomRange({ state, today, minDate, onClosed }: CustomRangeProps) {
           required
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
-          onChange={(e) => setEnd(e.target.value)}
+          onChange={(e) => {
+            setEnd(e.target.value);
+            setEdited(true);
+          }}
         />
       </div>
       <div className="custom-actions">

@@ -8,21 +8,23 @@ export function QuantityOptions({ options }: { options: QuantityOptionsState }) 
   return (
     <fieldset className="view-options">
       <legend className="visually-hidden">{t('options.label')}</legend>
-      <div className="segmented" role="radiogroup" aria-label={t('options.show')}>
-        {(['HOURLY_VALUES', 'CO2'] as const).map((type) => (
-          <label key={type} className={graphType === type ? 'segment active' : 'segment'}>
-            <input
-              className="segment-input"
-              type="radio"
-              name="graph-type"
-              value={type}
-              checked={graphType === type}
-              onChange={() => setGraphType(type)}
-            />
-            {type === 'CO2' ? t('options.co2') : t('options.consumption')}
-          </label>
-        ))}
-      </div>
+      {options.canCo2 && (
+        <div className="segmented" role="radiogroup" aria-label={t('options.show')}>
+          {(['HOURLY_VALUES', 'CO2'] as const).map((type) => (
+            <label key={type} className={graphType === type ? 'segment active' : 'segment'}>
+              <input
+                className="segment-input"
+                type="radio"
+                name="graph-type"
+                value={type}
+                checked={graphType === type}
+                onChange={() => setGraphType(type)}
+              />
+              {type === 'CO2' ? t('options.co2') : t('options.consumption')}
+            </label>
+          ))}
+        </div>
+      )}
       {options.normalizable && (
         <label className="check">
           <input

@@ -42,7 +42,11 @@ function QuantityView({ quantity, scope }: Props) {
   const { lang, ready, tenancy, unit, units, hasHourlyData } = useTenancyData();
   const state = usePeriod(scope.kind === 'unit' ? 'default' : scope.kind, hasHourlyData);
   const { period, comparison, serverResolution: resolution } = state;
-  const options = useQuantityOptions(quantity, scope);
+  const factorQuantities = useMemo(
+    () => unit?.path[0]?.property.co2Factors.map((f) => f.quantity) ?? [],
+    [unit],
+  );
+  const options = useQuantityOptions(quantity, scope, factorQuantities);
   const { graphType, normalized, climateOn } = options;
   const queries = useQuantityQueries({
     quantity,

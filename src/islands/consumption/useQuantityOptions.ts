@@ -7,9 +7,23 @@ import type { GraphType } from './valueFormat.ts';
 /** The quantities the degree-day correction applies to (SPEC §3). */
 const HEAT = new Set(['heat-energy', 'heat-volume', 'hca']);
 
+/**
+ * Whether the property has a CO₂ factor for the quantity (SPEC §3 co2Factors); total water counts hot and cold
+ * water's. Without one (heat-cost allocators never have one) there is no CO₂ to show, so no switch either.
+ */
+function hasCo2Factor(quantity: string, factorQuantities: readonly string[]): boolean {
+  if (factorQuantities.includes(quantity)) return true;
+  return (
+    quantity === 'total-water-volume' &&
+    factorQuantities.some((q) => q === 'hot-water-volume' || q === 'cold-water-volume')
+  );
+}
+
 /** The options as picked, and what is in effect: a pick the quantity, view or scope does not allow is off. */
-export function useQuantityOptions(quantity: string, scope: Scope) {
-  const [graphType, setGraphType] = useState<GraphType>('HOURLY_VALUES');
+export function useQuantityOptions(quantity: string, scope: Scope, factorQuantities: readonly string[]) {
+  const [graphTypePick, setGraphType] = useState<GraphType>('HOURLY_VALUES');
+  const canCo2 = hasCo2Factor(quantity, factorQuantities);
+  const graphType: GraphType = canCo2 ? graphTypePick : 'HOURLY_VALUES';
   const [normalizedPick, setNormalized] = useState(false);
   const [lastYear, setLastYear] = useState(true);
   const [climate, setClimate] = useState(false);
@@ -21,6 +35,7 @@ export function useQuantityOptions(quantity: string, scope: Scope) {
   return {
     graphType,
     setGraphType,
+    canCo2,
     normalizable,
     normalizedPick,
     setNormalized,

@@ -2,6 +2,7 @@
 
 import { lower } from '../../client/i18nKeys.ts';
 import type { Notification } from '../../client/operations/notificationQueries.ts';
+import { periodInSentence } from '../../lib/alarmPeriod.ts';
 import { firedReason } from '../../lib/alarmReasons.ts';
 import { formatNumber } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
@@ -15,12 +16,19 @@ export function notificationTexts(
   t: AlarmsT,
 ): { title: string; text: string } {
   const period = periodLabel(n.periodStart, n.frequency, lang, t);
-  const title = t(`alarms:notification.kind.${lower(n.kind)}`);
   if (n.kind === 'CONSUMPTION_REPORT')
-    return { title, text: t('alarms:notification.reason.report', { period }) };
-  const text = t(`alarms:notification.reason.${firedReason(n.reason)}`, {
+    return {
+      title: t('alarms:notification.kind.consumption_report'),
+      text: t('alarms:notification.reason.report', { period }),
+    };
+  const reason = firedReason(n.reason);
+  // A leak fires a zero-consumption alarm's leak rule: it is filed as what it is, not by the alarm's kind.
+  const title = t(`alarms:notification.kind.${reason === 'leak' ? 'leak' : lower(n.kind)}`);
+  const inSentence = periodInSentence(period, n.frequency);
+  const text = t(`alarms:notification.reason.${reason}`, {
     quantity: n.quantity ? t(quantityKey(n.quantity)) : '',
     period,
+    when: t(`alarms:notification.when.${inSentence.key}`, { period: inSentence.period }),
     value: amount(n.value, n.quantity, lang),
     reference: amount(n.reference, n.quantity, lang),
     percent: n.percent === null ? '' : formatNumber(n.percent, lang),

@@ -6,6 +6,7 @@ import { navigate } from 'astro:transitions/client';
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
+import { useNotifications } from '../../client/operations/notificationQueries.ts';
 import { loggedOutPath } from '../../client/pendingCode.ts';
 import { rememberReturnTo } from '../../client/returnTo.ts';
 import { type SessionSnapshot, tenancyIdFromPath } from '../../client/session.ts';
@@ -99,6 +100,9 @@ function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Cru
   const [menuOpen, setMenuOpen] = useDrawer();
   const tenancies = useSession((s) => s.context.tenancies);
   const tenancy = tenancies.find((x) => x.id === tenancyId);
+  // The unread count is in the header: on a phone the menu is closed, and where SPEC §2 takes notifications out
+  // of the menu (a property with settings) it is the way to them besides the alarm settings' link.
+  const unread = useNotifications(tenancyId).data?.unreadCount ?? 0;
 
   return (
     <>
@@ -123,6 +127,11 @@ function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Cru
         crumbs={crumbs}
         menuOpen={menuOpen}
         onMenu={() => setMenuOpen(true)}
+        unread={
+          unread > 0
+            ? { href: `/t/${encodeURIComponent(tenancyId)}/notifications`, count: unread }
+            : undefined
+        }
       />
     </>
   );

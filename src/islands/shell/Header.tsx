@@ -1,4 +1,5 @@
 /** The app header (SPEC §2): menu or back button, breadcrumbs, the apartment's address, tenancy and language pickers. */
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Tenancy } from '../../machines/session.machine.ts';
 import { LanguagePicker } from '../shared/LanguagePicker.tsx';
@@ -12,9 +13,11 @@ type HeaderProps = {
   crumbs: Crumb[];
   menuOpen: boolean;
   onMenu: () => void;
+  /** Unread notifications, when there are any: a link with the count. */
+  unread?: { href: string; count: number };
 };
 
-export function Header({ tenancy, tenancies, crumbs, menuOpen, onMenu }: HeaderProps) {
+export function Header({ tenancy, tenancies, crumbs, menuOpen, onMenu, unread }: HeaderProps) {
   const { t } = useTranslation('common');
   const back = crumbs.length > 1 ? crumbs[crumbs.length - 2] : undefined;
   return (
@@ -46,9 +49,28 @@ export function Header({ tenancy, tenancies, crumbs, menuOpen, onMenu }: HeaderP
             </span>
           </p>
         )}
+        {unread && (
+          <Suspense fallback={null}>
+            <UnreadLink href={unread.href} count={unread.count} />
+          </Suspense>
+        )}
         {tenancies.length > 1 && tenancy && <TenancyPicker tenancies={tenancies} selectedId={tenancy.id} />}
         <LanguagePicker saveToAccount />
       </div>
     </header>
+  );
+}
+
+/** The notifications link with the unread count; its text is the alarms namespace's, loaded only when shown. */
+function UnreadLink({ href, count }: { href: string; count: number }) {
+  const { t } = useTranslation('alarms');
+  return (
+    <a className="icon-button header-unread" href={href} data-testid="header-unread">
+      <Icon name="notifications" />
+      <span aria-hidden="true" className="header-unread-count">
+        {count}
+      </span>
+      <span className="visually-hidden">{t('list.notifications', { count })}</span>
+    </a>
   );
 }

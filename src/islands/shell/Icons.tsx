@@ -12,6 +12,7 @@ const paths = {
   close: 'M6 6l12 12M18 6L6 18',
   back: 'M15 5l-7 7 7 7',
   logout: 'M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10',
+  check: 'M5 12.5l4.5 4.5L19 7',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -2,6 +2,21 @@
 import { useEffect } from 'react';
 import toast, { Toaster, useToasterStore } from 'react-hot-toast';
 import { MAX_VISIBLE_TOASTS, toastDuration } from '../../lib/toastPolicy.ts';
+import { Icon } from './Icons.tsx';
+
+/**
+ * The success mark, drawn at once. The library's own draws a grey loading ring first and animates the check in
+ * over it, which on a busy phone (or in a screenshot) reads as a spinner that never finishes.
+ */
+const SUCCESS_ICON = (
+  <span
+    className="toast-check"
+    data-testid="toast-check"
+    style={{ color: '#0a7d32', display: 'inline-flex' }}
+  >
+    <Icon name="check" />
+  </span>
+);
 
 export default function ShellToaster() {
   const { toasts } = useToasterStore();
@@ -15,7 +30,7 @@ export default function ShellToaster() {
       position="top-right"
       toastOptions={{
         duration: toastDuration('data', 'plain'),
-        success: { duration: toastDuration('data', 'success') },
+        success: { duration: toastDuration('data', 'success'), icon: SUCCESS_ICON },
         error: { duration: toastDuration('data', 'error') },
         loading: { duration: toastDuration('data', 'loading') },
       }}

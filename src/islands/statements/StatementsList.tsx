@@ -82,7 +82,7 @@ function Statements() {
                   <Balance statement={s} lang={lang} />
                 </td>
                 <td>
-                  <DownloadButton statement={s} label={t('statements.download_label', { period })} />
+                  <DownloadButton statement={s} period={period} />
                 </td>
               </tr>
             );
@@ -101,7 +101,7 @@ function Balance({ statement, lang }: { statement: AllocationStatementSummary; l
 }
 
 /** Fetches the PDF with the bearer token and hands it to the browser as a file; no public file URL exists. */
-function DownloadButton({ statement, label }: { statement: AllocationStatementSummary; label: string }) {
+function DownloadButton({ statement, period }: { statement: AllocationStatementSummary; period: string }) {
   const { t, i18n } = useTranslation('reports');
   const [busy, setBusy] = useState(false);
   const download = async () => {
@@ -124,8 +124,9 @@ function DownloadButton({ statement, label }: { statement: AllocationStatementSu
     }
   };
   return (
-    <button type="button" className="button secondary" onClick={download} disabled={busy} aria-label={label}>
-      {t('statements.download')}
+    // The accessible name starts with the visible text (WCAG 2.5.3) and says which period's statement it is.
+    <button type="button" className="button secondary" onClick={download} disabled={busy}>
+      {t('statements.download')} <span className="visually-hidden">({period})</span>
     </button>
   );
 }

@@ -22,6 +22,9 @@ export const passwordUpdateFailed = () =>
   apiError('PASSWORD_UPDATE_FAILED', 'Password update failed. Please try again.');
 /** The current password given to a profile action is wrong (not INVALID_CREDENTIALS: that logs out). */
 export const wrongPassword = () => apiError('WRONG_PASSWORD', 'The password is not correct.');
+/** A password change to the password the account already has. */
+export const samePassword = () =>
+  apiError('SAME_PASSWORD', 'The new password is the same as the current one.');
 /** The last admin of a tenancy with other members may not leave, be removed or lose the flag. */
 export const lastAdmin = () =>
   apiError('LAST_ADMIN', 'A tenancy needs at least one admin. Make another user admin first.');

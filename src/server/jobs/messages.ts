@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import i18next, { type TFunction } from 'i18next';
-import { alarmPeriodText } from '../../lib/alarmPeriod.ts';
+import { alarmPeriodText, periodInSentence } from '../../lib/alarmPeriod.ts';
 import { firedReason } from '../../lib/alarmReasons.ts';
 import { formatNumber, formatQuantity, unitSymbol } from '../../lib/format.ts';
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language, parseLanguage } from '../../lib/languages.ts';
@@ -124,9 +124,11 @@ function notificationText(
     ).map((x) => `  ${t(quantityKey(x.quantity))}: ${amount(x.value, x.quantity, lang)}`);
     return { subject, text: [t('notification.reason.report', { period }), ...totals].join('\n') };
   }
+  const inSentence = periodInSentence(period, n.frequency);
   const text = t(`notification.reason.${firedReason(n.reason)}`, {
     quantity,
     period,
+    when: t(`notification.when.${inSentence.key}`, { period: inSentence.period }),
     value: amount(n.value, n.quantity, lang),
     reference: amount(n.reference, n.quantity, lang),
     percent: percent === undefined ? '' : formatNumber(percent, lang),

@@ -9,6 +9,8 @@ import {
   type AlarmTypeName,
   useAlarmValues,
 } from '../../../client/operations/alarmQueries.ts';
+import { limitRange } from '../../../lib/alarmLimits.ts';
+import { formatNumber } from '../../../lib/format.ts';
 import type { Language } from '../../../lib/languages.ts';
 import { amount, periodLabel, unitOf } from '../shared.ts';
 import { canHaveLeakRule } from './alarmDraft.ts';
@@ -48,6 +50,13 @@ export function ThresholdStep({ tenancyId, context, send, leakRule, setLeakRule,
         })
     : '';
   const unit = unitOf(draft.quantity, lang);
+  const range = limitRange(draft.type ?? '', draft.quantity);
+  const limitUnit = draft.type === 'comparison' ? '%' : unit;
+  // What will be saved, as the page writes numbers, so "12,5" and "12.5" both show what they were read as.
+  const echo = (n: number | null, text: string) =>
+    n !== null && text.trim() !== ''
+      ? t('wizard.read_as', { value: formatNumber(n, lang, { maximumFractionDigits: 6 }) })
+      : null;
   const invalid = error !== null;
   const field = { invalid, describedBy: invalid ? errorId : undefined };
   return (
@@ -71,6 +80,7 @@ export function ThresholdStep({ tenancyId, context, send, leakRule, setLeakRule,
             draft.type === 'comparison' ? t('wizard.percent_label') : t('wizard.threshold_label', { unit })
           }
           value={context.thresholdText}
+          echo={echo(draft.threshold, context.thresholdText)}
           onChange={(value) => send({ type: 'wizard.threshold', value })}
         />
       )}
@@ -80,12 +90,14 @@ export function ThresholdStep({ tenancyId, context, send, leakRule, setLeakRule,
             {...field}
             label={t('wizard.minimum_label', { unit })}
             value={context.minimumText}
+            echo={echo(draft.minimum, context.minimumText)}
             onChange={(value) => send({ type: 'wizard.minimum', value })}
           />
           <NumberField
             {...field}
             label={t('wizard.maximum_label', { unit })}
             value={context.maximumText}
+            echo={echo(draft.maximum, context.maximumText)}
             onChange={(value) => send({ type: 'wizard.maximum', value })}
           />
         </>
@@ -97,7 +109,11 @@ export function ThresholdStep({ tenancyId, context, send, leakRule, setLeakRule,
       )}
       {error && (
         <p className="field-error" id={errorId} role="alert">
-          {t(`wizard.${error}`)}
+          {t(`wizard.${error}`, {
+            min: formatNumber(range.min, lang),
+            max: formatNumber(range.max, lang),
+            unit: limitUnit,
+          })}
         </p>
       )}
     </fieldset>
@@ -108,17 +124,21 @@ export function ThresholdStep({ tenancyId, context, send, leakRule, setLeakRule,
 function NumberField({
   label,
   value,
+  echo,
   onChange,
   invalid,
   describedBy,
 }: {
   label: string;
   value: string;
+  /** The number the text was read as, when it reads as one. */
+  echo: string | null;
   onChange: (value: string) => void;
   invalid: boolean;
   describedBy: string | undefined;
 }) {
   const id = useId();
+  const echoId = `${id}-read-as`;
   return (
     <div className="field">
       <label className="field-label" htmlFor={id}>
@@ -129,9 +149,14 @@ function NumberField({
         inputMode="decimal"
         value={value}
         aria-invalid={invalid}
-        aria-describedby={describedBy}
+        aria-describedby={[describedBy, echo ? echoId : null].filter(Boolean).join(' ') || undefined}
         onChange={(e) => onChange(e.target.value)}
       />
+      {echo && (
+        <p className="muted small" id={echoId} data-testid="limit-read-as">
+          {echo}
+        </p>
+      )}
     </div>
   );
 }

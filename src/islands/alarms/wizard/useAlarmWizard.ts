@@ -36,7 +36,7 @@ function stepNameOf(snapshot: WizardSnapshot): AlarmStep | null {
 
 /** The running wizard for a new alarm (`alarm` null) or the edit of `alarm`, on the tenancy's alarms at `base`. */
 export function useAlarmWizard(tenancyId: string, alarm: Alarm | null, base: string) {
-  const { t } = useTranslation('alarms');
+  const { t, i18n } = useTranslation('alarms');
   // The leak rule is a plain checkbox outside the machine; the save reads its latest value.
   const [leakRule, setLeakRule] = useState(alarm?.leakRule ?? false);
   const leakRef = useRef(leakRule);
@@ -76,6 +76,8 @@ export function useAlarmWizard(tenancyId: string, alarm: Alarm | null, base: str
     input: {
       step: new URLSearchParams(window.location.search).get('step') ?? undefined,
       alarm: alarm ? draftOf(alarm) : undefined,
+      // Danish and Norwegian write 12,5: limits are read and shown that way.
+      decimalComma: i18n.language === 'da' || i18n.language === 'nb',
     },
   });
   const state = useSelector(actor, (s) => s);

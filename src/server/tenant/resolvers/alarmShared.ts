@@ -1,6 +1,7 @@
 /** What the alarm and notification resolvers share: the tenancy check, input rules and row shapes. */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { inLimitRange, limitRange } from '../../../lib/alarmLimits.ts';
 import { CONSUMPTION_QUANTITIES, INDOOR_CLIMATE_QUANTITIES } from '../../../lib/quantities.ts';
 import type { Db } from '../../db/client.ts';
 import { alarmEvaluations, type alarms, tenancies, tenancyMembers } from '../../db/schema.ts';
@@ -83,6 +84,23 @@ export function parseAlarmInput(input: AlarmInput) {
             path: ['minimum'],
             message: 'only indoor climate alarms have bounds',
           });
+        // Outside its range a limit is a typo (a humidity of 150 %, a threshold of a billion kWh), not an alarm.
+        const range = limitRange(a.type, a.quantity);
+        for (const key of ['threshold', 'minimum', 'maximum'] as const) {
+          const value = a[key];
+          if (
+            a.type === 'ZERO_CONSUMPTION' ||
+            value == null ||
+            (key === 'threshold' && a.type === 'INDOOR_CLIMATE')
+          )
+            continue;
+          if (!inLimitRange(value, range))
+            ctx.addIssue({
+              code: 'custom',
+              path: [key],
+              message: `must be from ${range.min} to ${range.max}`,
+            });
+        }
         if (a.leakRule && (a.type !== 'ZERO_CONSUMPTION' || !isWaterQuantity(a.quantity)))
           ctx.addIssue({ code: 'custom', path: ['leakRule'], message: 'only for zero consumption of water' });
       }),
