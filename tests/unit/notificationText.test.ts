@@ -23,6 +23,9 @@ const leak: Notification = {
   reason: 'leak',
   percent: null,
   totals: [],
+  reportUrl: null,
+  correctedChangePercent: null,
+  comparison: [],
   createdAt: '2026-11-25T06:00:00Z',
   read: false,
 };
