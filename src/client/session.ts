@@ -4,13 +4,8 @@
  */
 import { navigate } from 'astro:transitions/client';
 import { type Actor, createActor, fromPromise, type SnapshotFrom, waitFor } from 'xstate';
-import {
-  type Backend,
-  type BackendTokens,
-  type RestoredSession,
-  type SessionTokens,
-  sessionMachine,
-} from '../machines/session.machine.ts';
+import { sessionMachine } from '../machines/session.machine.ts';
+import type { Backend, BackendTokens, RestoredSession, SessionTokens } from '../machines/session.types.ts';
 import { configureAuth } from './graphql.ts';
 import { refreshAccountToken } from './operations/accountRefreshToken.ts';
 import { revokeToken } from './operations/revokeToken.ts';
