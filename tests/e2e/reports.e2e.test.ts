@@ -177,7 +177,9 @@ test.describe
           // split into a chunk of its own): a prerendered page cannot be told it by the server.
           for (const script of scripts)
             expect(script.url).not.toMatch(/ConsentBanner|consentBanner|cookieConsent/i);
-          expect(scripts.reduce((sum, s) => sum + s.bytes, 0)).toBeLessThan(6_000);
+          // 7.5 KB raw since the policies are prerendered: the page itself reads the stored answer and would load
+          // the banner by a dynamic import, which brings Vite's preload helper (1.7 KB); it was under 6 KB before.
+          expect(scripts.reduce((sum, s) => sum + s.bytes, 0)).toBeLessThan(8_000);
         } finally {
           await fresh.close();
         }
