@@ -12,21 +12,10 @@ import {
   type AuditLogQueryVariables,
 } from '../../src/client/gql/admin.ts';
 import { queryClient } from '../../src/client/queryClient.ts';
+import { answers, lastVariables, resetBackend } from './adminBackend.ts';
 
-const calls: { document: unknown; variables: unknown }[] = [];
-const answers = new Map<unknown, (variables: never) => unknown>();
-
-vi.mock('../../src/client/admin/session.ts', () => ({
-  adminRequest: async (document: unknown, variables: never) => {
-    calls.push({ document, variables });
-    const answer = answers.get(document);
-    if (!answer) throw new Error('UNEXPECTED_DOCUMENT');
-    return answer(variables);
-  },
-}));
-vi.mock('../../src/islands/admin/useOperator.ts', () => ({
-  useOperator: () => ({ id: '1', email: 'admin@demo.test', role: 'ORGANISATION_ADMIN' }),
-}));
+vi.mock('../../src/client/admin/session.ts', () => import('./adminBackend.ts'));
+vi.mock('../../src/islands/admin/useOperator.ts', () => import('./adminBackend.ts'));
 
 const { default: AuditLog } = await import('../../src/islands/admin/AuditLog.tsx');
 
@@ -46,8 +35,7 @@ const entry = (id: string, over: Record<string, unknown> = {}) => ({
 
 beforeEach(() => {
   queryClient.clear();
-  calls.length = 0;
-  answers.clear();
+  resetBackend();
   answers.set(AdminPropertiesDocument, () => ({
     properties: [
       { id: '7', number: 'P-107', name: 'Lindely', address: 'Lindevej 1', zipcode: '8000', city: 'Aarhus' },
@@ -99,8 +87,7 @@ describe('the audit log island', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Apply filters' }));
     expect(await screen.findByText('No entries match these filters.')).toBeTruthy();
     expect(screen.queryByTestId('audit-entry')).toBeNull();
-    const last = calls.filter((c) => c.document === AuditLogDocument).at(-1)!
-      .variables as AuditLogQueryVariables;
+    const last = lastVariables<AuditLogQueryVariables>(AuditLogDocument);
     expect(last.filter).toMatchObject({ search: 'nobody', to: '2026-04-01', from: null, actor: null });
     expect(last.after).toBeNull();
   });
