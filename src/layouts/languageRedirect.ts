@@ -16,7 +16,7 @@ export function languagePaths(): { params: { lang: Language } }[] {
 }
 
 /** The first enabled language of an Accept-Language header, by quality; null when none is enabled. */
-export function acceptedLanguage(header: string | null): Language | null {
+function acceptedLanguage(header: string | null): Language | null {
   const ranked = (header ?? '')
     .split(',')
     .map((part, index) => {

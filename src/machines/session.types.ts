@@ -22,7 +22,7 @@ export type BackendTokens = {
 export type SessionTokens = Record<Backend, BackendTokens>;
 
 /** The signed-in user, full shape of SPEC §3, as the account backend's UserQuery answers it. */
-export type SessionUser = NonNullable<UserQueryQuery['me']>;
+type SessionUser = NonNullable<UserQueryQuery['me']>;
 
 /** A tenancy of the signed-in user (SPEC §3), as UserQuery answers it. */
 export type Tenancy = UserQueryQuery['allTenanciesForCurrentUser'][number];
