@@ -21,11 +21,6 @@ const config: KnipConfig = {
   ],
   // Written by `npm run codegen`: all of the schema and operations, used or not.
   ignore: ['**/*.generated.ts', 'src/client/gql/**'],
-  ignoreDependencies: [
-    // For the component tests issue 23 asks for (Testing Library on the biggest islands); none yet.
-    '@testing-library/dom',
-    '@testing-library/react',
-  ],
   // tests/bench/observatory.ts runs the system's openssl.
   ignoreBinaries: ['openssl'],
 };

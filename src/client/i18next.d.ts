@@ -5,8 +5,8 @@
 import type account from '../../locales/en/account.json';
 import type admin from '../../locales/en/admin.json';
 import type adminOps from '../../locales/en/admin-ops.json';
-import type adminSettings from '../../locales/en/admin-settings.json';
 import type adminProps from '../../locales/en/admin-props.json';
+import type adminSettings from '../../locales/en/admin-settings.json';
 import type alarms from '../../locales/en/alarms.json';
 import type common from '../../locales/en/common.json';
 import type consumption from '../../locales/en/consumption.json';

@@ -5,13 +5,8 @@
 import { navigate } from 'astro:transitions/client';
 import { type Actor, createActor, fromPromise, type SnapshotFrom, waitFor } from 'xstate';
 import { parseLanguage } from '../lib/languages.ts';
-import {
-  type Backend,
-  type BackendTokens,
-  type RestoredSession,
-  type SessionTokens,
-  sessionMachine,
-} from '../machines/session.machine.ts';
+import { sessionMachine } from '../machines/session.machine.ts';
+import type { Backend, BackendTokens, RestoredSession, SessionTokens } from '../machines/session.types.ts';
 import { config } from './config.ts';
 import { configureAuth } from './graphql.ts';
 import { saveLanguageChoice } from './languageChoice.ts';

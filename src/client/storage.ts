@@ -5,7 +5,7 @@ import type {
   BackendTokens,
   Impersonation,
   SessionTokens,
-} from '../machines/session.machine.ts';
+} from '../machines/session.types.ts';
 
 /** Every localStorage key the app uses. */
 export const STORAGE_KEYS = {

@@ -1,7 +1,6 @@
 import { assign, setup } from 'xstate';
+import { CONSENT_COOKIE } from '../lib/consentCookie.ts';
 
-/** SPEC §9: the consent cookie's name and lifetime (one year). */
-export const CONSENT_COOKIE = 'cookieAccepted';
 /** One year in seconds. */
 const CONSENT_MAX_AGE = 31_536_000;
 
@@ -13,20 +12,6 @@ export function consentCookie(accepted: boolean): string {
 /** The analytics data-layer entry pushed on an answer (SPEC §4). */
 function consentDataLayerEvent(accepted: boolean): { event: 'cookieConsent'; hasAccepted: boolean } {
   return { event: 'cookieConsent', hasAccepted: accepted };
-}
-
-/** Reads the stored answer from a cookie header; null when unanswered or garbled. */
-export function parseConsentCookie(cookieHeader: unknown): boolean | null {
-  if (typeof cookieHeader !== 'string') return null;
-  for (const part of cookieHeader.split(';')) {
-    const [name, ...rest] = part.split('=');
-    if (name?.trim() !== CONSENT_COOKIE) continue;
-    const value = rest.join('=').trim();
-    if (value === 'true') return true;
-    if (value === 'false') return false;
-    return null;
-  }
-  return null;
 }
 
 /** Cookie-consent banner: not answered (shown) until accepted or rejected, then answered (hidden). */

@@ -10,17 +10,16 @@
  * here only with its token (metricsHttp.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 import compression from 'compression';
 import { sql } from 'drizzle-orm';
-import sirv from 'sirv';
 import { ACCOUNT_GRAPHQL_ENDPOINT, createAccountYoga } from './account/yoga.ts';
 import { ADMIN_GRAPHQL_ENDPOINT, createAdminYoga } from './admin/yoga.ts';
 import { SOCIAL_CALLBACK_PATH } from './auth/social.ts';
 import { handleSocialFormPost } from './auth/socialCallback.ts';
-import type { ServerConfig } from './config.ts';
+import { DatabaseHealth, health } from './databaseHealth.ts';
 import { QUERY_TOO_COMPLEX } from './graphql/limits.ts';
 import { createHealthProbes } from './healthProbes.ts';
+import { sendJson, setSecurityHeaders } from './httpHeaders.ts';
 import { handleIngestRequest, INGEST_PREFIX } from './ingest/httpDoor.ts';
 import {
   accessLog,
@@ -30,7 +29,9 @@ import {
   startMetricsServer,
   trackHttpRequest,
 } from './metricsHttp.ts';
+import { withBody } from './requestBody.ts';
 import type { ApiServices } from './services.ts';
+import { PRERENDERED_CACHE_CONTROL, prerenderedPages, staticFiles } from './staticFiles.ts';
 import { createTenantYoga, TENANT_GRAPHQL_ENDPOINT } from './tenant/yoga.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -42,199 +43,6 @@ export interface AppServerOptions {
   astroHandler?: Handler;
   /** The client build (`dist/client`), served before Astro. */
   clientDir?: string;
-}
-
-/** The CSP of responses that set none (API, static files). Astro's pages send their own, with script hashes. */
-const FALLBACK_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-
-/** Features no page of the app uses. */
-const PERMISSIONS_POLICY = [
-  'accelerometer=()',
-  'autoplay=()',
-  'camera=()',
-  'display-capture=()',
-  'geolocation=()',
-  'gyroscope=()',
-  'magnetometer=()',
-  'microphone=()',
-  'midi=()',
-  'payment=()',
-  'usb=()',
-  'xr-spatial-tracking=()',
-].join(', ');
-
-/** Two years, the preload list's minimum is one. */
-const HSTS = 'max-age=63072000; includeSubDomains';
-
-/** Whether the browser reached us over TLS: our own TLS socket, or a trusted proxy's X-Forwarded-Proto. */
-function isSecureRequest(req: IncomingMessage, config: Pick<ServerConfig, 'TRUST_PROXY'>): boolean {
-  if ((req.socket as TLSSocket).encrypted) return true;
-  if (config.TRUST_PROXY < 1) return false;
-  const proto = req.headers['x-forwarded-proto'];
-  const first = (Array.isArray(proto) ? proto[0] : proto)?.split(',')[0]?.trim().toLowerCase();
-  return first === 'https';
-}
-
-function setSecurityHeaders(req: IncomingMessage, res: ServerResponse, config: ServerConfig): void {
-  res.setHeader('Content-Security-Policy', FALLBACK_CSP);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-  res.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
-  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-  if (isSecureRequest(req, config)) res.setHeader('Strict-Transport-Security', HSTS);
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
-    ...headers,
-  });
-  res.end(text);
-}
-
-/** How long a successful database check may be reused by /api/health while a newer one is in flight. */
-const HEALTH_FRESH_MS = 2_000;
-/** How long /api/health waits for a database check when none is fresh; then it answers 503. */
-const HEALTH_TIMEOUT_MS = 5_000;
-
-/**
- * The database check behind /api/health: `SELECT 1`, at most one in flight. PGlite is one session, so a check
- * waits its turn behind a running statement (and PostgreSQL's pool may be busy too); a load balancer must not
- * see that as an outage. So a caller may be answered from the last check when it succeeded at most
- * HEALTH_FRESH_MS ago while a new check is under way; otherwise it waits for the new check.
- */
-export class DatabaseHealth {
-  private inFlight: Promise<boolean> | null = null;
-  private last: { ok: boolean; at: number } | null = null;
-
-  constructor(
-    private readonly check: () => Promise<unknown>,
-    private readonly limits = { freshMs: HEALTH_FRESH_MS, timeoutMs: HEALTH_TIMEOUT_MS },
-  ) {}
-
-  /** Starts a check unless one is running; resolves with its outcome. */
-  private probe(): Promise<boolean> {
-    if (!this.inFlight) {
-      const started = this.check().then(
-        () => true,
-        () => false,
-      );
-      this.inFlight = started.then((ok) => {
-        this.last = { ok, at: performance.now() };
-        this.inFlight = null;
-        return ok;
-      });
-    }
-    return this.inFlight;
-  }
-
-  /** Whether the database answers: from a fresh successful check, or a new one within the timeout. */
-  async status(): Promise<{ ok: boolean; checkedMsAgo: number }> {
-    const running = this.probe();
-    const last = this.last;
-    if (last?.ok) {
-      const age = performance.now() - last.at;
-      if (age <= this.limits.freshMs) return { ok: true, checkedMsAgo: Math.round(age) };
-    }
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), this.limits.timeoutMs);
-    });
-    const ok = await Promise.race([running, timeout]);
-    clearTimeout(timer);
-    return { ok, checkedMsAgo: 0 };
-  }
-}
-
-/** GET /api/health: 200 with the engine when the database answers (see DatabaseHealth), else 503. */
-async function health(services: ApiServices, probe: DatabaseHealth, res: ServerResponse): Promise<void> {
-  const { ok, checkedMsAgo } = await probe.status();
-  if (ok)
-    sendJson(
-      res,
-      200,
-      { status: 'ok', database: services.database.engine },
-      { 'x-database-checked-ms-ago': String(checkedMsAgo) },
-    );
-  else sendJson(res, 503, { status: 'unavailable' });
-}
-
-// ---- static files ----
-
-/**
- * The client build's files through sirv: indexed once at start, sent with their precompressed `.br`/`.gz` sibling
- * when the browser takes it, with ETag (304 on If-None-Match) and byte ranges. Hashed `/_astro/` files are
- * immutable for a year, the rest (favicon, brand logos) are cached for an hour. Anything not in the build (every
- * page) goes on to `next`.
- */
-function staticFiles(clientDir: string): Middleware {
-  const serve = sirv(clientDir, {
-    dev: false,
-    etag: true,
-    brotli: true,
-    gzip: true,
-    // Pages are Astro's: a URL is never looked up as `.html` or as a folder's index here.
-    extensions: [],
-    setHeaders: (res, pathname) =>
-      res.setHeader(
-        'Cache-Control',
-        pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
-      ),
-  }) as Middleware;
-  return (req, res, next) => {
-    // sirv looks for "br" and "gzip" anywhere in the header; an encoding refused with q=0 must not be sent.
-    req.headers['accept-encoding'] = acceptedEncodings(req).join(', ');
-    serve(req, res, next);
-  };
-}
-
-/** The encodings the request accepts (those with q=0 left out). */
-function acceptedEncodings(req: IncomingMessage): string[] {
-  const accepted: string[] = [];
-  for (const part of (req.headers['accept-encoding'] ?? '').toString().split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (q && Number(q.slice(2)) === 0) continue;
-    accepted.push(name);
-  }
-  return accepted;
-}
-
-// ---- GraphQL request bodies ----
-
-/**
- * Reads a POST body (its size already checked against API_MAX_BODY_BYTES through Content-Length) and hands
- * the request on with `req.body` set, as body-parser would. Yoga's server adapter takes a body that is
- * already read instead of reading the request through a stream pipeline of its own, which cost about a
- * sixth of the HTTP thread's CPU per small GraphQL request (docs/notes/perf-api.md, round 5). A JSON object
- * goes on parsed; anything else (another content type, invalid JSON, a JSON array or scalar) goes on as the
- * bytes, so Yoga answers it exactly as before.
- */
-function withBody(req: IncomingMessage, res: ServerResponse, next: Handler): void {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.once('error', () => res.destroy());
-  req.once('end', () => {
-    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-    (req as IncomingMessage & { body?: unknown }).body = parsedJsonObject(req, bytes) ?? bytes;
-    next(req, res);
-  });
-}
-
-/** The body as a non-empty JSON object when the request says it is JSON and it parses as one; else undefined. */
-function parsedJsonObject(req: IncomingMessage, bytes: Buffer): object | undefined {
-  if (!/\bjson\b/i.test(req.headers['content-type'] ?? '')) return undefined;
-  try {
-    const value = JSON.parse(bytes.toString('utf8')) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0)
-      return value;
-  } catch {}
-  return undefined;
 }
 
 // ---- the server ----
@@ -372,6 +180,7 @@ export function createAppHandler(options: AppServerOptions): Handler {
   const { config } = services;
   const api = createApiHandler(services);
   const serveStatic = options.clientDir ? staticFiles(options.clientDir) : undefined;
+  const prerendered = options.clientDir ? prerenderedPages(options.clientDir) : new Set<string>();
   const astro = options.astroHandler ? withCompression(options.astroHandler) : undefined;
   const logRequest = accessLog(services.logger, config);
 
@@ -397,6 +206,10 @@ export function createAppHandler(options: AppServerOptions): Handler {
 
     api(req, res, () => {
       const rest = () => {
+        // Prerendered pages are the same for everyone; every other page may depend on the cookies (session,
+        // language), so a shared cache must not hand one visitor's page to another.
+        if (prerendered.has(path)) res.setHeader('Cache-Control', PRERENDERED_CACHE_CONTROL);
+        else if (routeOf(path) === 'page') res.setHeader('Vary', 'Cookie');
         if (astro) astro(req, res);
         else sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'NOT_FOUND' } }] });
       };

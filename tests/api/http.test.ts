@@ -100,6 +100,8 @@ beforeAll(async () => {
   writeFileSync(join(clientDir, '_astro/app.abc123.js.br'), brotliCompressSync(JS));
   writeFileSync(join(clientDir, '_astro/app.abc123.js.gz'), gzipSync(JS));
   writeFileSync(join(clientDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  mkdirSync(join(clientDir, 'help/en'), { recursive: true });
+  writeFileSync(join(clientDir, 'help/en/index.html'), '<!doctype html><title>Help</title>');
   base = await start();
 });
 afterAll(async () => {
@@ -266,6 +268,41 @@ describe('compression', () => {
     const page = await raw(`${base}/_astro`);
     expect(page.status).toBe(404);
     expect(page.headers['content-type']).toMatch(/^application\/json/);
+  });
+});
+
+describe('page caching', () => {
+  /** The server with a stand-in for Astro's handler, which answers every page with a small HTML body. */
+  async function withPages(): Promise<string> {
+    const server = createAppServer({
+      services: api.services,
+      clientDir,
+      astroHandler: (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<!doctype html><title>page</title>');
+      },
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it('a prerendered page is public and cacheable, and does not vary by Cookie', async () => {
+    const url = await withPages();
+    const page = await raw(`${url}/help/en`);
+    expect(page.status).toBe(200);
+    expect(page.headers['cache-control']).toBe('public, max-age=3600');
+    expect(String(page.headers.vary ?? '')).not.toMatch(/cookie/i);
+  });
+
+  it('a page rendered per request varies by Cookie and is not made public', async () => {
+    const url = await withPages();
+    for (const path of ['/help/xx', '/t/1/help', '/login']) {
+      const page = await raw(`${url}${path}`);
+      expect(page.status, path).toBe(200);
+      expect(String(page.headers.vary), path).toMatch(/\bCookie\b/);
+      expect(page.headers['cache-control'], path).toBeUndefined();
+    }
   });
 });
 

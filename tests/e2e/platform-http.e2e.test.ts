@@ -37,6 +37,47 @@ test.describe
       expect(res.headers.get('content-encoding')).toBe('br');
     });
 
+    test('help and the policies are prerendered per language: cached, with their CSP hashes; /help redirects', async ({
+      baseURL,
+    }) => {
+      for (const path of ['/help', '/data-policy', '/cookie-policy']) {
+        const byCookie = await fetch(`${baseURL}${path}`, {
+          redirect: 'manual',
+          headers: { cookie: 'lang=nb' },
+        });
+        expect(byCookie.status, path).toBe(302);
+        expect(byCookie.headers.get('location'), path).toBe(`${path}/nb`);
+        expect(byCookie.headers.get('vary'), path).toMatch(/Cookie/);
+        expect(byCookie.headers.get('cache-control'), path).toMatch(/private/);
+        const byHeader = await fetch(`${baseURL}${path}`, {
+          redirect: 'manual',
+          headers: { 'accept-language': 'fr, da-DK;q=0.9, en;q=0.5' },
+        });
+        expect(byHeader.headers.get('location'), path).toBe(`${path}/da`);
+        expect(byHeader.headers.get('vary'), path).toMatch(/Accept-Language/);
+
+        const res = await fetch(`${baseURL}${path}/da`, { headers: { 'accept-encoding': 'br' } });
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get('cache-control'), path).toBe('public, max-age=3600');
+        expect(res.headers.get('vary') ?? '', path).not.toMatch(/Cookie/);
+        const scriptSrc =
+          /script-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1] ?? '';
+        expect(scriptSrc, path).toMatch(/'sha256-/);
+        expect(scriptSrc, path).not.toMatch(/unsafe-inline|unsafe-eval/);
+        expect(await res.text(), path).toContain('<html lang="da"');
+        const etag = res.headers.get('etag');
+        expect(etag, path).toBeTruthy();
+        // fetch adds `Cache-Control: no-cache` to a conditional request unless it has one, which forbids a 304.
+        const again = await fetch(`${baseURL}${path}/da`, {
+          headers: { 'if-none-match': etag!, 'cache-control': 'max-age=0' },
+        });
+        expect(again.status, path).toBe(304);
+      }
+      // A page rendered per request says it depends on the cookies.
+      const login = await fetch(`${baseURL}/login/email`);
+      expect(login.headers.get('vary')).toMatch(/Cookie/);
+    });
+
     test('logs in and draws the dashboard and a chart page with no CSP violation', async () => {
       await logInToDashboard(page, 'tenant@demo.test');
       await expect(page.locator('.compact-graph-svg').first()).toBeVisible({ timeout: 30_000 });

@@ -173,8 +173,13 @@ test.describe
           // script of every page remains (Base.astro, with whatever small chunks the bundler splits out of it:
           // their names change with the code, so the test names what must be absent, and the bytes).
           const scripts = await scriptsOf(fresh, '/cookie-policy');
-          for (const script of scripts) expect(script.url).not.toMatch(/ConsentBanner|consent/i);
-          expect(scripts.reduce((sum, s) => sum + s.bytes, 0)).toBeLessThan(6_000);
+          // Base.astro's script reads the stored answer itself (src/lib/consentCookie.ts, which the bundler may
+          // split into a chunk of its own): a prerendered page cannot be told it by the server.
+          for (const script of scripts)
+            expect(script.url).not.toMatch(/ConsentBanner|consentBanner|cookieConsent/i);
+          // 7.5 KB raw since the policies are prerendered: the page itself reads the stored answer and would load
+          // the banner by a dynamic import, which brings Vite's preload helper (1.7 KB); it was under 6 KB before.
+          expect(scripts.reduce((sum, s) => sum + s.bytes, 0)).toBeLessThan(8_000);
         } finally {
           await fresh.close();
         }

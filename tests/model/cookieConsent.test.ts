@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import {
-  consentCookie,
-  cookieConsentMachine,
-  parseConsentCookie,
-} from '../../src/machines/cookieConsent.machine.ts';
+import { parseConsentCookie } from '../../src/lib/consentCookie.ts';
+import { consentCookie, cookieConsentMachine } from '../../src/machines/cookieConsent.machine.ts';
 import { executor, type Outcomes, replay } from './harness.ts';
 
 const events = [{ type: 'consent.accept' }, { type: 'consent.reject' }] as const;

@@ -4,12 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import {
-  type BackendTokens,
-  type SessionTokens,
-  sessionMachine,
-  type Tenancy,
-} from '../../src/machines/session.machine.ts';
+import { sessionMachine } from '../../src/machines/session.machine.ts';
+import type { BackendTokens, SessionTokens, Tenancy } from '../../src/machines/session.types.ts';
 import { Deferreds, ManualClock } from './harness.ts';
 
 const access = (name: string) => ({ token: `${name}-access`, expiresAt: Date.UTC(2030, 0, 1) });

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import { sessionMachine } from '../../src/machines/session.machine.ts';
 import {
   IMPERSONATION_SESSION_MS,
   type Impersonation,
@@ -12,9 +13,8 @@ import {
   msUntilImpersonationEnds,
   type RestoredSession,
   type SessionTokens,
-  sessionMachine,
   type Tenancy,
-} from '../../src/machines/session.machine.ts';
+} from '../../src/machines/session.types.ts';
 import { flush } from './harness.ts';
 
 const STARTED = Date.UTC(2026, 0, 15, 12, 0, 0);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { createTestModel } from 'xstate/graph';
+import { sessionMachine } from '../../src/machines/session.machine.ts';
 import {
   type BackendTokens,
   chooseTenancy,
@@ -8,10 +9,9 @@ import {
   type RestoredSession,
   type SessionEvent,
   type SessionTokens,
-  sessionMachine,
   type Tenancy,
   type UserAndTenancies,
-} from '../../src/machines/session.machine.ts';
+} from '../../src/machines/session.types.ts';
 import { Deferreds, executor, flush, ManualClock, modelOf, type Outcomes, replay } from './harness.ts';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);

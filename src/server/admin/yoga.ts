@@ -15,9 +15,9 @@ import {
 } from './resolvers/operators.ts';
 import { portfolio } from './resolvers/portfolio.ts';
 import { properties, property } from './resolvers/properties.ts';
+import * as propertyConsole from './resolvers/propertyConsole.ts';
 // Prices, fixed charges and CO₂ factors; report texts; statements (the "settings" part of issue 21).
 import * as settings from './resolvers/settings.ts';
-import * as propertyConsole from './resolvers/propertyConsole.ts';
 import * as support from './resolvers/support.ts';
 import * as tenancyCalls from './resolvers/tenancies.ts';
 import { type Resolvers, typeDefs } from './types.generated.ts';

@@ -4,7 +4,8 @@
  */
 import { createActor } from 'xstate';
 import { focusPageHeading } from '../../client/focusHeading.ts';
-import { cookieConsentMachine, parseConsentCookie } from '../../machines/cookieConsent.machine.ts';
+import { parseConsentCookie } from '../../lib/consentCookie.ts';
+import { cookieConsentMachine } from '../../machines/cookieConsent.machine.ts';
 
 type DataLayerEntry = Record<string, unknown>;
 declare global {
