@@ -1,11 +1,12 @@
 /**
  * A logical backup through the database engine, never a copy of its live files: every table of the app's schema
- * read with COPY inside one REPEATABLE READ transaction (one consistent snapshot), written gzip-compressed.
+ * read through a cursor (each value as its type's text output) inside one REPEATABLE READ transaction (one
+ * consistent snapshot), written gzip-compressed.
  * Made for the embedded database (`npm run cli -- backup`, which beside a running server works through its
  * PGlite worker); it works on PostgreSQL too, where pg_dump / pg_restore is the documented path (docs/deploy.md).
  *
  * The file: a JSON header line (format, schema version, sequences), then per table a JSON line naming it and
- * its columns, its rows in COPY text format (one line each: COPY escapes newlines inside values), and a `\.`
+ * its columns, its rows in COPY's text format (one line each: newlines inside values are escaped), and a `\.`
  * line; last a JSON footer line with every table's row count. Tables come parents first (foreign keys), so a
  * restore loads them in file order.
  *
@@ -18,7 +19,7 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { PostgresType, Sql, TransactionSql } from 'postgres';
@@ -126,6 +127,17 @@ async function tablesInOrder(sql: Session): Promise<Array<{ name: string; column
 const BATCH_ROWS = 5_000;
 const BATCH_BYTES = 4 << 20;
 
+/** Rows a backup reads per cursor fetch. */
+const CURSOR_ROWS = 2_000;
+
+/** A value in COPY's text format: `\\N` for NULL; backslash, newline, carriage return and tab escaped. */
+export function copyField(value: string | null): string {
+  if (value === null) return '\\N';
+  return value.replace(/[\\\n\r\t]/g, (c) =>
+    c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t',
+  );
+}
+
 const COPY_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
 
 /**
@@ -228,14 +240,19 @@ export async function backupDatabase(db: Db, file: string): Promise<BackupSummar
         await write(gzip, `${JSON.stringify(header)}\n`);
         for (const table of await tablesInOrder(sql)) {
           await write(gzip, `${JSON.stringify({ table: table.name, columns: table.columns })}\n`);
-          const columns = table.columns.map(quote).join(', ');
-          const rows = (await sql
-            .unsafe(`COPY (SELECT ${columns} FROM ${quote(table.name)}) TO STDOUT`)
-            .readable()) as Readable;
+          // Each value as its type's text output, read through a cursor (never the whole table in memory), and
+          // written as COPY's text format. Not `COPY … TO STDOUT`: postgres.js's COPY stream can leave its socket
+          // paused when CopyData and CopyDone arrive in one chunk while the reader applies backpressure
+          // (porsager/postgres#499, #1016), and the backup then hung (seen on both engines beside gzip).
+          const columns = table.columns.map((c) => `${quote(c)}::text`).join(', ');
+          const cursor = sql
+            .unsafe(`SELECT ${columns} FROM ${quote(table.name)}`)
+            .values()
+            .cursor(CURSOR_ROWS) as AsyncIterable<Array<Array<string | null>>>;
           let count = 0;
-          for await (const chunk of rows as AsyncIterable<Buffer>) {
-            for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) count++;
-            await write(gzip, chunk);
+          for await (const rows of cursor) {
+            await write(gzip, rows.map((row) => `${row.map(copyField).join('\t')}\n`).join(''));
+            count += rows.length;
           }
           await write(gzip, `${END_OF_DATA}\n`);
           tables[table.name] = count;
