@@ -12,7 +12,13 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../src/server/auth/tokens.ts';
-import { BackupError, backupDatabase, restoreDatabase } from '../../src/server/backup/backup.ts';
+import {
+  BackupError,
+  backupDatabase,
+  copyField,
+  parseCopyLine,
+  restoreDatabase,
+} from '../../src/server/backup/backup.ts';
 import { connectPostgres, type Database, openDatabase } from '../../src/server/db/client.ts';
 import { accounts, auditLog } from '../../src/server/db/schema.ts';
 import { createTestApi } from './helpers/api.ts';
@@ -191,4 +197,9 @@ describe('backup and restore', () => {
     },
     600_000,
   );
+  it("writes and reads COPY's text format: NULL, escapes, octal and hex bytes", () => {
+    const values = ['a\tb', 'line\nbreak\r', 'back\\slash \\N', '', null, 'æøå 🙂'];
+    expect(parseCopyLine(values.map(copyField).join('\t'))).toEqual(values);
+    expect(parseCopyLine('\\101\\x42\\303\\246\t\\N\t\\\\N')).toEqual(['ABæ', null, '\\N']);
+  });
 });

@@ -12,10 +12,10 @@ import { queryRows } from '../../db/sql.ts';
 import { defineTask } from '../task.ts';
 
 /** Months after the current one that get their partition ahead of time. */
-export const PARTITION_MONTHS_AHEAD = 3;
+const PARTITION_MONTHS_AHEAD = 3;
 
 /** The partitioned tables. */
-export const PARTITIONED_TABLES = ['register_readings', 'hourly_consumption'] as const;
+const PARTITIONED_TABLES = ['register_readings', 'hourly_consumption'] as const;
 
 export const partitionsTask = defineTask({
   name: 'partitions',
