@@ -26,14 +26,21 @@ export async function refreshStatistics(tx: Db, tables?: readonly string[]): Pro
  * about 0.65 s, and a day's readings grow its big tables by well under a tenth.
  */
 export async function refreshGrownStatistics(tx: Db): Promise<string[]> {
+  // A partitioned table (migration 0013) counts as the sum of its partitions, and is analyzed as a whole (ANALYZE
+  // of the parent analyzes every partition too); its partitions are not listed on their own.
   const grown = await queryRows<{ name: string }>(
     tx,
     sql`SELECT format('%I.%I', n.nspname, c.relname) AS name
         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema')
-          AND n.nspname NOT LIKE 'pg\_%'
-          AND (c.reltuples < 0
-            OR pg_relation_size(c.oid) / current_setting('block_size')::int > c.relpages * 1.1 + 8)
+        CROSS JOIN LATERAL (
+          SELECT bool_or(l.reltuples < 0) AS never, coalesce(sum(pg_relation_size(l.oid)), 0) AS bytes,
+                 coalesce(sum(l.relpages), 0) AS pages
+          FROM (SELECT c.oid AS relid WHERE c.relkind = 'r'
+                UNION ALL SELECT t.relid FROM pg_partition_tree(c.oid) t WHERE c.relkind = 'p' AND t.isleaf) leaf
+            JOIN pg_class l ON l.oid = leaf.relid) s
+        WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition
+          AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\_%'
+          AND (s.never OR s.bytes / current_setting('block_size')::int > s.pages * 1.1 + 8)
         ORDER BY 1`,
   );
   const names = grown.map((g) => g.name);

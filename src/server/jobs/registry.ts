@@ -6,6 +6,7 @@ import type { Task } from './task.ts';
 import { consumptionReportTask } from './tasks/consumptionReport.ts';
 import { evaluateAlarmTask } from './tasks/evaluateAlarm.ts';
 import { notificationMailTask } from './tasks/notificationMail.ts';
+import { partitionsTask } from './tasks/partitions.ts';
 import { sendMailTask } from './tasks/sendMail.ts';
 import { sweepTask } from './tasks/sweep.ts';
 
@@ -19,4 +20,5 @@ export const ALL_TASKS: readonly Task[] = [
   ingestBatchTask,
   meterHealthTask,
   lateDataTask,
+  partitionsTask,
 ] as unknown as readonly Task[];

@@ -10,6 +10,7 @@ import { queryRows } from '../db/sql.ts';
 import { DEFAULT_SILENT_HOURS, DEFAULT_STUCK_DAYS, meterHealthTask } from '../ingest/meterHealth.ts';
 import { type AlarmFrequency, latestCompletePeriod, localDate } from './alarmPeriods.ts';
 import { enqueue } from './queue.ts';
+import { partitionsTask } from './tasks/partitions.ts';
 import { DEFAULT_JOB_RETENTION_DAYS, sweepTask } from './tasks/sweep.ts';
 
 const FREQUENCIES: AlarmFrequency[] = ['day', 'week', 'month', 'year'];
@@ -25,14 +26,14 @@ export interface ScheduleOptions {
 }
 
 /**
- * Queues the due alarm evaluations, monthly reports, the day's sweep and the hour's meter check; returns how
- * many jobs were new.
+ * Queues the due alarm evaluations, monthly reports, the day's sweep and partition run, and the hour's meter
+ * check; returns how many jobs were new.
  */
 export async function scheduleDueJobs(
   db: Db,
   now: Date,
   options: ScheduleOptions = {},
-): Promise<{ alarms: number; reports: number; sweep: boolean; meterHealth: boolean }> {
+): Promise<{ alarms: number; reports: number; sweep: boolean; meterHealth: boolean; partitions: boolean }> {
   const iso = now.toISOString();
   let alarmJobs = 0;
   for (const frequency of FREQUENCIES) {
@@ -85,5 +86,7 @@ export async function scheduleDueJobs(
     },
     now,
   );
-  return { alarms: alarmJobs, reports: reports.length, sweep, meterHealth };
+  // Monthly partitions of the hourly-grain tables, made ahead (tasks/partitions.ts); by UTC day.
+  const partitions = await enqueue(db, partitionsTask, { day: iso.slice(0, 10) }, now);
+  return { alarms: alarmJobs, reports: reports.length, sweep, meterHealth, partitions };
 }

@@ -1,29 +1,28 @@
-// NOT RUN (named .unfinished.ts so vitest leaves it out). Cause found on PGlite (2026-11-25, carry): PGlite 0.5.16
-// cannot take a client's COPY ... FROM STDIN; sent one, the engine exits and the whole embedded database with it
-// (restore then failed with CONNECTION_CLOSED, then CONNECT_TIMEOUT). A fix tried, not committed: the PGlite worker
-// answers the copy-in exchange itself (CopyInResponse, collect CopyData) and on CopyDone runs the same COPY from
-// '/dev/blob' (docs/notes/pglite-copy-in.patch, git apply): a plain COPY worked, in and outside a
-// transaction, and a CopyFail in a transaction rolled back; a COPY whose rows the engine refuses (outside a
-// transaction) hung, and this file with the patch applied did not finish in 7 minutes on PGlite. Also open: restore --replace will hit
-// audit_log's append-only TRUNCATE trigger (migration 0008), and the PostgreSQL hang is not yet explained. Rename
-// it back to tests/api/backup.test.ts once those are fixed.
 /**
  * Backups that restore (issue 20): back up the fixture, wipe (a new, migrated database), restore, and compare every
  * table's row count and a tenant's yearly graph. A restore into a database with data is refused and changes
  * nothing; `--replace` replaces it; a backup never overwrites a file; serial ids carry on after a restore.
- * On both engines (the same code reads and writes through postgres.js).
+ * On both engines (the same code reads and writes through postgres.js; restore uses batched INSERTs, not COPY FROM
+ * STDIN, which PGlite cannot take over its socket). The audit log's append-only trigger does not stop --replace.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../src/server/auth/tokens.ts';
-import { BackupError, backupDatabase, restoreDatabase } from '../../src/server/backup/backup.ts';
-import type { Database } from '../../src/server/db/client.ts';
-import { accounts } from '../../src/server/db/schema.ts';
+import {
+  BackupError,
+  backupDatabase,
+  copyField,
+  parseCopyLine,
+  restoreDatabase,
+} from '../../src/server/backup/backup.ts';
+import { connectPostgres, type Database, openDatabase } from '../../src/server/db/client.ts';
+import { accounts, auditLog } from '../../src/server/db/schema.ts';
 import { createTestApi } from './helpers/api.ts';
-import { freshDatabase } from './helpers/db.ts';
+import { freshDatabase, testEngine } from './helpers/db.ts';
 import { type Fixture, seedFixture } from './helpers/fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'backup-test-'));
@@ -35,6 +34,14 @@ beforeAll(async () => {
   source = await freshDatabase();
   opened.push(source);
   fx = await seedFixture(source.db);
+  // Values COPY's text format escapes (tab, newline, backslash, a carriage return), non-ASCII text and JSON.
+  await source.db.insert(auditLog).values({
+    actor: 'cli:root',
+    action: 'backup.test',
+    subjectType: 'note',
+    subjectId: 'tab\there\nnew line \\N back\\slash\r æøå 🙂',
+    before: { text: 'quote " and \\ and \n', list: [1, null, 'x'] },
+  });
 }, 300_000);
 afterAll(async () => {
   for (const database of opened) await database.close();
@@ -85,7 +92,7 @@ async function yearlyGraph(database: Database): Promise<unknown> {
 }
 
 describe('backup and restore', () => {
-  it.skip('backs up, wipes, restores: same row counts and the same yearly graph', async () => {
+  it('backs up, wipes, restores: same row counts and the same yearly graph', async () => {
     const counts = await rowCounts(source);
     const graph = await yearlyGraph(source);
     expect(JSON.stringify(graph)).toMatch(/[1-9]/);
@@ -105,6 +112,10 @@ describe('backup and restore', () => {
     expect(restored.rows).toBe(made.rows);
     expect(await rowCounts(target)).toEqual(counts);
     expect(await yearlyGraph(target)).toEqual(graph);
+    const auditRows = async (database: Database) =>
+      JSON.stringify(await database.db.select().from(auditLog).orderBy(auditLog.id));
+    expect(await auditRows(target)).toEqual(await auditRows(source));
+    expect(await auditRows(target)).toContain('æøå 🙂');
 
     // Serial ids carry on after the restored ones.
     const [added] = await target.db.insert(accounts).values({ name: 'After restore' }).returning();
@@ -114,8 +125,16 @@ describe('backup and restore', () => {
     await expect(restoreDatabase(target.db, file)).rejects.toThrow(BackupError);
     await expect(restoreDatabase(target.db, file)).rejects.toThrow(/--replace/);
     expect((await rowCounts(target)).accounts).toBe(counts.accounts! + 1);
+    // The audit log is append-only (its trigger refuses UPDATE, DELETE and TRUNCATE): --replace still replaces it.
     await restoreDatabase(target.db, file, { replace: true });
     expect(await rowCounts(target)).toEqual(counts);
+    expect(await auditRows(target)).toEqual(await auditRows(source));
+    // ... and the trigger is back on afterwards.
+    const refused = await target.db.execute(sql`DELETE FROM audit_log`).then(
+      () => null,
+      (err: unknown) => err as { cause?: { message?: string } },
+    );
+    expect(refused?.cause?.message).toMatch(/append-only/);
   }, 600_000);
 
   it('refuses a file that is not a backup, or cut short, and writes nothing', async () => {
@@ -139,4 +158,48 @@ describe('backup and restore', () => {
     expect(Object.values(counts).every((n) => n === 0)).toBe(true);
     expect(existsSync(`${whole}.partial-${process.pid}`)).toBe(false);
   }, 600_000);
+  // PostgreSQL's documented path (docs/deploy.md): pg_dump's custom format, pg_restore into a new, empty database.
+  it.runIf(testEngine === 'postgres')(
+    'PostgreSQL: pg_dump and pg_restore as documented give the same row counts and yearly graph',
+    async () => {
+      const adminUrl = process.env.TEST_DATABASE_URL!;
+      const urlOf = (name: string) => {
+        const url = new URL(adminUrl);
+        url.pathname = `/${name}`;
+        return url.toString();
+      };
+      const [{ name }] = (await source.db.execute(sql`SELECT current_database() AS name`)) as unknown as [
+        { name: string },
+      ];
+      const dump = join(dir, 'tenant-app.dump');
+      execFileSync('pg_dump', ['--format=custom', '--no-owner', `--file=${dump}`, urlOf(name)]);
+      const restoredName = `${name}_restored`;
+      const admin = await connectPostgres(adminUrl, { max: 1 });
+      try {
+        await admin.unsafe(`CREATE DATABASE ${restoredName}`);
+        execFileSync('pg_restore', [
+          '--no-owner',
+          '--exit-on-error',
+          `--dbname=${urlOf(restoredName)}`,
+          dump,
+        ]);
+        const restored = await openDatabase({ url: urlOf(restoredName), max: 2 });
+        try {
+          expect(await rowCounts(restored)).toEqual(await rowCounts(source));
+          expect(await yearlyGraph(restored)).toEqual(await yearlyGraph(source));
+        } finally {
+          await restored.close();
+        }
+      } finally {
+        await admin.unsafe(`DROP DATABASE IF EXISTS ${restoredName} WITH (FORCE)`);
+        await admin.end({ timeout: 5 });
+      }
+    },
+    600_000,
+  );
+  it("writes and reads COPY's text format: NULL, escapes, octal and hex bytes", () => {
+    const values = ['a\tb', 'line\nbreak\r', 'back\\slash \\N', '', null, 'æøå 🙂'];
+    expect(parseCopyLine(values.map(copyField).join('\t'))).toEqual(values);
+    expect(parseCopyLine('\\101\\x42\\303\\246\t\\N\t\\\\N')).toEqual(['ABæ', null, '\\N']);
+  });
 });
