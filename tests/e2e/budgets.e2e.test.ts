@@ -155,7 +155,9 @@ test.describe
             await expect(tab.locator('.apexcharts-svg').first()).toBeVisible({ timeout: 30_000 });
           });
           expect(touched.filter((f) => /__apex_/.test(f.body)).length, path).toBeGreaterThan(0);
-          await expect(tab.locator('.chart-sketch')).toHaveCount(0);
+          // The touched chart is ApexCharts' now; another chart on the page waits for its own touch.
+          await expect(tab.locator('.deferred-chart').first().locator('.chart-sketch')).toHaveCount(0);
+          await expect(tab.locator('.deferred-chart').first().locator('.apexcharts-svg')).toBeVisible();
           await tab.close();
         }
       } finally {
