@@ -79,7 +79,7 @@ export function ChartSketch({ model, lang, title, height, focusable = false }: P
   const bottom = ticks[0] ?? 0;
   const top = ticks[ticks.length - 1] ?? 1;
   // The plot's height in px (the SVG stretches its own units to it): the box less time labels and legend.
-  const plot = Math.max(40, height + 15 - 34 - (legend ? 26 : 0) - 12);
+  const plot = Math.max(40, height + 15 - 16 - 6 - 28 - (legend ? 26 : 0) - 4);
   const y = (v: number) => ((top - v) / (top - bottom || 1)) * plot;
   const count = Math.max(1, model.timestamps.length);
   const width = count * SLOT;
@@ -94,28 +94,26 @@ export function ChartSketch({ model, lang, title, height, focusable = false }: P
     <div
       className="chart-sketch"
       data-testid="chart-sketch"
-      style={{ height: height + 15, display: 'flex', flexDirection: 'column', fontSize: 12, color: AXIS }}
+      style={{
+        height: height + 15,
+        display: 'flex',
+        flexDirection: 'column',
+        fontSize: 12,
+        color: AXIS,
+        overflow: 'hidden',
+      }}
       role="img"
       aria-label={title}
       tabIndex={focusable ? 0 : undefined}
     >
-      <div style={{ display: 'flex', flex: '0 0 auto', paddingTop: 12 }}>
+      <div aria-hidden="true" style={{ height: 16, lineHeight: '16px', fontWeight: 500 }}>
+        {model.format.unit}
+      </div>
+      <div style={{ display: 'flex', flex: '0 0 auto', paddingTop: 6 }}>
         <div
           aria-hidden="true"
           style={{ position: 'relative', width: 52, height: plot, flex: '0 0 auto', textAlign: 'right' }}
         >
-          <span
-            style={{
-              position: 'absolute',
-              left: 0,
-              top: plot / 2,
-              transform: 'translate(-30%, -50%) rotate(-90deg)',
-              fontWeight: 500,
-              whiteSpace: 'nowrap',
-            }}
-          >
-            {model.format.unit}
-          </span>
           {ticks.map((v) => (
             <span
               key={v}
@@ -198,7 +196,8 @@ export function ChartSketch({ model, lang, title, height, focusable = false }: P
               style={{
                 position: 'absolute',
                 left: `${((i + 0.5) / count) * 100}%`,
-                transform: 'translateX(-50%)',
+                // The last label ends at the plot's edge rather than past it.
+                transform: (i + 0.5) / count > 0.9 ? 'translateX(-85%)' : 'translateX(-50%)',
                 whiteSpace: 'nowrap',
               }}
             >
