@@ -160,6 +160,15 @@ test.describe
           await expect(tab.locator('.deferred-chart').first().locator('.apexcharts-svg')).toBeVisible();
           await tab.close();
         }
+        // By keyboard: the sketch is a tab stop; focusing it loads ApexCharts, and focus moves to its chart.
+        const tab = await phone.newPage();
+        await tab.goto(`${home}${CHART_PAGES[0]}`);
+        const sketch = tab.locator('.deferred-chart').first().locator('.chart-sketch');
+        await expect(sketch).toHaveAttribute('tabindex', '0', { timeout: 30_000 });
+        await sketch.focus();
+        const drawn = tab.locator('.deferred-chart').first().locator('svg[tabindex="0"]');
+        await expect(drawn).toBeFocused({ timeout: 30_000 });
+        await tab.close();
       } finally {
         await phone.close();
       }

@@ -104,9 +104,8 @@ export function ConsumptionChart({
   const [loaded, setLoaded] = useState(false);
   const [failed, setFailed] = useState(false);
   const weekWord = t('chart.week_short');
-  // Read when drawn: it changing must not draw again.
+  // Taken at mount and used by the first drawing only: a later redraw (another period) must not move focus.
   const focusOnDraw = useRef(focusWhenDrawn);
-  focusOnDraw.current = focusWhenDrawn;
 
   useEffect(() => {
     let disposed = false;
@@ -232,6 +231,7 @@ export function ConsumptionChart({
         );
         setLoaded(true);
         if (focusOnDraw.current) host.current.querySelector<SVGElement>('svg[tabindex]')?.focus();
+        focusOnDraw.current = false;
       }
     })().catch(() => {
       if (!disposed) setFailed(true);

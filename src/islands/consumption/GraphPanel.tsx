@@ -66,7 +66,8 @@ function DeferredChart({ model, lang, title, height }: ChartProps) {
       onPointerEnter={want}
       onPointerDown={want}
       onFocus={() => {
-        focused.current = true;
+        // Focus on the sketch (before ApexCharts): move it to ApexCharts' chart when drawn.
+        if (!wanted) focused.current = true;
         want();
       }}
     >
