@@ -230,8 +230,6 @@ export function ConsumptionChart({
           t(hidden ? 'chart.legend_hidden' : 'chart.legend_shown', { name }),
         );
         setLoaded(true);
-        if (focusOnDraw.current) host.current.querySelector<SVGElement>('svg[tabindex]')?.focus();
-        focusOnDraw.current = false;
       }
     })().catch(() => {
       if (!disposed) setFailed(true);
@@ -242,6 +240,13 @@ export function ConsumptionChart({
       chart?.destroy();
     };
   }, [model, lang, title, height, compact, weekWord, t]);
+
+  // Once shown (a hidden host cannot take focus), the first drawing takes the focus its placeholder had.
+  useEffect(() => {
+    if (!loaded || !focusOnDraw.current) return;
+    focusOnDraw.current = false;
+    host.current?.querySelector<SVGElement>('svg[tabindex]')?.focus();
+  }, [loaded]);
 
   return (
     // ApexCharts makes its host `height` + 15 px tall; the box has that height from the start (no shift).
