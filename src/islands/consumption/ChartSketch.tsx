@@ -87,8 +87,8 @@ export function ChartSketch({ model, lang, title, height, focusable = false }: P
   const barWidth = (SLOT * 0.62) / Math.max(1, bars.length);
   const number = new Intl.NumberFormat(lang === 'en' ? 'en-GB' : 'da-DK', { maximumFractionDigits: 2 });
   const labels = axisLabels(model, lang, t('chart.week_short'));
-  // Every n-th time label, counted from the last, as ConsumptionChart thins them (assumes a phone-wide box).
-  const step = Math.max(1, Math.ceil(labels.length / (model.resolution === 'HOUR' ? 4 : 5)));
+  // Four time labels, counted from the last, as ConsumptionChart thins them on a phone-wide box.
+  const step = Math.max(1, Math.ceil(labels.length / 4));
   return (
     // One image named by the chart's title (the numbers are in the table alternative below the chart).
     <div
@@ -195,9 +195,9 @@ export function ChartSketch({ model, lang, title, height, focusable = false }: P
               key={i}
               style={{
                 position: 'absolute',
-                left: `${((i + 0.5) / count) * 100}%`,
-                // The last label ends at the plot's edge rather than past it.
-                transform: (i + 0.5) / count > 0.9 ? 'translateX(-85%)' : 'translateX(-50%)',
+                // The last bucket's label ends at the plot's edge rather than past it.
+                left: i === count - 1 ? '100%' : `${((i + 0.5) / count) * 100}%`,
+                transform: i === count - 1 ? 'translateX(-100%)' : 'translateX(-50%)',
                 whiteSpace: 'nowrap',
               }}
             >
