@@ -1,18 +1,22 @@
 /**
- * Lighthouse performance, mobile and desktop, for /login/email and the dashboard (logged in), on the built
+ * Lighthouse performance, mobile and desktop, for /login/email, the dashboard and the chart pages (heat energy, its
+ * price page, indoor climate; logged in), on the built
  * app with demo data in the system Chromium, as served (the server compresses). Prints the median of a few
  * runs: a shared machine makes single runs noisy.
  * Alone: `node --import tsx tests/bench/lighthouse.ts [--runs=3] [--url=http://127.0.0.1:4391]
- * [--page=login|dashboard] [--form=mobile|desktop]`.
+ * [--page=login|dashboard|charts] [--form=mobile|desktop]`. Each line ends with the load average (1 min) when it
+ * was printed: Lighthouse's scores on a busy machine are not those of a phone.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse, { desktopConfig, type Flags } from 'lighthouse';
 import { launchBrowser, logIn } from './browser.ts';
 import { startUntilReady, stop } from './start.ts';
 
 const repo = new URL('../..', import.meta.url).pathname;
+
+type Key = 'login' | 'dashboard' | 'charts';
 
 /** Lighthouse's benchmarkIndex is this machine's speed at the time: lower means a busier or slower CPU. */
 type Scores = {
@@ -75,7 +79,7 @@ const fmt = (s: Scores) =>
 
 /** Prints Lighthouse figures for a running app at `base` (started here when not given). */
 export async function benchLighthouse(
-  options: { runs?: number; base?: string; page?: 'login' | 'dashboard'; form?: 'mobile' | 'desktop' } = {},
+  options: { runs?: number; base?: string; page?: Key; form?: 'mobile' | 'desktop' } = {},
 ): Promise<void> {
   const runs = options.runs ?? 3;
   let dataDir: string | null = null;
@@ -100,7 +104,7 @@ export async function benchLighthouse(
     const clearHttpCache = () => cdp.send('Network.clearBrowserCache');
     console.log(`\nLighthouse performance (median of ${runs}; score, then the metrics of that run)`);
     for (const { label, origin } of origins) {
-      const measure = async (key: 'login' | 'dashboard', name: string, url: string) => {
+      const measure = async (key: Key, name: string, url: string) => {
         if (options.page && options.page !== key) return;
         for (const desktop of [false, true]) {
           if (options.form && options.form !== (desktop ? 'desktop' : 'mobile')) continue;
@@ -111,7 +115,10 @@ export async function benchLighthouse(
             results.push(await audit(url, debuggingPort, desktop));
           }
           const form = desktop ? 'desktop' : 'mobile ';
-          console.log(`  ${label.padEnd(11)} ${name.padEnd(12)} ${form} ${fmt(median(results))}`);
+          console.log(
+            `  ${label.padEnd(11)} ${name.padEnd(12)} ${form} ${fmt(median(results))}  load ${loadavg()[0]!.toFixed(1)}` +
+              (runs > 1 ? `  runs ${results.map((r) => r.performance).join('/')}` : ''),
+          );
         }
       };
       // /login/email as the visitor it is for: logged out. Measured before the login below, since a stored
@@ -125,6 +132,9 @@ export async function benchLighthouse(
       const dashboard = page.url();
       await page.close();
       await measure('dashboard', 'dashboard', dashboard);
+      await measure('charts', 'heat energy', `${dashboard}consumption/heat-energy`);
+      await measure('charts', 'heat price', `${dashboard}consumption/heat-energy/price`);
+      await measure('charts', 'indoor clim.', `${dashboard}consumption/indoor-climate`);
     }
   } finally {
     await browser.close();
@@ -140,7 +150,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await benchLighthouse({
     runs: Number(arg('runs') ?? 3),
     base: arg('url'),
-    page: page === 'login' || page === 'dashboard' ? page : undefined,
+    page: page === 'login' || page === 'dashboard' || page === 'charts' ? page : undefined,
     form: form === 'mobile' || form === 'desktop' ? form : undefined,
   });
 }

@@ -11,6 +11,13 @@ const KB = 1024;
 /** Pages that must load no framework JS: they have no island. Static content pages belong here. */
 const PAGES_WITHOUT_ISLANDS = ['/login', '/login/email'];
 
+/** The pages with a full chart (ApexCharts), below the tenancy's home. */
+const CHART_PAGES = [
+  'consumption/heat-energy',
+  'consumption/heat-energy/price',
+  'consumption/indoor-climate',
+];
+
 type Loaded = { url: string; gz: number; body: string };
 
 /** Every JS file the page loads while `action` runs and until the network is idle. */
@@ -116,5 +123,54 @@ test.describe
       expect(chart.map((f) => f.url)).toEqual([]);
       expect(total(files), report(files)).toBeLessThanOrEqual(170 * KB);
       await cold.close();
+    });
+    test('a chart page on a phone loads at most 200 KB of JS and not the chart library, until the chart is touched', async ({
+      browser,
+    }) => {
+      // A touch-only phone (no hover): the first chart is plain SVG (ChartSketch); ApexCharts comes with the
+      // first touch or focus of the chart. The session comes from the page logged in above.
+      const phone = await browser.newContext({
+        storageState: await page.context().storageState(),
+        viewport: { width: 412, height: 823 },
+        isMobile: true,
+        hasTouch: true,
+      });
+      const home = new URL(page.url()).pathname;
+      try {
+        for (const path of CHART_PAGES) {
+          const tab = await phone.newPage();
+          const files = await loadedJs(tab, async () => {
+            await tab.goto(`${home}${path}`);
+            await expect(tab.locator('.chart-sketch-svg').first()).toBeVisible({ timeout: 30_000 });
+          });
+          const chart = files.filter((f) => /__apex_/.test(f.body));
+          expect(
+            chart.map((f) => f.url),
+            path,
+          ).toEqual([]);
+          expect(total(files), `${path}:\n${report(files)}`).toBeLessThanOrEqual(200 * KB);
+          // The chart library still comes, and draws, on the first touch.
+          const touched = await loadedJs(tab, async () => {
+            await tab.locator('.chart-sketch').first().tap();
+            await expect(tab.locator('.apexcharts-svg').first()).toBeVisible({ timeout: 30_000 });
+          });
+          expect(touched.filter((f) => /__apex_/.test(f.body)).length, path).toBeGreaterThan(0);
+          // The touched chart is ApexCharts' now; another chart on the page waits for its own touch.
+          await expect(tab.locator('.deferred-chart').first().locator('.chart-sketch')).toHaveCount(0);
+          await expect(tab.locator('.deferred-chart').first().locator('.apexcharts-svg')).toBeVisible();
+          await tab.close();
+        }
+        // By keyboard: the sketch is a tab stop; focusing it loads ApexCharts, and focus moves to its chart.
+        const tab = await phone.newPage();
+        await tab.goto(`${home}${CHART_PAGES[0]}`);
+        const sketch = tab.locator('.deferred-chart').first().locator('.chart-sketch');
+        await expect(sketch).toHaveAttribute('tabindex', '0', { timeout: 30_000 });
+        await sketch.focus();
+        const drawn = tab.locator('.deferred-chart').first().locator('svg[tabindex="0"]');
+        await expect(drawn).toBeFocused({ timeout: 30_000 });
+        await tab.close();
+      } finally {
+        await phone.close();
+      }
     });
   });

@@ -4,7 +4,7 @@
  * legend under the chart). ApexCharts' keyboard module makes the
  * chart focusable and its points steppable with the arrow keys.
  */
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bucketLabel } from '../../lib/buckets.ts';
 import type { Language } from '../../lib/languages.ts';
@@ -38,7 +38,17 @@ export type GraphModel = {
   estimated?: boolean[];
 };
 
-type Props = { model: GraphModel; lang: Language; title: string; height?: number; compact?: boolean };
+type Props = {
+  model: GraphModel;
+  lang: Language;
+  title: string;
+  height?: number;
+  compact?: boolean;
+  /** Shown instead of the spinner until ApexCharts has drawn (ChartSketch: the same chart in plain SVG). */
+  placeholder?: ReactNode;
+  /** Move focus to the drawn chart (the user focused the placeholder, which it replaces). */
+  focusWhenDrawn?: boolean;
+};
 
 /** Axis labels: times for an hourly graph of one day, with the day when it spans several. */
 export function axisLabels(model: GraphModel, lang: Language, weekWord: string): string[] {
@@ -80,12 +90,22 @@ function localiseLegend(host: HTMLElement, label: (name: string, hidden: boolean
 }
 
 /** The chart. */
-export function ConsumptionChart({ model, lang, title, height = 320, compact = false }: Props) {
+export function ConsumptionChart({
+  model,
+  lang,
+  title,
+  height = 320,
+  compact = false,
+  placeholder,
+  focusWhenDrawn = false,
+}: Props) {
   const { t } = useTranslation('consumption');
   const host = useRef<HTMLDivElement>(null);
   const [loaded, setLoaded] = useState(false);
   const [failed, setFailed] = useState(false);
   const weekWord = t('chart.week_short');
+  // Taken at mount and used by the first drawing only: a later redraw (another period) must not move focus.
+  const focusOnDraw = useRef(focusWhenDrawn);
 
   useEffect(() => {
     let disposed = false;
@@ -221,12 +241,29 @@ export function ConsumptionChart({ model, lang, title, height = 320, compact = f
     };
   }, [model, lang, title, height, compact, weekWord, t]);
 
+  // Once shown (a hidden host cannot take focus), the first drawing takes the focus its placeholder had.
+  useEffect(() => {
+    if (!loaded || !focusOnDraw.current) return;
+    focusOnDraw.current = false;
+    host.current?.querySelector<SVGElement>('svg[tabindex]')?.focus();
+  }, [loaded]);
+
   return (
     // ApexCharts makes its host `height` + 15 px tall; the box has that height from the start (no shift).
-    <div className="chart" style={{ minHeight: height + 15 }}>
-      {!loaded && !failed && <Spinner label={t('chart.loading')} />}
+    // With a placeholder, ApexCharts draws into a hidden host laid over it, shown in the same commit that
+    // removes the placeholder: nothing shifts, and the two are never seen together.
+    <div className="chart" style={{ minHeight: height + 15, position: placeholder ? 'relative' : undefined }}>
+      {!loaded && (placeholder ?? (!failed && <Spinner label={t('chart.loading')} />))}
       {failed && <p className="alert error">{t('chart.failed')}</p>}
-      <div ref={host} className="chart-host" />
+      <div
+        ref={host}
+        className="chart-host"
+        style={
+          placeholder && !loaded
+            ? { position: 'absolute', top: 0, left: 0, right: 0, visibility: 'hidden' }
+            : undefined
+        }
+      />
     </div>
   );
 }

@@ -1,19 +1,93 @@
 /** A graph with its accessible table alternative and CSV download; the table holds the same shown values. */
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bucketLabel, localTimestamp } from '../../lib/buckets.ts';
 import { csvNumber } from '../../lib/csv.ts';
 import type { Language } from '../../lib/languages.ts';
-import { Spinner } from '../shared/Spinner.tsx';
+import { ChartSketch } from './ChartSketch.tsx';
 import { CompactGraph } from './CompactGraph.tsx';
 import type { GraphModel } from './ConsumptionChart.tsx';
 import { CsvButton, DataTable, type TableModel } from './DataTable.tsx';
 import { ESTIMATED_FILL } from './graphModel.ts';
 
 // The full chart (and, inside it, ApexCharts) loads only where one is drawn: the dashboard's cards use CompactGraph.
-const ConsumptionChart = lazy(() =>
-  import('./ConsumptionChart.tsx').then((m) => ({ default: m.ConsumptionChart })),
-);
+const loadChart = () => import('./ConsumptionChart.tsx').then((m) => ({ default: m.ConsumptionChart }));
+const ConsumptionChart = lazy(loadChart);
+
+/** Calls `run` once the page has loaded and the browser is first idle; returns a cancel. */
+function whenIdle(run: () => void): () => void {
+  let cancel = () => {};
+  const idle = () => {
+    if (typeof requestIdleCallback === 'function') {
+      const id = requestIdleCallback(run, { timeout: 3000 });
+      cancel = () => cancelIdleCallback(id);
+    } else {
+      const id = setTimeout(run, 300);
+      cancel = () => clearTimeout(id);
+    }
+  };
+  if (document.readyState === 'complete') idle();
+  else {
+    window.addEventListener('load', idle, { once: true });
+    cancel = () => window.removeEventListener('load', idle);
+  }
+  return () => cancel();
+}
+
+type ChartProps = { model: GraphModel; lang: Language; title: string; height: number };
+
+/**
+ * A full chart: first drawn as plain SVG (ChartSketch: axes, unit, series, legend names), then replaced in place
+ * by ApexCharts (tooltips, keyboard stepping, legend toggles). ApexCharts (about 190 KB gzip, and the longest
+ * task of a chart page's load on a phone) loads when the chart is pointed at, touched or focused; on a device
+ * that can hover also when the browser is first idle after load, so the tooltips are there when the mouse comes.
+ * On a touch-only device (a phone) it loads on the first touch or focus: a phone that only looks pays nothing.
+ */
+function DeferredChart({ model, lang, title, height }: ChartProps) {
+  const [wanted, setWanted] = useState(false);
+  const [touchOnly, setTouchOnly] = useState(false);
+  const focused = useRef(false);
+  useEffect(() => {
+    if (wanted) return;
+    if (window.matchMedia?.('(hover: none)').matches) {
+      setTouchOnly(true);
+      return;
+    }
+    return whenIdle(() => setWanted(true));
+  }, [wanted]);
+  const want = () => setWanted(true);
+  const sketch = (
+    <ChartSketch model={model} lang={lang} title={title} height={height} focusable={touchOnly} />
+  );
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: pointing, touching or focusing the chart only loads the full chart
+    <div
+      className="deferred-chart"
+      onPointerEnter={want}
+      onPointerDown={want}
+      onFocus={() => {
+        // Focus on the sketch (before ApexCharts): move it to ApexCharts' chart when drawn.
+        if (!wanted) focused.current = true;
+        want();
+      }}
+    >
+      {wanted ? (
+        <Suspense fallback={sketch}>
+          <ConsumptionChart
+            model={model}
+            lang={lang}
+            title={title}
+            height={height}
+            placeholder={sketch}
+            focusWhenDrawn={focused.current}
+          />
+        </Suspense>
+      ) : (
+        sketch
+      )}
+    </div>
+  );
+}
 
 /**
  * The table of a graph: one row per bucket (local time), one column per series, a column saying which buckets
@@ -115,16 +189,7 @@ export function GraphPanel({
       {hasData && compact ? (
         <CompactGraph model={model} lang={lang} title={title} height={height ?? 140} />
       ) : hasData ? (
-        <Suspense
-          fallback={
-            // The same box ConsumptionChart draws in, so nothing shifts when it arrives.
-            <div className="chart" style={{ minHeight: (height ?? 320) + 15 }}>
-              <Spinner label={t('chart.loading')} />
-            </div>
-          }
-        >
-          <ConsumptionChart model={model} lang={lang} title={title} height={height} compact={compact} />
-        </Suspense>
+        <DeferredChart model={model} lang={lang} title={title} height={height ?? 320} />
       ) : (
         <div className="state-box empty">
           <p>{t('no_data')}</p>
