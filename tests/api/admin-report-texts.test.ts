@@ -4,6 +4,7 @@
  * validation all or nothing with each field's problem; refusals change nothing; writes are audited.
  */
 import { eq } from 'drizzle-orm';
+import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   allocationStatements,
@@ -30,7 +31,9 @@ let m: AdminMatrix;
 const audits = async () => (await m.database.db.select().from(auditLog)).length;
 const statementCount = async () => (await m.database.db.select().from(allocationStatements)).length;
 const file = (name: string, body: unknown) => ({ name, text: JSON.stringify(body, null, 2) });
-const ours = { ...validStatement, tenancy: 'T-P1-1' };
+// A Danish statement made today must give the tenant at least 6 weeks to object (the import's rule).
+const deadline = Temporal.Now.plainDateISO('Europe/Copenhagen').add({ weeks: 10 }).toString();
+const ours = { ...validStatement, tenancy: 'T-P1-1', objectionDeadline: deadline };
 
 beforeAll(async () => {
   m = await setUpAdminMatrix();
@@ -163,6 +166,18 @@ describe('statement upload', () => {
       problems: [],
     });
     expect(await statementCount()).toBe(0);
+    // The check applies the objection-deadline rule the import applies: a deadline before today is refused by
+    // the dry run already, with its field, instead of passing the check and failing the import.
+    const early = await m.as('managerHere', S.upload, {
+      p: String(m.fx.p1),
+      f: [file('early.json', { ...ours, objectionDeadline: '2026-10-15' })],
+      d: true,
+    });
+    expect(early.data!.uploadStatements).toMatchObject({
+      ok: false,
+      imported: 0,
+      problems: [{ file: 'early.json', field: 'objectionDeadline' }],
+    });
     const before = await audits();
     const codes = await m.matrix(S.upload, () => ({ p: String(m.fx.p1), f: [file('a.json', ours)] }));
     expect(codes).toEqual({

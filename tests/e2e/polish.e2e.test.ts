@@ -164,6 +164,16 @@ test.describe
       const graph = page.locator('.compact-graph').first();
       await expect(graph).toBeVisible({ timeout: 30_000 });
       await expect(graph.locator('.compact-graph-top')).toHaveText(/\d.*kWh/);
+      // The scale's label sits between the card's total and the bars, covering neither (it once hid the total's
+      // thousands comma, so 1,111 read as 1.111).
+      const card = page.getByTestId('heat-total');
+      const [total, top, bars] = await Promise.all([
+        card.locator('.kpi-value').boundingBox(),
+        graph.locator('.compact-graph-top').boundingBox(),
+        graph.locator('.compact-graph-svg').boundingBox(),
+      ]);
+      expect(top!.y).toBeGreaterThanOrEqual(total!.y + total!.height);
+      expect(top!.y + top!.height).toBeLessThanOrEqual(bars!.y + 0.5);
       await graph.focus();
       const last = await graph.getAttribute('aria-valuetext');
       expect(last).toMatch(/: .*\d/);

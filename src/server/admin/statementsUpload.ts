@@ -5,10 +5,17 @@
  * and which of the property's tenancies have a statement.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import { Temporal } from 'temporal-polyfill';
+import { TIME_ZONE } from '../../lib/periods.ts';
 import type { Db } from '../db/client.ts';
 import { allocationStatements, apartments, tenancies } from '../db/schema.ts';
 import { importStatements, StatementImportError } from '../statements/import.ts';
-import { parseStatementJson, type StatementInput, statementRow } from '../statements/model.ts';
+import {
+  objectionDeadlineProblem,
+  parseStatementJson,
+  type StatementInput,
+  statementRow,
+} from '../statements/model.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { type OperatorScope, requireProperty } from './scope.ts';
 import { settingsError } from './settingsErrors.ts';
@@ -92,8 +99,22 @@ function parseFiles(files: { name: string; text: string }[]) {
   return { problems, parsed };
 }
 
-/** Checks the files against the property: its tenancies only, no period twice or imported already. */
-async function check(db: Db, propertyId: number, files: { name: string; text: string }[]) {
+/**
+ * Checks the files against the property: its tenancies only, no period twice or imported already, and the
+ * objection deadline by the property's country's rule for a statement made now (the same rule `importStatements`
+ * applies, so a check that passes is an import that passes).
+ */
+async function check(
+  db: Db,
+  property: { id: number; country: string },
+  files: { name: string; text: string }[],
+  now: Date,
+) {
+  const propertyId = property.id;
+  const createdOn = Temporal.Instant.fromEpochMilliseconds(now.getTime())
+    .toZonedDateTimeISO(TIME_ZONE)
+    .toPlainDate()
+    .toString();
   const { problems, parsed } = parseFiles(files);
   const refs = [...new Set(parsed.map((p) => p.statement.tenancy))];
   const own = refs.length
@@ -123,6 +144,9 @@ async function check(db: Db, propertyId: number, files: { name: string; text: st
       problems.push({ file, field: 'tenancy', message: `"${s.tenancy}" is not a tenancy of this property` });
       continue;
     }
+    const deadline = objectionDeadlineProblem(s.objectionDeadline, createdOn, property.country);
+    if (deadline)
+      problems.push({ file, field: 'objectionDeadline', message: `${s.objectionDeadline} ${deadline}` });
     const key = `${id} ${s.periodStart} ${s.periodEnd}`;
     if (taken.has(key))
       problems.push({
@@ -152,7 +176,8 @@ export async function uploadStatements(
   const property = await requireProperty(db, scope, propertyId);
   if (files.length === 0 || files.length > MAX_FILES)
     throw settingsError('INVALID_STATEMENTS', `Upload 1–${MAX_FILES} files`);
-  const { problems, parsed, idOf } = await check(db, property.id, files);
+  const now = new Date();
+  const { problems, parsed, idOf } = await check(db, property, files, now);
   const statements = parsed.map(({ file, statement: s }) => ({
     file,
     tenancy: s.tenancy,
@@ -177,6 +202,7 @@ export async function uploadStatements(
       await importStatements(
         tx,
         parsed.map((p) => p.statement),
+        now,
       );
       for (const s of statements)
         await recordAudit(tx, actor, {
