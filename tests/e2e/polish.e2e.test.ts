@@ -58,7 +58,10 @@ test.describe
         await logInToDashboard(admin, 'admin@demo.test');
         await admin.goto(`${new URL(admin.url()).pathname}settings`);
         const members = admin.getByTestId('members');
-        const tenant = members.locator('li', { hasText: 'tenant@demo.test' });
+        // Exactly this address: other files add members such as co-tenant@demo.test to the same tenancy.
+        const tenant = members
+          .locator('li')
+          .filter({ has: admin.getByText('tenant@demo.test', { exact: true }) });
         await tenant.getByRole('button', { name: 'Remove', exact: true }).click();
         const dialog = admin.getByRole('dialog', { name: 'Remove user' });
         await expect(dialog).toContainText('Remove tenant@demo.test from the tenancy?');
