@@ -37,11 +37,12 @@ function Detail({ id }: { id: string }) {
   const markedOnce = useRef(false);
   const n = query.data;
 
+  // Opening marks it read, once, judged on the first answer: a notification that was read already and is then
+  // marked unread on this page stays unread (the effect used to mark it read again as soon as it turned unread).
   useEffect(() => {
-    if (n && !n.read && !markedOnce.current) {
-      markedOnce.current = true;
-      mark.mutate({ id: n.id, read: true }, { onSuccess: () => void query.refetch() });
-    }
+    if (!n || markedOnce.current) return;
+    markedOnce.current = true;
+    if (!n.read) mark.mutate({ id: n.id, read: true }, { onSuccess: () => void query.refetch() });
   }, [n, mark, query]);
   useDocumentTitle(n ? t('notifications.page_title', { date: receivedAt(n, lang) }) : null);
 
