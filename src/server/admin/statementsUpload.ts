@@ -5,8 +5,6 @@
  * and which of the property's tenancies have a statement.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { Temporal } from 'temporal-polyfill';
-import { TIME_ZONE } from '../../lib/periods.ts';
 import type { Db } from '../db/client.ts';
 import { allocationStatements, apartments, tenancies } from '../db/schema.ts';
 import { importStatements, StatementImportError } from '../statements/import.ts';
@@ -14,6 +12,7 @@ import {
   objectionDeadlineProblem,
   parseStatementJson,
   type StatementInput,
+  statementDay,
   statementRow,
 } from '../statements/model.ts';
 import { type Actor, recordAudit } from './audit.ts';
@@ -111,10 +110,7 @@ async function check(
   now: Date,
 ) {
   const propertyId = property.id;
-  const createdOn = Temporal.Instant.fromEpochMilliseconds(now.getTime())
-    .toZonedDateTimeISO(TIME_ZONE)
-    .toPlainDate()
-    .toString();
+  const createdOn = statementDay(now);
   const { problems, parsed } = parseFiles(files);
   const refs = [...new Set(parsed.map((p) => p.statement.tenancy))];
   const own = refs.length

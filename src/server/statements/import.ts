@@ -4,8 +4,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { and, eq, inArray } from 'drizzle-orm';
-import { Temporal } from 'temporal-polyfill';
-import { TIME_ZONE } from '../../lib/periods.ts';
 import type { Db } from '../db/client.ts';
 import { allocationStatements, apartments, properties, tenancies } from '../db/schema.ts';
 import {
@@ -13,6 +11,7 @@ import {
   objectionDeadlineProblem,
   parseStatementJson,
   type StatementInput,
+  statementDay,
   statementRow,
 } from './model.ts';
 
@@ -61,10 +60,7 @@ export async function importStatements(
   const idOf = new Map(found.map((t) => [t.ref, t.id]));
   const countryOf = new Map(found.map((t) => [t.ref, t.country]));
   const problems = refs.filter((r) => !idOf.has(r)).map((r) => `  - tenancy: no tenancy "${r}"`);
-  const createdOn = Temporal.Instant.fromEpochMilliseconds(now.getTime())
-    .toZonedDateTimeISO(TIME_ZONE)
-    .toPlainDate()
-    .toString();
+  const createdOn = statementDay(now);
   const keys = new Set<string>();
   for (const s of statements) {
     const country = countryOf.get(s.tenancy);

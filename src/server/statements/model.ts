@@ -4,6 +4,7 @@
  */
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
+import { TIME_ZONE } from '../../lib/periods.ts';
 
 /** Expense types a statement can list; each has a label in locales/*\/reports.json (expense.*). */
 const EXPENSE_TYPES = [
@@ -178,6 +179,14 @@ export function statementRow(s: StatementInput) {
  * statement exists.
  */
 const OBJECTION_WEEKS: Readonly<Record<string, number>> = { DK: 6 };
+
+/** The local day (YYYY-MM-DD, Copenhagen) a statement made at `now` is made on: what the deadline rule counts from. */
+export function statementDay(now: Date): string {
+  return Temporal.Instant.fromEpochMilliseconds(now.getTime())
+    .toZonedDateTimeISO(TIME_ZONE)
+    .toPlainDate()
+    .toString();
+}
 
 /** The earliest lawful objection deadline of a statement made on `createdOn` (a local date, YYYY-MM-DD). */
 export function earliestObjectionDeadline(createdOn: string, country: string): string {
