@@ -130,7 +130,7 @@ const co2View = (r: typeof propertyCo2Factors.$inferSelect): RatePeriodView => (
 });
 const co2Order = [
   asc(propertyCo2Factors.quantity),
-  asc(sql`${propertyCo2Factors.validFrom} NULLS FIRST`),
+  sql`${propertyCo2Factors.validFrom} ASC NULLS FIRST`,
   asc(propertyCo2Factors.id),
 ];
 const chargeView = (r: typeof fixedCharges.$inferSelect): RatePeriodView => ({

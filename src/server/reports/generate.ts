@@ -213,7 +213,7 @@ async function readReportInput(db: Db, t: TenancyRow, month: string): Promise<Re
         or(isNull(propertyCo2Factors.validTo), gt(propertyCo2Factors.validTo, to)),
       ),
     )
-    .orderBy(asc(sql`${propertyCo2Factors.validFrom} NULLS FIRST`));
+    .orderBy(sql`${propertyCo2Factors.validFrom} ASC NULLS FIRST`);
 
   return {
     month,
