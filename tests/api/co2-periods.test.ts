@@ -151,6 +151,30 @@ describe(`CO₂ factor periods in the tenant figures (${testEngine})`, () => {
     expect(table.data!.tenantTable.rows.map((r) => r.values[0])).toEqual([march.total]);
   });
 
+  it('the dashboard’s CO₂ figure is the KPIs’ one', async () => {
+    const march = await kpi('CO2', '2025-03-01', '2025-03-31');
+    const r = await gql<{ tenancyDashboard: { co2: { total: number | null }[] } }>(
+      api.tenant,
+      `query ($input: TenancyDashboardInput!) { tenancyDashboard(input: $input) { co2 { total } } }`,
+      {
+        input: {
+          tenancyId: String(fx.tenancyA),
+          quantities: ['heat-energy'],
+          resolution: 'DAY',
+          graphBegin: '2025-03-01T00:00',
+          graphEnd: '2025-04-01T00:00',
+          periodBegin: '2025-03-01',
+          periodEnd: '2025-03-31',
+          ratingBegin: '2024-04-01',
+          ratingEnd: '2025-03-31',
+        },
+      },
+      alice,
+    );
+    expect(r.errors).toBeUndefined();
+    expect(r.data!.tenancyDashboard.co2[0]!.total).toBe(march.total);
+  });
+
   it('a day without a valid factor has no CO₂; the other days keep theirs', async () => {
     await database.db
       .update(propertyCo2Factors)
