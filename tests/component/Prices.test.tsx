@@ -16,6 +16,7 @@ import {
   PreviewRatePeriodDocument,
   type PreviewRatePeriodQueryVariables,
   PropertyRatesDocument,
+  type RatePeriodFieldsFragment,
 } from '../../src/client/gql/admin.ts';
 import { queryClient } from '../../src/client/queryClient.ts';
 import { answers, calls, lastVariables, resetBackend } from './adminBackend.ts';
@@ -25,7 +26,7 @@ vi.mock('../../src/islands/admin/useOperator.ts', () => import('./adminBackend.t
 
 const { default: Prices } = await import('../../src/islands/admin/Prices.tsx');
 
-const period = (over: Record<string, unknown>) => ({
+const period = (over: Partial<RatePeriodFieldsFragment>): RatePeriodFieldsFragment => ({
   id: '1',
   kind: 'CO2_FACTOR',
   quantity: 'heat-energy',
