@@ -21,19 +21,18 @@ import { type AdminMatrix, setUpAdminMatrix, UNAUTH } from './helpers/adminMatri
 const IMPACT =
   'from to months alsoFuture issuedReports changesPast tenancies { reference apartment start end }';
 const RATES =
-  'propertyId prices { id quantity amount currency validFrom validTo } fixedCharges { id chargeKind quantity amount validFrom validTo } co2Factors { quantity gramPerUnit }';
+  'propertyId prices { id quantity amount currency validFrom validTo } fixedCharges { id chargeKind quantity amount validFrom validTo } co2Factors { id quantity amount currency validFrom validTo }';
 const S = {
   rates: `query ($p: ID!) { propertyRates(propertyId: $p) { ${RATES} } }`,
   preview: `query ($i: RatePeriodInput!) { previewRatePeriod(input: $i) { ${IMPACT} } }`,
   add: `mutation ($i: RatePeriodInput!, $c: Boolean, $r: String) { addRatePeriod(input: $i, confirm: $c, reason: $r) { ${RATES} } }`,
   previewCorrection: `query ($i: RateCorrectionInput!) { previewRateCorrection(input: $i) { ${IMPACT} } }`,
   correct: `mutation ($i: RateCorrectionInput!, $c: Boolean, $r: String) { correctRate(input: $i, confirm: $c, reason: $r) { ${RATES} } }`,
-  previewCo2: `query ($i: Co2FactorInput!) { previewCo2Factor(input: $i) { ${IMPACT} } }`,
-  setCo2: `mutation ($i: Co2FactorInput!, $c: Boolean, $r: String) { setCo2Factor(input: $i, confirm: $c, reason: $r) { ${RATES} } }`,
 } as const;
 
 let m: AdminMatrix;
 let priceId: number;
+let co2Id: number;
 const audits = async () => (await m.database.db.select().from(auditLog)).length;
 const priceRows = () =>
   m.database.db
@@ -94,6 +93,12 @@ beforeAll(async () => {
     })
     .returning();
   priceId = p!.id;
+  // A factor from before validity dates: valid from the beginning.
+  const [f] = await db
+    .insert(propertyCo2Factors)
+    .values({ propertyId: m.fx.p1, quantity: 'heat-energy', gramPerQuantityUnit: '100' })
+    .returning();
+  co2Id = f!.id;
   await db.insert(fixedCharges).values({
     propertyId: m.fx.p1,
     kind: 'reading-service',
@@ -146,7 +151,16 @@ describe('reading the rates', () => {
           validTo: null,
         }),
       ],
-      co2Factors: [],
+      co2Factors: [
+        {
+          id: String(co2Id),
+          quantity: 'heat-energy',
+          amount: '100',
+          currency: null,
+          validFrom: null,
+          validTo: null,
+        },
+      ],
     });
   });
 });
@@ -169,8 +183,19 @@ describe('the previews', () => {
       await m.matrix(S.previewCorrection, () => ({ i: { id: String(priceId), kind: 'PRICE', amount: '2' } })),
     ).toEqual(all);
     expect(
-      await m.matrix(S.previewCo2, () => ({
-        i: { propertyId: p(), quantity: 'heat-energy', gramPerUnit: '1' },
+      await m.matrix(S.preview, () => ({
+        i: {
+          kind: 'CO2_FACTOR',
+          quantity: 'heat-energy',
+          amount: '90',
+          propertyId: p(),
+          validFrom: '2098-06-01',
+        },
+      })),
+    ).toEqual(all);
+    expect(
+      await m.matrix(S.previewCorrection, () => ({
+        i: { id: String(co2Id), kind: 'CO2_FACTOR', amount: '2' },
       })),
     ).toEqual(all);
     expect(await audits()).toBe(before.audit);
@@ -359,16 +384,18 @@ describe('corrections', () => {
     expect(await audits()).toBe(before + 2);
   });
 
-  it('a CO₂ factor applies to every month: previewed from the first tenancy, confirmed, audited', async () => {
-    const i = { propertyId: String(m.fx.p1), quantity: 'heat-energy', gramPerUnit: '95.5' };
-    const preview = await m.as('managerHere', S.previewCo2, { i });
-    expect(preview.data!.previewCo2Factor).toMatchObject({
+  it('a CO₂ factor from the beginning: its correction previews from the first tenancy, confirmed, audited', async () => {
+    const i = { id: String(co2Id), kind: 'CO2_FACTOR', amount: '95.5' };
+    const preview = await m.as('managerHere', S.previewCorrection, { i });
+    expect(preview.data!.previewRateCorrection).toMatchObject({
       from: '2025-01-01',
+      to: null,
       months: monthsFrom('2025-01'),
       changesPast: true,
     });
-    expect(codeOf(await m.as('managerHere', S.setCo2, { i }))).toBe('CONFIRMATION_REQUIRED');
-    const codes = await m.matrix(S.setCo2, () => ({ i, c: true, r: 'Utility’s 2025 declaration' }));
+    const before = await audits();
+    expect(codeOf(await m.as('managerHere', S.correct, { i }))).toBe('CONFIRMATION_REQUIRED');
+    const codes = await m.matrix(S.correct, () => ({ i, c: true, r: 'Utility’s 2025 declaration' }));
     expect(codes).toEqual({
       orgAdmin: undefined,
       managerHere: undefined,
@@ -376,16 +403,120 @@ describe('corrections', () => {
       otherOrgAdmin: 'FORBIDDEN',
       ...UNAUTH,
     });
-    expect(await m.database.db.select().from(propertyCo2Factors)).toEqual([
-      { propertyId: m.fx.p1, quantity: 'heat-energy', gramPerQuantityUnit: '95.5' },
+    expect(await audits()).toBe(before + 2);
+    const rows = await m.database.db.select().from(propertyCo2Factors);
+    expect(rows).toEqual([
+      {
+        id: co2Id,
+        propertyId: m.fx.p1,
+        quantity: 'heat-energy',
+        gramPerQuantityUnit: '95.5',
+        validFrom: null,
+        validTo: null,
+      },
     ]);
-    const entries = await m.database.db.select().from(auditLog).where(eq(auditLog.action, 'co2_factor.set'));
-    expect(entries.map((e) => [e.before, e.after])).toEqual([
-      [null, { quantity: 'heat-energy', gramPerUnit: '95.5' }],
-      [
-        { quantity: 'heat-energy', gramPerUnit: '95.5' },
-        { quantity: 'heat-energy', gramPerUnit: '95.5' },
-      ],
+    const [entry] = await m.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'co2_factor.correct'));
+    expect(entry).toMatchObject({
+      subjectType: 'co2_factor',
+      reason: 'Utility’s 2025 declaration',
+      before: { kind: 'CO2_FACTOR', amount: '100', validFrom: null },
+      after: { amount: '95.5' },
+    });
+  });
+});
+
+describe('a new CO₂ factor period', () => {
+  const co2 = (validFrom: string, extra: Record<string, unknown> = {}) => ({
+    i: {
+      kind: 'CO2_FACTOR',
+      quantity: 'heat-energy',
+      amount: '80',
+      propertyId: String(m.fx.p1),
+      validFrom,
+      ...extra,
+    },
+  });
+  const co2Rows = () =>
+    m.database.db
+      .select({
+        grams: propertyCo2Factors.gramPerQuantityUnit,
+        validFrom: propertyCo2Factors.validFrom,
+        validTo: propertyCo2Factors.validTo,
+      })
+      .from(propertyCo2Factors)
+      .orderBy(asc(propertyCo2Factors.id));
+
+  it('previews the months from its start and the tenancies with the quantity', async () => {
+    const r = await m.as('managerHere', S.preview, co2('2025-03-15'));
+    expect(r.data!.previewRatePeriod).toEqual({
+      from: '2025-03-15',
+      to: null,
+      months: monthsFrom('2025-03'),
+      alsoFuture: true,
+      issuedReports: 0,
+      changesPast: true,
+      tenancies: [{ reference: 'T-P1-1', apartment: 'st. tv', start: '2025-01-01', end: null }],
+    });
+  });
+
+  it('refuses a currency, a missing quantity and an unconfirmed backdated start, changing nothing', async () => {
+    const before = { audit: await audits(), rows: await co2Rows() };
+    const add = (vars: ReturnType<typeof co2>, c?: boolean, r?: string) =>
+      m.as('managerHere', S.add, { ...vars, c, r });
+    const money = await add(co2('2099-01-01', { currency: 'DKK' }));
+    expect(codeOf(money)).toBe('INVALID_RATE');
+    expect((money.errors![0]!.extensions as { problems: { field: string }[] }).problems).toEqual([
+      expect.objectContaining({ field: 'currency' }),
     ]);
+    expect(codeOf(await add(co2('2099-01-01', { quantity: null })))).toBe('INVALID_RATE');
+    expect(codeOf(await add(co2('2099-01-01', { amount: '-5' })))).toBe('INVALID_RATE');
+    expect(codeOf(await add(co2('2025-03-15')))).toBe('CONFIRMATION_REQUIRED');
+    expect(codeOf(await add(co2('2025-03-15', { propertyId: String(m.fx.p3) }), true, 'A good reason'))).toBe(
+      'FORBIDDEN',
+    );
+    expect(await audits()).toBe(before.audit);
+    expect(await co2Rows()).toEqual(before.rows);
+  });
+
+  it('the property’s admin adds it mid-month: the factor from the beginning ends there, audited', async () => {
+    const before = await audits();
+    const codes = await m.matrix(S.add, () => ({
+      ...co2('2025-03-15'),
+      c: true,
+      r: 'New fuel from 15 March',
+    }));
+    expect(codes).toEqual({
+      orgAdmin: undefined,
+      // Reached the history check: a second period on the same day would rewrite the first one.
+      managerHere: 'RATE_HISTORY_LOCKED',
+      managerElsewhere: 'FORBIDDEN',
+      otherOrgAdmin: 'FORBIDDEN',
+      ...UNAUTH,
+    });
+    expect(await co2Rows()).toEqual([
+      { grams: '95.5', validFrom: null, validTo: '2025-03-15' },
+      { grams: '80', validFrom: '2025-03-15', validTo: null },
+    ]);
+    expect(await audits()).toBe(before + 1);
+    const [entry] = await m.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'co2_factor.add_period'));
+    expect(entry).toMatchObject({
+      actor: 'admin1@org1.test',
+      reason: 'New fuel from 15 March',
+      before: { closed: { id: co2Id, amount: '95.5', validFrom: null, validTo: null } },
+      after: {
+        closed: { id: co2Id, validTo: '2025-03-15' },
+        added: { kind: 'CO2_FACTOR', amount: '80', validFrom: '2025-03-15', validTo: null, currency: null },
+      },
+    });
+    // An earlier start would rewrite the history: refused.
+    expect(codeOf(await m.as('orgAdmin', S.add, { ...co2('2025-02-01'), c: true, r: 'A good reason' }))).toBe(
+      'RATE_HISTORY_LOCKED',
+    );
   });
 });

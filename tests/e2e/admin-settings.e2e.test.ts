@@ -1,6 +1,6 @@
 /**
  * The console's settings pages (issue 21), by the demo organisation admin: change a price (see the preview, save,
- * find it in the audit log), correct it with the keyboard only, a backdated change that needs a confirmation,
+ * find it in the audit log), correct it with the keyboard only, add a CO₂ factor period, a backdated change that needs a confirmation,
  * the report texts (a field error, a save, the bodies the report names), a statement upload with field errors.
  * Changes stay in 2099 or are undone, so the demo's figures are the same for the other tests. Screenshots at 1400
  * and 390 px; axe on each page in en, da and nb.
@@ -99,6 +99,32 @@ test.describe
       await expect(
         page.getByTestId('prices-table').getByRole('row').filter({ hasText: 'from 2099-01-01' }),
       ).toContainText('1.60 DKK');
+    });
+
+    test('adds a CO₂ factor period from a date through the same form; the factor from before ends there', async () => {
+      await page.goto('/admin/prices');
+      await chooseProperty();
+      const table = page.getByTestId('co2-table');
+      await expect(table.getByRole('row').filter({ hasText: 'from the beginning' }).first()).toBeVisible();
+      await page.getByRole('button', { name: 'New CO₂ factor period' }).click();
+      const form = page.getByTestId('change-form');
+      await expect(form.getByLabel('Currency')).toHaveCount(0);
+      await form.getByLabel('Quantity').selectOption('heat-energy');
+      await form.getByLabel('Grams of CO₂ per unit').fill('55');
+      await form.getByLabel('Valid from').fill('2099-01-01');
+      await form.getByRole('button', { name: 'Show what changes' }).click();
+      await expect(page.getByTestId('impact')).toContainText('No month shown so far changes.');
+      await shoot('co2-preview');
+      await form.getByRole('button', { name: 'Save the change' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+      await expect(table.getByRole('row').filter({ hasText: 'from 2099-01-01' })).toContainText('55');
+      await expect(
+        table.getByRole('row').filter({ hasText: 'from the beginning to 2099-01-01 (exclusive)' }),
+      ).toHaveCount(1);
+      await page.goto('/admin/audit');
+      const entry = page.getByTestId('audit-entry').filter({ hasText: 'New CO₂ factor period' }).first();
+      await expect(entry).toBeVisible();
+      await expect(entry).toContainText('55');
     });
 
     test('a backdated change shows the months and tenancies and waits for a confirmation; an earlier start is refused', async () => {

@@ -39,7 +39,11 @@ const report = buildMonthlyReport({
   meteredQuantities: ['hca', 'hot-water-volume'],
   apartment: {
     hca: { unit: 'hca-unit', months: { '2025-10-01': 715.4, '2025-09-01': 320, '2024-10-01': 709 } },
-    'hot-water-volume': { unit: 'cubic-meter', months: { '2025-10-01': 2.358, '2024-10-01': 2.478 } },
+    'hot-water-volume': {
+      unit: 'cubic-meter',
+      months: { '2025-10-01': 2.358, '2024-10-01': 2.478 },
+      co2Grams: { '2025-10-01': 2.358 * 7800 },
+    },
   },
   propertyPerM2: { hca: { '2025-10-01': 6.94 } },
   allocatorFactors: {

@@ -198,19 +198,21 @@ export type RateKind =
   /** A unit price per unit of a metered quantity. */
   | 'PRICE'
   /** A yearly amount per apartment (subscription, meter rent, reading service). */
-  | 'FIXED_CHARGE';
+  | 'FIXED_CHARGE'
+  /** Grams of CO₂ per unit of a metered quantity (no currency). */
+  | 'CO2_FACTOR';
 
 /** A new validity period: it starts after every existing period of its series and closes the one it follows. */
 export type RatePeriodInput = {
   propertyId: string | number;
   kind: RateKind;
-  /** Required for a price; optional for a fixed charge. */
+  /** Required for a price or CO₂ factor; optional for a fixed charge. */
   quantity?: string | null | undefined;
   /** Required for a fixed charge (lower case and dashes, e.g. meter-rent). */
   chargeKind?: string | null | undefined;
   amount: string;
-  /** ISO 4217, e.g. DKK. */
-  currency: string;
+  /** ISO 4217, e.g. DKK; required for a price or fixed charge, absent for a CO₂ factor. */
+  currency?: string | null | undefined;
   /** YYYY-MM-DD. */
   validFrom: string;
 };
@@ -220,12 +222,6 @@ export type RateCorrectionInput = {
   id: string | number;
   kind: RateKind;
   amount: string;
-};
-
-export type Co2FactorInput = {
-  propertyId: string | number;
-  quantity: string;
-  gramPerUnit: string;
 };
 
 export type StatementFileInput = {
@@ -454,9 +450,9 @@ export type OperatorMeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type OperatorMeQuery = { operatorMe: { id: string, email: string, name: string, role: OperatorRole, propertyIds: Array<string>, secondFactorEnabled: boolean, organisation: { id: string, name: string } } };
 
-export type RatePeriodFieldsFragment = { id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null };
+export type RatePeriodFieldsFragment = { id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string | null, validFrom: string | null, validTo: string | null };
 
-export type PropertyRatesFieldsFragment = { propertyId: string, prices: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, fixedCharges: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, co2Factors: Array<{ quantity: string, gramPerUnit: string }> };
+export type PropertyRatesFieldsFragment = { propertyId: string, prices: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string | null, validFrom: string | null, validTo: string | null }>, fixedCharges: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string | null, validFrom: string | null, validTo: string | null }>, co2Factors: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string | null, validFrom: string | null, validTo: string | null }> };
 
 export type RateImpactFieldsFragment = { from: string, to: string | null, months: Array<string>, alsoFuture: boolean, issuedReports: number, changesPast: boolean, tenancies: Array<{ id: string, reference: string, apartment: string, start: string, end: string | null }> };
 
@@ -465,7 +461,7 @@ export type PropertyRatesQueryVariables = Exact<{
 }>;
 
 
-export type PropertyRatesQuery = { propertyRates: { propertyId: string, prices: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, fixedCharges: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, co2Factors: Array<{ quantity: string, gramPerUnit: string }> } };
+export type PropertyRatesQuery = { propertyRates: { propertyId: string, prices: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string | null, validFrom: string | null, validTo: string | null }>, fixedCharges: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string | null, validFrom: string | null, validTo: string | null }>, co2Factors: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string | null, validFrom: string | null, validTo: string | null }> } };
 
 export type PreviewRatePeriodQueryVariables = Exact<{
   input: RatePeriodInput;
@@ -481,13 +477,6 @@ export type PreviewRateCorrectionQueryVariables = Exact<{
 
 export type PreviewRateCorrectionQuery = { previewRateCorrection: { from: string, to: string | null, months: Array<string>, alsoFuture: boolean, issuedReports: number, changesPast: boolean, tenancies: Array<{ id: string, reference: string, apartment: string, start: string, end: string | null }> } };
 
-export type PreviewCo2FactorQueryVariables = Exact<{
-  input: Co2FactorInput;
-}>;
-
-
-export type PreviewCo2FactorQuery = { previewCo2Factor: { from: string, to: string | null, months: Array<string>, alsoFuture: boolean, issuedReports: number, changesPast: boolean, tenancies: Array<{ id: string, reference: string, apartment: string, start: string, end: string | null }> } };
-
 export type AddRatePeriodMutationVariables = Exact<{
   input: RatePeriodInput;
   confirm?: boolean | null | undefined;
@@ -495,7 +484,7 @@ export type AddRatePeriodMutationVariables = Exact<{
 }>;
 
 
-export type AddRatePeriodMutation = { addRatePeriod: { propertyId: string, prices: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, fixedCharges: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, co2Factors: Array<{ quantity: string, gramPerUnit: string }> } };
+export type AddRatePeriodMutation = { addRatePeriod: { propertyId: string, prices: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string | null, validFrom: string | null, validTo: string | null }>, fixedCharges: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string | null, validFrom: string | null, validTo: string | null }>, co2Factors: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string | null, validFrom: string | null, validTo: string | null }> } };
 
 export type CorrectRateMutationVariables = Exact<{
   input: RateCorrectionInput;
@@ -504,16 +493,7 @@ export type CorrectRateMutationVariables = Exact<{
 }>;
 
 
-export type CorrectRateMutation = { correctRate: { propertyId: string, prices: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, fixedCharges: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, co2Factors: Array<{ quantity: string, gramPerUnit: string }> } };
-
-export type SetCo2FactorMutationVariables = Exact<{
-  input: Co2FactorInput;
-  confirm?: boolean | null | undefined;
-  reason?: string | null | undefined;
-}>;
-
-
-export type SetCo2FactorMutation = { setCo2Factor: { propertyId: string, prices: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, fixedCharges: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string, validFrom: string, validTo: string | null }>, co2Factors: Array<{ quantity: string, gramPerUnit: string }> } };
+export type CorrectRateMutation = { correctRate: { propertyId: string, prices: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string | null, validFrom: string | null, validTo: string | null }>, fixedCharges: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string | null, validFrom: string | null, validTo: string | null }>, co2Factors: Array<{ id: string, kind: RateKind, quantity: string | null, chargeKind: string | null, amount: string, currency: string | null, validFrom: string | null, validTo: string | null }> } };
 
 export type ReportTextsFieldsFragment = { propertyId: string, landlordType: string, hotWaterShare: number, hcaKwhPerUnit: number | null, fuelMix: unknown, networkYear: number | null, networkCo2Tonnes: number | null, networkCo2GramPerKwh: number | null, primaryEnergyFactor: number | null, currency: string, disputeBodyName: string | null, disputeBodyUrl: string | null, consumerOrgName: string | null, consumerOrgUrl: string | null, contactPhone: string | null, contactEmail: string | null, effectiveBodies: Array<{ kind: string, name: string, url: string }> };
 
@@ -747,8 +727,7 @@ export const PropertyRatesFieldsFragmentDoc = new TypedDocumentString(`
     ...RatePeriodFields
   }
   co2Factors {
-    quantity
-    gramPerUnit
+    ...RatePeriodFields
   }
 }
     fragment RatePeriodFields on RatePeriod {
@@ -1433,8 +1412,7 @@ fragment PropertyRatesFields on PropertyRates {
     ...RatePeriodFields
   }
   co2Factors {
-    quantity
-    gramPerUnit
+    ...RatePeriodFields
   }
 }`) as unknown as TypedDocumentString<PropertyRatesQuery, PropertyRatesQueryVariables>;
 export const PreviewRatePeriodDocument = new TypedDocumentString(`
@@ -1479,27 +1457,6 @@ export const PreviewRateCorrectionDocument = new TypedDocumentString(`
     end
   }
 }`) as unknown as TypedDocumentString<PreviewRateCorrectionQuery, PreviewRateCorrectionQueryVariables>;
-export const PreviewCo2FactorDocument = new TypedDocumentString(`
-    query PreviewCo2Factor($input: Co2FactorInput!) {
-  previewCo2Factor(input: $input) {
-    ...RateImpactFields
-  }
-}
-    fragment RateImpactFields on RateImpact {
-  from
-  to
-  months
-  alsoFuture
-  issuedReports
-  changesPast
-  tenancies {
-    id
-    reference
-    apartment
-    start
-    end
-  }
-}`) as unknown as TypedDocumentString<PreviewCo2FactorQuery, PreviewCo2FactorQueryVariables>;
 export const AddRatePeriodDocument = new TypedDocumentString(`
     mutation AddRatePeriod($input: RatePeriodInput!, $confirm: Boolean, $reason: String) {
   addRatePeriod(input: $input, confirm: $confirm, reason: $reason) {
@@ -1525,8 +1482,7 @@ fragment PropertyRatesFields on PropertyRates {
     ...RatePeriodFields
   }
   co2Factors {
-    quantity
-    gramPerUnit
+    ...RatePeriodFields
   }
 }`) as unknown as TypedDocumentString<AddRatePeriodMutation, AddRatePeriodMutationVariables>;
 export const CorrectRateDocument = new TypedDocumentString(`
@@ -1554,39 +1510,9 @@ fragment PropertyRatesFields on PropertyRates {
     ...RatePeriodFields
   }
   co2Factors {
-    quantity
-    gramPerUnit
+    ...RatePeriodFields
   }
 }`) as unknown as TypedDocumentString<CorrectRateMutation, CorrectRateMutationVariables>;
-export const SetCo2FactorDocument = new TypedDocumentString(`
-    mutation SetCo2Factor($input: Co2FactorInput!, $confirm: Boolean, $reason: String) {
-  setCo2Factor(input: $input, confirm: $confirm, reason: $reason) {
-    ...PropertyRatesFields
-  }
-}
-    fragment RatePeriodFields on RatePeriod {
-  id
-  kind
-  quantity
-  chargeKind
-  amount
-  currency
-  validFrom
-  validTo
-}
-fragment PropertyRatesFields on PropertyRates {
-  propertyId
-  prices {
-    ...RatePeriodFields
-  }
-  fixedCharges {
-    ...RatePeriodFields
-  }
-  co2Factors {
-    quantity
-    gramPerUnit
-  }
-}`) as unknown as TypedDocumentString<SetCo2FactorMutation, SetCo2FactorMutationVariables>;
 export const ReportTextsDocument = new TypedDocumentString(`
     query ReportTexts($propertyId: ID!) {
   reportTexts(propertyId: $propertyId) {

@@ -50,21 +50,16 @@ function Page() {
       ? t(`domain:quantities.${q}` as 'domain:quantities.heat-energy', { defaultValue: q })
       : t('whole_tenancy');
   const period = (p: Period) =>
-    p.validTo
-      ? t('period_to', { from: p.validFrom, to: p.validTo })
-      : t('period_open', { from: p.validFrom });
-  const correct = (p: Period) => (
-    <button
-      type="button"
-      className="button ghost"
-      onClick={() => open({ type: 'correct', period: p })}
-      aria-label={t('rates.correct_named', {
-        name: `${p.chargeKind ?? quantityName(p.quantity)} ${period(p)}`,
-      })}
-    >
-      {t('rates.correct')}
-    </button>
-  );
+    p.validFrom === null
+      ? p.validTo
+        ? t('period_always_to', { to: p.validTo })
+        : t('period_always')
+      : p.validTo
+        ? t('period_to', { from: p.validFrom, to: p.validTo })
+        : t('period_open', { from: p.validFrom });
+  const amountOf = (p: Period) => (p.currency ? `${p.amount} ${p.currency}` : p.amount);
+  const correct = (p: Period) => open({ type: 'correct', period: p });
+  const tables = { quantityName, period, amountOf, onCorrect: correct };
   const data = rates.data?.propertyRates;
   return (
     <div className="stack settings-page">
@@ -102,7 +97,11 @@ function Page() {
             >
               {t('rates.new_charge')}
             </button>
-            <button type="button" className="button" onClick={() => open({ type: 'co2', quantity: null })}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => open({ type: 'new', kind: 'CO2_FACTOR' })}
+            >
               {t('co2.add')}
             </button>
           </div>
@@ -115,118 +114,103 @@ function Page() {
               onSaved={onSaved}
             />
           )}
-          <div className="card admin-table-wrap">
-            <table className="admin-table" data-testid="prices-table">
-              <caption>{t('rates.prices_caption')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('rates.quantity')}</th>
-                  <th scope="col" className="num">
-                    {t('rates.price')}
-                  </th>
-                  <th scope="col">{t('rates.valid')}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('rates.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.prices.length === 0 && (
-                  <tr>
-                    <td colSpan={4}>{t('rates.none')}</td>
-                  </tr>
-                )}
-                {data.prices.map((p) => (
-                  <tr key={p.id}>
-                    <th scope="row">{quantityName(p.quantity)}</th>
-                    <td className="num">
-                      {p.amount} {p.currency}
-                    </td>
-                    <td>{period(p)}</td>
-                    <td>{correct(p)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <div className="card admin-table-wrap">
-            <table className="admin-table" data-testid="charges-table">
-              <caption>{t('rates.charges_caption')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('rates.charge_kind')}</th>
-                  <th scope="col">{t('rates.quantity')}</th>
-                  <th scope="col" className="num">
-                    {t('rates.per_year')}
-                  </th>
-                  <th scope="col">{t('rates.valid')}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('rates.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.fixedCharges.length === 0 && (
-                  <tr>
-                    <td colSpan={5}>{t('rates.none')}</td>
-                  </tr>
-                )}
-                {data.fixedCharges.map((p) => (
-                  <tr key={p.id}>
-                    <th scope="row">{p.chargeKind}</th>
-                    <td>{quantityName(p.quantity)}</td>
-                    <td className="num">
-                      {p.amount} {p.currency}
-                    </td>
-                    <td>{period(p)}</td>
-                    <td>{correct(p)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <div className="card admin-table-wrap">
-            <table className="admin-table" data-testid="co2-table">
-              <caption>{t('co2.caption')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('rates.quantity')}</th>
-                  <th scope="col" className="num">
-                    {t('co2.grams')}
-                  </th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('rates.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.co2Factors.length === 0 && (
-                  <tr>
-                    <td colSpan={3}>{t('rates.none')}</td>
-                  </tr>
-                )}
-                {data.co2Factors.map((c) => (
-                  <tr key={c.quantity}>
-                    <th scope="row">{quantityName(c.quantity)}</th>
-                    <td className="num">{c.gramPerUnit}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="button ghost"
-                        onClick={() => open({ type: 'co2', quantity: c.quantity, current: c.gramPerUnit })}
-                        aria-label={t('rates.correct_named', { name: quantityName(c.quantity) })}
-                      >
-                        {t('rates.correct')}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <p className="admin-subtle">{t('co2.no_dates')}</p>
-          </div>
+          <PeriodTable
+            testId="prices-table"
+            caption={t('rates.prices_caption')}
+            amountHeader={t('rates.price')}
+            periods={data.prices}
+            {...tables}
+          />
+          <PeriodTable
+            testId="charges-table"
+            caption={t('rates.charges_caption')}
+            amountHeader={t('rates.per_year')}
+            periods={data.fixedCharges}
+            showChargeKind
+            {...tables}
+          />
+          <PeriodTable
+            testId="co2-table"
+            caption={t('co2.caption')}
+            amountHeader={t('co2.grams')}
+            periods={data.co2Factors}
+            note={t('co2.hint')}
+            {...tables}
+          />
         </>
       )}
+    </div>
+  );
+}
+
+interface PeriodTableProps {
+  testId: string;
+  caption: string;
+  amountHeader: string;
+  periods: Period[];
+  /** Fixed charges: a first column with the kind of charge. */
+  showChargeKind?: boolean;
+  quantityName: (q: string | null) => string;
+  period: (p: Period) => string;
+  amountOf: (p: Period) => string;
+  onCorrect: (p: Period) => void;
+  note?: string;
+}
+
+/** One table of validity periods (prices, fixed charges or CO₂ factors), each row with its correction button. */
+function PeriodTable(props: PeriodTableProps) {
+  const { t } = useTranslation('admin-settings');
+  const { periods, showChargeKind = false, quantityName, period } = props;
+  return (
+    <div className="card admin-table-wrap">
+      <table className="admin-table" data-testid={props.testId}>
+        <caption>{props.caption}</caption>
+        <thead>
+          <tr>
+            {showChargeKind && <th scope="col">{t('rates.charge_kind')}</th>}
+            <th scope="col">{t('rates.quantity')}</th>
+            <th scope="col" className="num">
+              {props.amountHeader}
+            </th>
+            <th scope="col">{t('rates.valid')}</th>
+            <th scope="col">
+              <span className="visually-hidden">{t('rates.actions')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {periods.length === 0 && (
+            <tr>
+              <td colSpan={showChargeKind ? 5 : 4}>{t('rates.none')}</td>
+            </tr>
+          )}
+          {periods.map((p) => (
+            <tr key={p.id}>
+              {showChargeKind && <th scope="row">{p.chargeKind}</th>}
+              {showChargeKind ? (
+                <td>{quantityName(p.quantity)}</td>
+              ) : (
+                <th scope="row">{quantityName(p.quantity)}</th>
+              )}
+              <td className="num">{props.amountOf(p)}</td>
+              <td>{period(p)}</td>
+              <td>
+                <button
+                  type="button"
+                  className="button ghost"
+                  onClick={() => props.onCorrect(p)}
+                  aria-label={t('rates.correct_named', {
+                    name: `${p.chargeKind ?? quantityName(p.quantity)} ${period(p)}`,
+                  })}
+                >
+                  {t('rates.correct')}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {props.note && <p className="admin-subtle">{props.note}</p>}
     </div>
   );
 }

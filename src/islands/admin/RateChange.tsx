@@ -1,6 +1,6 @@
 /**
- * The change form of /admin/prices: a new period of a price or fixed charge, a correction of a period's amount,
- * or a CO₂ factor. Step one shows what the change touches (the server's preview); any edit takes the form back
+ * The one change form of /admin/prices: a new period of a price, fixed charge or CO₂ factor, or a correction of a
+ * period's amount. Step one shows what the change touches (the server's preview); any edit takes the form back
  * to step one; saving a change of figures already shown needs the confirmation and a reason.
  */
 import { useMutation } from '@tanstack/react-query';
@@ -12,19 +12,14 @@ import {
   CorrectRateDocument,
   type RateImpactFieldsFragment as Impact,
   type RatePeriodFieldsFragment as Period,
-  PreviewCo2FactorDocument,
   PreviewRateCorrectionDocument,
   PreviewRatePeriodDocument,
   type RateKind,
-  SetCo2FactorDocument,
 } from '../../client/gql/admin.ts';
 import { CONSUMPTION_QUANTITIES } from '../../lib/quantities.ts';
 import { ConfirmChange, confirmationReady, ImpactPanel, SettingsError } from './settingsShared.tsx';
 
-export type Target =
-  | { type: 'new'; kind: RateKind }
-  | { type: 'correct'; period: Period }
-  | { type: 'co2'; quantity: string | null; current?: string };
+export type Target = { type: 'new'; kind: RateKind } | { type: 'correct'; period: Period };
 
 interface Props {
   propertyId: string;
@@ -37,12 +32,12 @@ export function ChangeCard({ propertyId, target, onCancel, onSaved }: Props) {
   const { t } = useTranslation(['admin-settings', 'domain']);
   const id = useId();
   const titleRef = useRef<HTMLHeadingElement>(null);
-  const isCharge = target.type === 'new' && target.kind === 'FIXED_CHARGE';
-  const [quantity, setQuantity] = useState(target.type === 'co2' ? (target.quantity ?? '') : '');
+  const kind = target.type === 'new' ? target.kind : target.period.kind;
+  const isCharge = kind === 'FIXED_CHARGE';
+  const isCo2 = kind === 'CO2_FACTOR';
+  const [quantity, setQuantity] = useState('');
   const [chargeKind, setChargeKind] = useState('');
-  const [amount, setAmount] = useState(
-    target.type === 'correct' ? target.period.amount : target.type === 'co2' ? (target.current ?? '') : '',
-  );
+  const [amount, setAmount] = useState(target.type === 'correct' ? target.period.amount : '');
   const [currency, setCurrency] = useState('DKK');
   const [validFrom, setValidFrom] = useState('');
   const [impact, setImpact] = useState<Impact | null>(null);
@@ -59,28 +54,22 @@ export function ChangeCard({ propertyId, target, onCancel, onSaved }: Props) {
     };
   const rateInput = () => ({
     propertyId,
-    kind: target.type === 'new' ? target.kind : 'PRICE',
+    kind,
     quantity: quantity || null,
     chargeKind: isCharge ? chargeKind.trim() : null,
     amount: amount.trim(),
-    currency,
+    currency: isCo2 ? null : currency,
     validFrom,
   });
   const preview = useMutation({
     mutationFn: async (): Promise<Impact> => {
       if (target.type === 'new')
         return (await adminRequest(PreviewRatePeriodDocument, { input: rateInput() })).previewRatePeriod;
-      if (target.type === 'correct')
-        return (
-          await adminRequest(PreviewRateCorrectionDocument, {
-            input: { id: target.period.id, kind: target.period.kind, amount: amount.trim() },
-          })
-        ).previewRateCorrection;
       return (
-        await adminRequest(PreviewCo2FactorDocument, {
-          input: { propertyId, quantity, gramPerUnit: amount.trim() },
+        await adminRequest(PreviewRateCorrectionDocument, {
+          input: { id: target.period.id, kind: target.period.kind, amount: amount.trim() },
         })
-      ).previewCo2Factor;
+      ).previewRateCorrection;
     },
     onSuccess: setImpact,
   });
@@ -89,14 +78,9 @@ export function ChangeCard({ propertyId, target, onCancel, onSaved }: Props) {
     mutationFn: async () => {
       const extra = needsConfirm ? { confirm: confirmed, reason: reason.trim() } : {};
       if (target.type === 'new') await adminRequest(AddRatePeriodDocument, { input: rateInput(), ...extra });
-      else if (target.type === 'correct')
+      else
         await adminRequest(CorrectRateDocument, {
           input: { id: target.period.id, kind: target.period.kind, amount: amount.trim() },
-          ...extra,
-        });
-      else
-        await adminRequest(SetCo2FactorDocument, {
-          input: { propertyId, quantity, gramPerUnit: amount.trim() },
           ...extra,
         });
     },
@@ -109,13 +93,11 @@ export function ChangeCard({ propertyId, target, onCancel, onSaved }: Props) {
   };
   const title =
     target.type === 'new'
-      ? t(isCharge ? 'change.new_charge_title' : 'change.new_price_title')
-      : target.type === 'correct'
-        ? t('change.correct_title', {
-            name: target.period.chargeKind ?? target.period.quantity ?? '',
-            from: target.period.validFrom,
-          })
-        : t('change.co2_title');
+      ? t(isCharge ? 'change.new_charge_title' : isCo2 ? 'change.new_co2_title' : 'change.new_price_title')
+      : t('change.correct_title', {
+          name: target.period.chargeKind ?? target.period.quantity ?? '',
+          from: target.period.validFrom ?? t('co2.beginning'),
+        });
   const quantityField = (required: boolean) => (
     <div className="field">
       <label htmlFor={`${id}-q`}>{t('rates.quantity')}</label>
@@ -145,15 +127,10 @@ export function ChangeCard({ propertyId, target, onCancel, onSaved }: Props) {
         {title}
       </h2>
       <p className="admin-subtle">
-        {target.type === 'new'
-          ? t('change.new_hint')
-          : target.type === 'correct'
-            ? t('change.correct_hint')
-            : t('co2.no_dates')}
+        {target.type === 'new' ? t('change.new_hint') : t('change.correct_hint')}
       </p>
       <div className="settings-grid">
         {target.type === 'new' && quantityField(!isCharge)}
-        {target.type === 'co2' && target.quantity === null && quantityField(true)}
         {isCharge && (
           <div className="field">
             <label htmlFor={`${id}-k`}>{t('rates.charge_kind')}</label>
@@ -169,7 +146,7 @@ export function ChangeCard({ propertyId, target, onCancel, onSaved }: Props) {
         )}
         <div className="field">
           <label htmlFor={`${id}-a`}>
-            {target.type === 'co2' ? t('co2.grams') : isCharge ? t('rates.per_year') : t('rates.price')}
+            {isCo2 ? t('co2.grams') : isCharge ? t('rates.per_year') : t('rates.price')}
           </label>
           <input
             id={`${id}-a`}
@@ -182,17 +159,19 @@ export function ChangeCard({ propertyId, target, onCancel, onSaved }: Props) {
         </div>
         {target.type === 'new' && (
           <>
-            <div className="field">
-              <label htmlFor={`${id}-c`}>{t('change.currency')}</label>
-              <input
-                id={`${id}-c`}
-                required
-                pattern="[A-Z]{3}"
-                maxLength={3}
-                value={currency}
-                onChange={(e) => edit(setCurrency)(e.target.value.toUpperCase())}
-              />
-            </div>
+            {!isCo2 && (
+              <div className="field">
+                <label htmlFor={`${id}-c`}>{t('change.currency')}</label>
+                <input
+                  id={`${id}-c`}
+                  required
+                  pattern="[A-Z]{3}"
+                  maxLength={3}
+                  value={currency}
+                  onChange={(e) => edit(setCurrency)(e.target.value.toUpperCase())}
+                />
+              </div>
+            )}
             <div className="field">
               <label htmlFor={`${id}-f`}>{t('change.valid_from')}</label>
               <input

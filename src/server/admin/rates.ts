@@ -1,11 +1,13 @@
 /**
- * Prices, fixed charges and CO₂ factors of a property (issue 21). History is never rewritten silently:
- * - a change of a price or fixed charge is a new validity period from a date after the start of every existing
- *   period of its series; the period it follows ends on that date;
+ * Prices, fixed charges and CO₂ factors of a property (issue 21), all three as validity periods. History is never
+ * rewritten silently:
+ * - a change is a new validity period from a date after the start of every existing period of its series; the
+ *   period it follows ends on that date;
  * - a period starting before today alters figures already shown, and so does a correction of an existing
- *   period's amount or a CO₂ factor (which has no validity dates): those need `confirm` and a reason;
+ *   period's amount: those need `confirm` and a reason;
  * - every write is audited with before and after, in the same transaction.
- * The same checks run for the preview, so the form shows a refusal before the operator saves.
+ * The same checks run for the preview, so the form shows a refusal before the operator saves. The CO₂ factors
+ * from before validity dates are periods valid from the beginning (validFrom null, migration 0016).
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -18,7 +20,7 @@ import { localToday, type RateImpact, rateImpact } from './rateImpact.ts';
 import { type OperatorScope, requireProperty } from './scope.ts';
 import { settingsError } from './settingsErrors.ts';
 
-export type RateKind = 'PRICE' | 'FIXED_CHARGE';
+export type RateKind = 'PRICE' | 'FIXED_CHARGE' | 'CO2_FACTOR';
 
 export interface RatePeriodView {
   id: number;
@@ -26,8 +28,10 @@ export interface RatePeriodView {
   quantity: string | null;
   chargeKind: string | null;
   amount: string;
-  currency: string;
-  validFrom: string;
+  /** Null for a CO₂ factor (grams per unit). */
+  currency: string | null;
+  /** Null: from the beginning (a CO₂ factor from before validity dates). */
+  validFrom: string | null;
   validTo: string | null;
 }
 
@@ -45,7 +49,7 @@ const reason = z.string().trim().min(5, 'at least 5 characters').max(500, 'at mo
 const changeSchema = z
   .object({
     propertyId: z.string(),
-    kind: z.enum(['PRICE', 'FIXED_CHARGE']),
+    kind: z.enum(['PRICE', 'FIXED_CHARGE', 'CO2_FACTOR']),
     quantity: quantity.nullish(),
     chargeKind: z
       .string()
@@ -53,14 +57,26 @@ const changeSchema = z
       .regex(/^[a-z][a-z0-9-]{0,39}$/, 'lower-case letters, digits and dashes, like meter-rent')
       .nullish(),
     amount,
-    currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as DKK'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as DKK')
+      .nullish(),
     validFrom: isoDate,
   })
   .superRefine((c, ctx) => {
-    if (c.kind === 'PRICE' && !c.quantity)
-      ctx.addIssue({ code: 'custom', path: ['quantity'], message: 'a price is per quantity' });
-    if (c.kind === 'PRICE' && c.chargeKind)
+    const money = c.kind !== 'CO2_FACTOR';
+    if (c.kind !== 'FIXED_CHARGE' && !c.quantity)
+      ctx.addIssue({ code: 'custom', path: ['quantity'], message: 'a price or CO₂ factor is per quantity' });
+    if (c.kind !== 'FIXED_CHARGE' && c.chargeKind)
       ctx.addIssue({ code: 'custom', path: ['chargeKind'], message: 'only fixed charges have a kind' });
+    if (money && !c.currency)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['currency'],
+        message: 'a price or fixed charge needs a currency',
+      });
+    if (!money && c.currency)
+      ctx.addIssue({ code: 'custom', path: ['currency'], message: 'a CO₂ factor is in grams, not money' });
     if (c.kind === 'FIXED_CHARGE' && !c.chargeKind)
       ctx.addIssue({ code: 'custom', path: ['chargeKind'], message: 'a fixed charge needs its kind' });
   });
@@ -102,6 +118,21 @@ const priceView = (r: typeof prices.$inferSelect): RatePeriodView => ({
   validFrom: r.validFrom,
   validTo: r.validTo,
 });
+const co2View = (r: typeof propertyCo2Factors.$inferSelect): RatePeriodView => ({
+  id: r.id,
+  kind: 'CO2_FACTOR',
+  quantity: r.quantity,
+  chargeKind: null,
+  amount: r.gramPerQuantityUnit,
+  currency: null,
+  validFrom: r.validFrom,
+  validTo: r.validTo,
+});
+const co2Order = [
+  asc(propertyCo2Factors.quantity),
+  sql`${propertyCo2Factors.validFrom} ASC NULLS FIRST`,
+  asc(propertyCo2Factors.id),
+];
 const chargeView = (r: typeof fixedCharges.$inferSelect): RatePeriodView => ({
   id: r.id,
   kind: 'FIXED_CHARGE',
@@ -130,18 +161,31 @@ export async function readRates(db: Db, propertyId: number) {
       .select()
       .from(propertyCo2Factors)
       .where(eq(propertyCo2Factors.propertyId, propertyId))
-      .orderBy(asc(propertyCo2Factors.quantity)),
+      .orderBy(...co2Order),
   ]);
   return {
     propertyId,
     prices: p.map(priceView),
     fixedCharges: f.map(chargeView),
-    co2Factors: c.map((r) => ({ quantity: r.quantity, gramPerUnit: r.gramPerQuantityUnit })),
+    co2Factors: c.map(co2View),
   };
 }
 
-/** The periods of the change's series (price: property and quantity; charge: property, kind and quantity). */
+/**
+ * The periods of the change's series, oldest first (price, CO₂ factor: property and quantity; charge: property,
+ * kind and quantity).
+ */
 async function seriesOf(db: Db, propertyId: number, c: Change): Promise<RatePeriodView[]> {
+  if (c.kind === 'CO2_FACTOR')
+    return (
+      await db
+        .select()
+        .from(propertyCo2Factors)
+        .where(
+          and(eq(propertyCo2Factors.propertyId, propertyId), eq(propertyCo2Factors.quantity, c.quantity!)),
+        )
+        .orderBy(...co2Order)
+    ).map(co2View);
   if (c.kind === 'PRICE')
     return (
       await db
@@ -167,7 +211,7 @@ async function seriesOf(db: Db, propertyId: number, c: Change): Promise<RatePeri
 
 /** The plan of a new period: which period it closes, and its own end. Refuses what would rewrite history. */
 function planNewPeriod(series: RatePeriodView[], c: Change) {
-  const later = series.find((r) => r.validFrom >= c.validFrom);
+  const later = series.find((r) => r.validFrom !== null && r.validFrom >= c.validFrom);
   if (later)
     throw settingsError(
       'RATE_HISTORY_LOCKED',
@@ -181,6 +225,51 @@ function planNewPeriod(series: RatePeriodView[], c: Change) {
 async function lockProperty(tx: Db, propertyId: number) {
   // One rate change of a property at a time, so two new periods cannot both close the same one.
   await tx.execute(sql`SELECT id FROM properties WHERE id = ${propertyId} FOR UPDATE`);
+}
+
+/** The audit log's name of each kind (action `<name>.add_period` / `<name>.correct`, subject type). */
+const AUDIT: Record<RateKind, string> = {
+  PRICE: 'price',
+  FIXED_CHARGE: 'fixed_charge',
+  CO2_FACTOR: 'co2_factor',
+};
+
+/** Ends a period of the kind's table on a date. */
+async function closePeriod(tx: Db, kind: RateKind, id: number, validTo: string) {
+  if (kind === 'PRICE') await tx.update(prices).set({ validTo }).where(eq(prices.id, id));
+  else if (kind === 'FIXED_CHARGE')
+    await tx.update(fixedCharges).set({ validTo }).where(eq(fixedCharges.id, id));
+  else await tx.update(propertyCo2Factors).set({ validTo }).where(eq(propertyCo2Factors.id, id));
+}
+
+/** Inserts the new period into the kind's table. */
+async function insertPeriod(tx: Db, propertyId: number, c: Change, validTo: string | null) {
+  const dates = { propertyId, validFrom: c.validFrom, validTo };
+  if (c.kind === 'CO2_FACTOR') {
+    const [row] = await tx
+      .insert(propertyCo2Factors)
+      .values({ ...dates, quantity: c.quantity!, gramPerQuantityUnit: c.amount })
+      .returning();
+    return co2View(row!);
+  }
+  if (c.kind === 'PRICE') {
+    const [row] = await tx
+      .insert(prices)
+      .values({ ...dates, currency: c.currency!, quantity: c.quantity!, price: c.amount })
+      .returning();
+    return priceView(row!);
+  }
+  const [row] = await tx
+    .insert(fixedCharges)
+    .values({
+      ...dates,
+      currency: c.currency!,
+      kind: c.chargeKind!,
+      quantity: c.quantity ?? null,
+      amountPerYear: c.amount,
+    })
+    .returning();
+  return chargeView(row!);
 }
 
 /** What adding the period would touch; the same refusals as `addRatePeriod`. */
@@ -207,37 +296,12 @@ export async function addRatePeriod(
     const tx = txn as unknown as Db;
     await lockProperty(tx, property.id);
     const plan = planNewPeriod(await seriesOf(tx, property.id, c), c);
-    const table = c.kind === 'PRICE' ? prices : fixedCharges;
-    if (plan.closes) await tx.update(table).set({ validTo: c.validFrom }).where(eq(table.id, plan.closes.id));
-    const values = {
-      propertyId: property.id,
-      currency: c.currency,
-      validFrom: c.validFrom,
-      validTo: plan.validTo,
-    };
-    const [added] =
-      c.kind === 'PRICE'
-        ? (
-            await tx
-              .insert(prices)
-              .values({ ...values, quantity: c.quantity!, price: c.amount })
-              .returning()
-          ).map(priceView)
-        : (
-            await tx
-              .insert(fixedCharges)
-              .values({
-                ...values,
-                kind: c.chargeKind!,
-                quantity: c.quantity ?? null,
-                amountPerYear: c.amount,
-              })
-              .returning()
-          ).map(chargeView);
+    if (plan.closes) await closePeriod(tx, c.kind, plan.closes.id, c.validFrom);
+    const added = await insertPeriod(tx, property.id, c, plan.validTo);
     await recordAudit(tx, actor, {
-      action: c.kind === 'PRICE' ? 'price.add_period' : 'fixed_charge.add_period',
-      subjectType: c.kind === 'PRICE' ? 'price' : 'fixed_charge',
-      subjectId: added!.id,
+      action: `${AUDIT[c.kind]}.add_period`,
+      subjectType: AUDIT[c.kind],
+      subjectId: added.id,
       propertyId: property.id,
       reason: reasonText,
       before: { closed: plan.closes },
@@ -249,7 +313,7 @@ export async function addRatePeriod(
 
 const correctionSchema = z.object({
   id: z.string().regex(/^\d{1,9}$/, 'not a period id'),
-  kind: z.enum(['PRICE', 'FIXED_CHARGE']),
+  kind: z.enum(['PRICE', 'FIXED_CHARGE', 'CO2_FACTOR']),
   amount,
 });
 
@@ -261,10 +325,15 @@ async function periodOf(db: Db, scope: OperatorScope, id: number, kind: RateKind
           ...priceView(r),
           propertyId: r.propertyId,
         }))
-      : (await db.select().from(fixedCharges).where(eq(fixedCharges.id, id))).map((r) => ({
-          ...chargeView(r),
-          propertyId: r.propertyId,
-        }));
+      : kind === 'FIXED_CHARGE'
+        ? (await db.select().from(fixedCharges).where(eq(fixedCharges.id, id))).map((r) => ({
+            ...chargeView(r),
+            propertyId: r.propertyId,
+          }))
+        : (await db.select().from(propertyCo2Factors).where(eq(propertyCo2Factors.id, id))).map((r) => ({
+            ...co2View(r),
+            propertyId: r.propertyId,
+          }));
   if (!row) throw forbidden();
   const property = await requireProperty(db, scope, row.propertyId);
   return { row, property };
@@ -273,7 +342,18 @@ async function periodOf(db: Db, scope: OperatorScope, id: number, kind: RateKind
 export async function previewRateCorrection(db: Db, scope: OperatorScope, input: unknown) {
   const c = parse(correctionSchema, input);
   const { row, property } = await periodOf(db, scope, Number(c.id), c.kind);
-  return rateImpact(db, property.id, row.quantity, row.validFrom, row.validTo);
+  return periodImpact(db, property.id, row);
+}
+
+/**
+ * The impact of changing a period's amount. A period valid from the beginning changes every month of every
+ * tenancy it reaches: from the earliest tenancy's start (or today, without one).
+ */
+async function periodImpact(db: Db, propertyId: number, row: RatePeriodView) {
+  if (row.validFrom !== null) return rateImpact(db, propertyId, row.quantity, row.validFrom, row.validTo);
+  const { tenancies } = await rateImpact(db, propertyId, row.quantity, '1900-01-01', row.validTo);
+  const from = [localToday(), ...tenancies.map((t) => t.start)].sort()[0]!;
+  return rateImpact(db, propertyId, row.quantity, from, row.validTo);
 }
 
 /** Corrects an existing period's amount: an explicit, confirmed, audited rewrite of its months. */
@@ -291,76 +371,22 @@ export async function correctRate(
   await db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
     if (c.kind === 'PRICE') await tx.update(prices).set({ price: c.amount }).where(eq(prices.id, row.id));
-    else await tx.update(fixedCharges).set({ amountPerYear: c.amount }).where(eq(fixedCharges.id, row.id));
+    else if (c.kind === 'FIXED_CHARGE')
+      await tx.update(fixedCharges).set({ amountPerYear: c.amount }).where(eq(fixedCharges.id, row.id));
+    else
+      await tx
+        .update(propertyCo2Factors)
+        .set({ gramPerQuantityUnit: c.amount })
+        .where(eq(propertyCo2Factors.id, row.id));
     const { propertyId: _p, ...before } = row;
     await recordAudit(tx, actor, {
-      action: c.kind === 'PRICE' ? 'price.correct' : 'fixed_charge.correct',
-      subjectType: c.kind === 'PRICE' ? 'price' : 'fixed_charge',
+      action: `${AUDIT[c.kind]}.correct`,
+      subjectType: AUDIT[c.kind],
       subjectId: row.id,
       propertyId: property.id,
       reason: reasonText,
       before,
       after: { ...before, amount: c.amount },
-    });
-  });
-  return readRates(db, property.id);
-}
-
-const co2Schema = z.object({
-  propertyId: z.string(),
-  quantity,
-  gramPerUnit: z
-    .string()
-    .trim()
-    .regex(/^\d{1,6}(\.\d{1,4})?$/, 'must be a non-negative number of grams, like 120.5'),
-});
-
-/** CO₂ factors have no validity dates: a change applies to every month, so it is always a correction. */
-async function co2Range(db: Db, propertyId: number, q: string) {
-  const { tenancies } = await rateImpact(db, propertyId, q, '1900-01-01', null);
-  const from = [localToday(), ...tenancies.map((t) => t.start)].sort()[0]!;
-  return rateImpact(db, propertyId, q, from, null);
-}
-
-export async function previewCo2Factor(db: Db, scope: OperatorScope, input: unknown) {
-  const c = parse(co2Schema, input);
-  const property = await requireProperty(db, scope, c.propertyId);
-  return co2Range(db, property.id, c.quantity);
-}
-
-export async function setCo2Factor(
-  db: Db,
-  scope: OperatorScope,
-  actor: Actor,
-  input: unknown,
-  confirm: boolean | null | undefined,
-  why: string | null | undefined,
-) {
-  const c = parse(co2Schema, input);
-  const property = await requireProperty(db, scope, c.propertyId);
-  const reasonText = requireConfirmation(confirm, why);
-  await db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
-    const where = and(
-      eq(propertyCo2Factors.propertyId, property.id),
-      eq(propertyCo2Factors.quantity, c.quantity),
-    );
-    const [before] = await tx.select().from(propertyCo2Factors).where(where);
-    await tx
-      .insert(propertyCo2Factors)
-      .values({ propertyId: property.id, quantity: c.quantity, gramPerQuantityUnit: c.gramPerUnit })
-      .onConflictDoUpdate({
-        target: [propertyCo2Factors.propertyId, propertyCo2Factors.quantity],
-        set: { gramPerQuantityUnit: c.gramPerUnit },
-      });
-    await recordAudit(tx, actor, {
-      action: 'co2_factor.set',
-      subjectType: 'co2_factor',
-      subjectId: `${property.id}:${c.quantity}`,
-      propertyId: property.id,
-      reason: reasonText,
-      before: before ? { quantity: c.quantity, gramPerUnit: before.gramPerQuantityUnit } : null,
-      after: { quantity: c.quantity, gramPerUnit: c.gramPerUnit },
     });
   });
   return readRates(db, property.id);

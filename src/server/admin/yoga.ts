@@ -47,7 +47,6 @@ const resolvers: Resolvers = {
     propertyRates: settings.propertyRates,
     previewRatePeriod: settings.previewRatePeriod,
     previewRateCorrection: settings.previewRateCorrection,
-    previewCo2Factor: settings.previewCo2Factor,
     reportTexts: settings.reportTexts,
     statementCoverage: settings.statementCoverage,
     propertyDetail: propertyConsole.propertyDetail,
@@ -78,7 +77,6 @@ const resolvers: Resolvers = {
     // Prices, report texts, statements:
     addRatePeriod: settings.addRatePeriod,
     correctRate: settings.correctRate,
-    setCo2Factor: settings.setCo2Factor,
     updateReportTexts: settings.updateReportTexts,
     uploadStatements: settings.uploadStatements,
     importPropertyFile: propertyConsole.importPropertyFile,

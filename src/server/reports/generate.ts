@@ -4,7 +4,7 @@
  * the unique (tenancy_id, month) index makes a second run write nothing, so it can run on any schedule.
  */
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, isNull, lte, or, sql } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
 import { parseClientConfig } from '../../client/configSchema.ts';
 import { parseLanguage } from '../../lib/languages.ts';
@@ -101,13 +101,25 @@ async function readReportInput(db: Db, t: TenancyRow, month: string): Promise<Re
   const from = [costFrom, lastYear].sort()[0]!;
   const to = lastDayOf(month);
 
-  // The apartment's consumption per quantity and month, only within the tenancy's dates.
-  const apartmentRows = await queryRows<{ quantity: string; unit: string; month: string; total: string }>(
+  // The apartment's consumption per quantity and month, only within the tenancy's dates, and its CO₂: each day
+  // times the factor valid that day (graph/series.ts rateJoin, the app's rule); null when no day has a factor.
+  const apartmentRows = await queryRows<{
+    quantity: string;
+    unit: string;
+    month: string;
+    total: string;
+    co2: string | null;
+  }>(
     db,
     sql`SELECT mp.quantity, mp.unit, to_char(date_trunc('month', d.day), 'YYYY-MM-DD') AS month,
-               sum(d.sum)::text AS total
+               sum(d.sum)::text AS total, sum(d.sum * f.rate)::text AS co2
           FROM daily_rollups d
           JOIN measurement_points mp ON mp.id = d.measurement_point_id
+          LEFT JOIN LATERAL (
+            SELECT cf.gram_per_quantity_unit AS rate FROM property_co2_factors cf
+             WHERE cf.property_id = ${t.propertyId} AND cf.quantity = mp.quantity
+               AND (cf.valid_from IS NULL OR cf.valid_from <= d.day) AND (cf.valid_to IS NULL OR cf.valid_to > d.day)
+             ORDER BY cf.valid_from DESC NULLS LAST LIMIT 1) f ON true
          WHERE mp.apartment_id = ${t.apartmentId} AND mp.reading_kind = 'register'
            AND d.day BETWEEN GREATEST(${from}::date, ${t.start}::date)
                          AND LEAST(${to}::date, COALESCE(${t.end}::date, ${to}::date))
@@ -115,8 +127,10 @@ async function readReportInput(db: Db, t: TenancyRow, month: string): Promise<Re
   );
   const apartment: ReportInput['apartment'] = {};
   for (const r of apartmentRows) {
-    apartment[r.quantity] ??= { unit: r.unit, months: {} };
-    apartment[r.quantity]!.months[r.month] = Number(r.total);
+    apartment[r.quantity] ??= { unit: r.unit, months: {}, co2Grams: {} };
+    const series = apartment[r.quantity]!;
+    series.months[r.month] = Number(r.total);
+    if (r.co2 !== null) series.co2Grams![r.month] = Number(r.co2);
   }
 
   // The property average only for months where every day had at least MIN_PROPERTY_APARTMENTS apartments with
@@ -188,10 +202,18 @@ async function readReportInput(db: Db, t: TenancyRow, month: string): Promise<Re
     .from(measurementPoints)
     .where(eq(measurementPoints.apartmentId, t.apartmentId));
   const priceRows = await db.select().from(prices).where(eq(prices.propertyId, t.propertyId));
+  // The factors valid on the month's last day, for the supply section's g CO₂ per kWh.
   const co2Rows = await db
     .select()
     .from(propertyCo2Factors)
-    .where(eq(propertyCo2Factors.propertyId, t.propertyId));
+    .where(
+      and(
+        eq(propertyCo2Factors.propertyId, t.propertyId),
+        or(isNull(propertyCo2Factors.validFrom), lte(propertyCo2Factors.validFrom, to)),
+        or(isNull(propertyCo2Factors.validTo), gt(propertyCo2Factors.validTo, to)),
+      ),
+    )
+    .orderBy(sql`${propertyCo2Factors.validFrom} ASC NULLS FIRST`);
 
   return {
     month,

@@ -40,8 +40,14 @@ export interface ReportInput {
    * as in the app (src/lib/allocators.ts isPricedBeside).
    */
   meteredQuantities: string[];
-  /** The apartment's consumption per quantity: unit and monthly sums (within the tenancy's dates). */
-  apartment: Record<string, { unit: string; months: Record<string, number> }>;
+  /**
+   * The apartment's consumption per quantity: unit and monthly sums (within the tenancy's dates), and the
+   * months' CO₂ in grams: each day's use times the factor valid that day, as the app's CO2 figures.
+   */
+  apartment: Record<
+    string,
+    { unit: string; months: Record<string, number>; co2Grams?: Record<string, number> }
+  >;
   /** The property's consumption per m² per quantity and month; only months where every day had 3+ apartments. */
   propertyPerM2: Record<string, Record<string, number>>;
   /** The property's kWh per allocator unit per month, by the rules of src/lib/allocators.ts; null: none. */
@@ -63,7 +69,7 @@ export interface ReportInput {
   /** The dispute bodies and the consumer organisation for the property's country and landlord type. */
   bodies: { dispute: Body[]; consumer: Body };
   prices: Price[];
-  /** Grams of CO2 per unit of each quantity. */
+  /** Grams of CO2 per unit of each quantity valid on the month's last day (the supply section's g/kWh). */
   co2: Record<string, number>;
 }
 
@@ -184,7 +190,7 @@ export function buildMonthlyReport(input: ReportInput): MonthlyReport {
         costMonth += cost;
       }
     }
-    const gram = input.co2[quantity];
+    const grams = series.co2Grams?.[month];
     quantities.push({
       quantity,
       unit: series.unit,
@@ -204,7 +210,7 @@ export function buildMonthlyReport(input: ReportInput): MonthlyReport {
             }
           : null,
       cost,
-      co2Kg: value === undefined || gram === undefined ? null : (value * gram) / 1000,
+      co2Kg: value === undefined || grams === undefined ? null : grams / 1000,
     });
   }
 

@@ -14,6 +14,7 @@ const ratesToApi = (r: Rates) => ({
   propertyId: String(r.propertyId),
   prices: r.prices.map((p) => ({ ...p, id: String(p.id) })),
   fixedCharges: r.fixedCharges.map((p) => ({ ...p, id: String(p.id) })),
+  co2Factors: r.co2Factors.map((p) => ({ ...p, id: String(p.id) })),
 });
 
 const impactToApi = (i: RateImpact) => ({
@@ -36,9 +37,6 @@ export const previewRateCorrection: NonNullable<QueryResolvers['previewRateCorre
   ctx,
 ) => impactToApi(await rates.previewRateCorrection(ctx.db, await requireOperator(ctx), args.input));
 
-export const previewCo2Factor: NonNullable<QueryResolvers['previewCo2Factor']> = async (_p, args, ctx) =>
-  impactToApi(await rates.previewCo2Factor(ctx.db, await requireOperator(ctx), args.input));
-
 export const addRatePeriod: NonNullable<MutationResolvers['addRatePeriod']> = async (_p, args, ctx) => {
   const scope = await requireOperator(ctx);
   return ratesToApi(
@@ -50,13 +48,6 @@ export const correctRate: NonNullable<MutationResolvers['correctRate']> = async 
   const scope = await requireOperator(ctx);
   return ratesToApi(
     await rates.correctRate(ctx.db, scope, actorOf(scope), args.input, args.confirm, args.reason),
-  );
-};
-
-export const setCo2Factor: NonNullable<MutationResolvers['setCo2Factor']> = async (_p, args, ctx) => {
-  const scope = await requireOperator(ctx);
-  return ratesToApi(
-    await rates.setCo2Factor(ctx.db, scope, actorOf(scope), args.input, args.confirm, args.reason),
   );
 };
 

@@ -13,6 +13,7 @@ import {
   serial,
   text,
   timestamp,
+  unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.ts';
@@ -161,16 +162,27 @@ export const propertyReportSettings = pgTable(
   ],
 );
 
+/**
+ * Grams of CO₂ per unit of a quantity, valid from a date (inclusive) to a date (exclusive) or open-ended, as
+ * prices. `validFrom` null: valid from the beginning (the factors from before validity dates, migration 0016).
+ */
 export const propertyCo2Factors = pgTable(
   'property_co2_factors',
   {
+    id: serial('id').primaryKey(),
     propertyId: integer('property_id')
       .notNull()
       .references(() => properties.id, { onDelete: 'cascade' }),
     quantity: text('quantity').notNull(),
     gramPerQuantityUnit: numeric('gram_per_quantity_unit').notNull(),
+    validFrom: date('valid_from', { mode: 'string' }),
+    validTo: date('valid_to', { mode: 'string' }),
   },
-  (t) => [primaryKey({ columns: [t.propertyId, t.quantity] })],
+  (t) => [
+    unique('property_co2_factors_series_start_uq')
+      .on(t.propertyId, t.quantity, t.validFrom)
+      .nullsNotDistinct(),
+  ],
 );
 
 export const apartments = pgTable(

@@ -1,12 +1,13 @@
 /**
  * What the unit-level operations (KPIs, table, projection) share: the checked input period, access to one unit,
- * its points and meters, and the CO2 factors, in a fixed number of statements.
+ * its points and meters, in a fixed number of statements (COST and CO2 apply the day's price or CO₂ factor in the
+ * series' SQL).
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
 import { firstWithoutCost, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import type { Db } from '../../db/client.ts';
-import { measurementPoints, propertyCo2Factors } from '../../db/schema.ts';
+import { measurementPoints } from '../../db/schema.ts';
 import { badInput } from '../../graphql/errors.ts';
 import { clipToTenancies, type UnitAccess, unitAccess } from '../access.ts';
 import type { BucketPlan } from '../graph/buckets.ts';
@@ -65,20 +66,6 @@ export async function loadUnit(db: Db, userId: number, unitId: number, quantitie
   return { access, points };
 }
 
-/** CO2 factors of a property by quantity (one statement); empty unless CO2 is asked for. */
-export async function co2Factors(
-  db: Db,
-  graphType: string,
-  propertyId: number,
-): Promise<Map<string, number>> {
-  if (graphType !== 'CO2') return new Map();
-  const rows = await db
-    .select()
-    .from(propertyCo2Factors)
-    .where(eq(propertyCo2Factors.propertyId, propertyId));
-  return new Map(rows.map((r) => [r.quantity, Number(r.gramPerQuantityUnit)]));
-}
-
 /** A plan over a whole period for totals (months from monthly_rollups, edges from daily_rollups). */
 function totalPlan(p: Period): BucketPlan {
   return { resolution: 'MONTH', starts: [], startMs: [], keys: [], labels: [], from: p.from, to: p.to };
@@ -101,6 +88,7 @@ export function totalQuery(
     ...(graphType === 'COST'
       ? { price: { propertyId: access.property.id, quantity, apartmentId: access.apartment.id } }
       : {}),
+    ...(graphType === 'CO2' ? { co2: { propertyId: access.property.id, quantity } } : {}),
   };
 }
 
@@ -121,6 +109,7 @@ export function seriesCollector() {
       [...q.pointIds].sort((a, b) => a - b),
       q.property ?? null,
       q.price ?? null,
+      q.co2 ?? null,
       q.aggregation,
       q.plan.resolution,
       q.plan.from.toString(),

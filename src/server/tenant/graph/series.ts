@@ -28,6 +28,8 @@ export interface SeriesQuery {
    * units are not priced where a heat meter measures the same heat, src/lib/allocators.ts).
    */
   price?: { propertyId: number; quantity: string; apartmentId: number };
+  /** CO₂: values × the grams of CO₂ per unit valid on each local day (property_co2_factors), as a price. */
+  co2?: { propertyId: number; quantity: string };
   /**
    * Instead of points: all apartment points of a property's quantity, from property_daily_rollups
    * (property_hourly_rollups at HOUR). For summed quantities `perM2` gives the sum per m² of the apartments with data, `total` the plain sum;
@@ -44,7 +46,7 @@ export interface SeriesQuery {
 /** The price valid on a local day, as a lateral join (the newest validity wins if two overlap). */
 function priceJoin(price: NonNullable<SeriesQuery['price']>, day: SQL): SQL {
   return sql`CROSS JOIN LATERAL (
-    SELECT p.price FROM prices p
+    SELECT p.price AS rate FROM prices p
     WHERE p.property_id = ${price.propertyId} AND p.quantity = ${price.quantity}
       AND p.valid_from <= ${day} AND (p.valid_to IS NULL OR p.valid_to > ${day})
       ${
@@ -56,19 +58,38 @@ function priceJoin(price: NonNullable<SeriesQuery['price']>, day: SQL): SQL {
     ORDER BY p.valid_from DESC LIMIT 1) pr`;
 }
 
+/**
+ * The rate of a series on a local day: the price (COST) or the CO₂ factor (CO2) valid that day, as a lateral
+ * join named `pr`; a day without one drops out (no figure), as a day without a price. Empty for plain values.
+ */
+function rateJoin(q: SeriesQuery, day: SQL): SQL {
+  if (q.price) return priceJoin(q.price, day);
+  if (!q.co2) return sql``;
+  return sql`CROSS JOIN LATERAL (
+    SELECT f.gram_per_quantity_unit AS rate FROM property_co2_factors f
+    WHERE f.property_id = ${q.co2.propertyId} AND f.quantity = ${q.co2.quantity}
+      AND (f.valid_from IS NULL OR f.valid_from <= ${day}) AND (f.valid_to IS NULL OR f.valid_to > ${day})
+    ORDER BY f.valid_from DESC NULLS LAST LIMIT 1) pr`;
+}
+
+/** A value times the series' rate of its day (rateJoin), or the value itself. */
+function rated(q: SeriesQuery, value: SQL): SQL {
+  return q.price || q.co2 ? sql`${value} * pr.rate` : value;
+}
+
 function hourlySource(q: SeriesQuery, ids: string, from: string, to: string): SQL {
   const day = sql`(h.hour_start AT TIME ZONE ${TIME_ZONE})::date`;
   return sql`SELECT extract(epoch FROM h.hour_start)::bigint::text AS k,
-      ${q.price ? sql`h.value * pr.price` : sql`h.value`} AS x, 1 AS c, h.estimated::int AS e
-    FROM hourly_consumption h ${q.price ? priceJoin(q.price, day) : sql``}
+      ${rated(q, sql`h.value`)} AS x, 1 AS c, h.estimated::int AS e
+    FROM hourly_consumption h ${rateJoin(q, day)}
     WHERE h.measurement_point_id = ANY(${ids}::int[])
       AND h.hour_start >= ${from}::timestamptz AND h.hour_start < ${to}::timestamptz`;
 }
 
 function dailySource(q: SeriesQuery, ids: string, key: SQL, where: SQL): SQL {
-  return sql`SELECT ${key} AS k, ${q.price ? sql`d.sum * pr.price` : sql`d.sum`} AS x, d.count AS c,
+  return sql`SELECT ${key} AS k, ${rated(q, sql`d.sum`)} AS x, d.count AS c,
       d.estimated AS e
-    FROM daily_rollups d ${q.price ? priceJoin(q.price, sql`d.day`) : sql``}
+    FROM daily_rollups d ${rateJoin(q, sql`d.day`)}
     WHERE d.measurement_point_id = ANY(${ids}::int[]) AND ${where}`;
 }
 
@@ -108,8 +129,8 @@ function propertySource(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Tempor
     const day = sql`(g.hour_start AT TIME ZONE ${TIME_ZONE})::date`;
     const value = perM2 ? sql`g.sum / nullif(g.area_m2, 0)` : sql`g.sum`;
     return sql`SELECT extract(epoch FROM g.hour_start)::bigint::text AS k,
-        ${q.price ? sql`${value} * pr.price` : value} AS x, g.count AS c, 0 AS e
-      FROM property_hourly_rollups g ${q.price ? priceJoin(q.price, day) : sql``}
+        ${rated(q, value)} AS x, g.count AS c, 0 AS e
+      FROM property_hourly_rollups g ${rateJoin(q, day)}
       WHERE g.property_id = ${p.propertyId} AND g.quantity = ${p.quantity}
         AND g.apartments >= ${MIN_PROPERTY_APARTMENTS}
         AND g.hour_start >= ${from.toInstant().toString()}::timestamptz
@@ -117,8 +138,8 @@ function propertySource(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Tempor
   }
   const key = dayKey(resolution);
   const value = perM2 ? sql`d.per_m2` : sql`d.sum`;
-  return sql`SELECT ${key} AS k, ${q.price ? sql`${value} * pr.price` : value} AS x, d.count AS c, 0 AS e
-    FROM property_daily_rollups d ${q.price ? priceJoin(q.price, sql`d.day`) : sql``}
+  return sql`SELECT ${key} AS k, ${rated(q, value)} AS x, d.count AS c, 0 AS e
+    FROM property_daily_rollups d ${rateJoin(q, sql`d.day`)}
     WHERE d.property_id = ${p.propertyId} AND d.quantity = ${p.quantity}
       AND d.apartments >= ${MIN_PROPERTY_APARTMENTS}
       AND d.day >= ${from.toPlainDate().toString()}::date AND d.day < ${to.toPlainDate().toString()}::date`;
@@ -149,8 +170,8 @@ function source(q: SeriesQuery, from: Temporal.ZonedDateTime, to: Temporal.Zoned
   }
   const unit = resolution === 'MONTH' ? sql.raw(`'month'`) : sql.raw(`'year'`);
   const daily = (key: SQL) => sql`date_trunc(${unit}, ${key}::timestamp)::date::text`;
-  // Prices may change within a month, so cost is summed from days.
-  if (q.price) return dailySource(q, ids, daily(sql`d.day`), inRange(fromDate, toDate));
+  // Prices and CO₂ factors may change within a month, so cost and CO₂ are summed from days.
+  if (q.price || q.co2) return dailySource(q, ids, daily(sql`d.day`), inRange(fromDate, toDate));
   // Whole months from monthly_rollups; the partial months at either edge from daily_rollups.
   let wholeFrom = fromDate.day === 1 ? fromDate : fromDate.with({ day: 1 }).add({ months: 1 });
   let wholeTo = toDate.with({ day: 1 });

@@ -2,7 +2,7 @@
  * `tenantGraph`: values per Europe/Copenhagen bucket for units (all their points of a quantity combined,
  * summed or averaged per the quantity), measurement points, the property (its per-m² average) and the property's
  * own points (SOURCE), clipped to the caller's tenancy. HOURLY_VALUES is consumption, COST multiplies by the day's
- * price, CO2 by the property's factor (grams). Related series: PROPERTY, LAST_PERIOD, LAST_YEAR, degree days and
+ * price, CO2 by the day's CO₂ factor (grams). Related series: PROPERTY, LAST_PERIOD, LAST_YEAR, degree days and
  * climate-corrected values, and the hca kWh estimate. A fixed number of SQL statements, whatever the period.
  */
 import { inArray } from 'drizzle-orm';
@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { TIME_ZONE } from '../../../lib/periods.ts';
 import { GRAPH_TYPES, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import { readAllocatorMonths } from '../../allocators/months.ts';
-import { measurementPoints, propertyCo2Factors } from '../../db/schema.ts';
+import { measurementPoints } from '../../db/schema.ts';
 import { tokenToCheck } from '../../graphql/context.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
 import { callerUnitsAndPoints, clipToTenancies, propertyAccess, type UnitAccess } from '../access.ts';
@@ -146,10 +146,6 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
 
   const meterByPoint = await currentMeters(db, pointIds);
   const propertyIds = [...new Set(resolved.map((r) => r.access.property.id))];
-  const co2 =
-    input.graphType === 'CO2'
-      ? await db.select().from(propertyCo2Factors).where(inArray(propertyCo2Factors.propertyId, propertyIds))
-      : [];
 
   const previous = related.has('LAST_PERIOD') ? previousPlan(plan) : null;
   const lastYear = related.has('LAST_YEAR') ? lastYearPlan(plan) : null;
@@ -188,6 +184,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     ...(input.graphType === 'COST'
       ? { price: { propertyId: access.property.id, quantity, apartmentId: access.apartment.id } }
       : {}),
+    ...(input.graphType === 'CO2' ? { co2: { propertyId: access.property.id, quantity } } : {}),
   });
   // One read of the allocator months per property (and unit) the estimate is asked for, whatever the period.
   const allocatorReads = new Map<
@@ -289,9 +286,6 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     const consumption = quantities.map((quantity, j): Consumption => {
       const info = QUANTITIES[quantity];
       const slot = slots[i]![j]!;
-      const factorRow = co2.find((f) => f.propertyId === property.id && f.quantity === quantity);
-      const factor =
-        input.graphType === 'CO2' ? (factorRow ? Number(factorRow.gramPerQuantityUnit) : null) : 1;
       const perM2Wanted = Boolean(input.normalized) && info.normalizable && o.kind !== 'SOURCE';
       const area = scaleTo ? Number(scaleTo.apartment.areaM2) : null;
       // Own values are totals, divided by the area when per m²; property values are per m² (summed
@@ -302,7 +296,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       const mainIsProperty = o.kind === 'PROPERTY';
       const normalized = perM2Wanted || (mainIsProperty && propertyPerM2 && !scaleTo && info.normalizable);
       const scaled = (values: (number | null)[], scale: number) =>
-        values.map((v) => (v === null || factor === null ? null : v * factor * scale));
+        values.map((v) => (v === null ? null : v * scale));
       const mainScale = mainIsProperty ? propertyScale : ownScale;
       const values = scaled(raws[slot.main]!, mainScale);
       const relatedValues: RelatedValues[] = [];

@@ -11,7 +11,6 @@ import { dbId, isoDate, quantityId } from '../consumption/common.ts';
 import {
   checkedPeriod,
   checkGraphType,
-  co2Factors,
   isOpen,
   loadUnit,
   type PointRow,
@@ -62,7 +61,6 @@ export const tenantTable: NonNullable<QueryResolvers['tenantTable']> = async (_p
           points.map((p) => p.id),
         )
       : new Map();
-  const factors = await co2Factors(db, graphType, propertyId);
 
   const rowPlans: RowPlan[] =
     rowsBy === 'METER'
@@ -113,10 +111,10 @@ export const tenantTable: NonNullable<QueryResolvers['tenantTable']> = async (_p
   const totals = await seriesTotals(db, queries);
 
   const area = Number(access.apartment.areaM2);
-  const scale = (quantity: QuantityId, v: number | null, perArea: boolean) => {
-    const factor = graphType === 'CO2' ? (factors.get(quantity) ?? null) : 1;
-    if (v === null || factor === null) return null;
-    return perArea ? (v * factor) / area : v * factor;
+  // CO2 series are in grams already: each day's value times that day's factor (totalQuery).
+  const scale = (_quantity: QuantityId, v: number | null, perArea: boolean) => {
+    if (v === null) return null;
+    return perArea ? v / area : v;
   };
   const normalizedOf = (q: QuantityId) => Boolean(input.normalized) && QUANTITIES[q].normalizable;
 

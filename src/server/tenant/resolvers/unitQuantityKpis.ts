@@ -25,7 +25,6 @@ import {
 import {
   checkedPeriod,
   checkGraphType,
-  co2Factors,
   isOpen,
   loadUnit,
   previousPeriodOf,
@@ -71,7 +70,6 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
     db,
     points.map((p) => p.id),
   );
-  const factors = await co2Factors(db, graphType, propertyId);
   const { queries, add } = seriesCollector();
   // The hca kWh estimate: the property's kWh per allocator unit month by month (one statement, any period).
   const wantsEstimate =
@@ -165,16 +163,16 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
   return slots.map((s): QuantityKpi => {
     const info = QUANTITIES[s.quantity];
     const normalized = Boolean(input.normalized) && info.normalizable;
-    const factor = graphType === 'CO2' ? (factors.get(s.quantity) ?? null) : 1;
+    // CO2 series are in grams already: each day's value times that day's factor (totalQuery).
     const own = (slot: number) => {
       const v = totals[slot] ?? null;
-      if (v === null || factor === null) return null;
-      return normalized ? (v * factor) / area : v * factor;
+      if (v === null) return null;
+      return normalized ? v / area : v;
     };
     const propertyValue = (() => {
       const v = totals[s.property] ?? null;
-      if (v === null || factor === null) return null;
-      return info.aggregation === 'sum' && !normalized ? v * factor * area : v * factor;
+      if (v === null) return null;
+      return info.aggregation === 'sum' && !normalized ? v * area : v;
     })();
     const total = own(s.total);
     const previousYear = own(s.lastYear);
@@ -213,8 +211,7 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
       const ddNow = dayValues[degreeDaySlots.now]!;
       const ddLastYear = dayValues[degreeDaySlots.lastYear]!;
       const nowMs = Date.now();
-      const scale = (v: number | null) =>
-        v === null || factor === null ? null : normalized ? (v * factor) / area : v * factor;
+      const scale = (v: number | null) => (v === null ? null : normalized ? v / area : v);
       const lyIndex = new Map(days.lastYear.keys.map((k, i) => [k, i]));
       const lyOf = (i: number) =>
         lyIndex.get(Temporal.PlainDate.from(days.now.keys[i]!).subtract({ years: 1 }).toString());
