@@ -29,8 +29,15 @@ function acceptedLanguage(header: string | null): Language | null {
   return ranked[0]?.lang ?? null;
 }
 
-/** 302 to `${base}/${lang}` in the visitor's language; `Vary` names what chose it. */
-export function redirectToLanguage({ url, cookies, request }: APIContext, base: string): Response {
+/**
+ * 302 to `${base}/${lang}` in the visitor's language (with `#fragment` when given: the public report's code, which
+ * its shell reads and browsers never send); `Vary` names what chose it.
+ */
+export function redirectToLanguage(
+  { url, cookies, request }: APIContext,
+  base: string,
+  fragment?: string,
+): Response {
   const chosen = url.searchParams.has('lang') || cookies.has(LANGUAGE_COOKIE);
   const lang = chosen
     ? requestLanguage(url, cookies)
@@ -38,7 +45,7 @@ export function redirectToLanguage({ url, cookies, request }: APIContext, base: 
   return new Response(null, {
     status: 302,
     headers: {
-      Location: `${base}/${lang}`,
+      Location: `${base}/${lang}${fragment ? `#${encodeURIComponent(fragment)}` : ''}`,
       'Cache-Control': 'private, no-cache',
       Vary: 'Cookie, Accept-Language',
     },

@@ -1,7 +1,7 @@
 /**
  * The property figure's privacy floor (SPEC: no neighbour's numbers by subtraction), from below: on a day when
  * only two of the property's apartments have data the PROPERTY series is a gap, at DAY and at HOUR, while the day
- * before, with three, it has a value. The tests/api/consumption.test.ts values are the floor from above.
+ * before, with three, it has a value. The tests/api/consumption-graph.test.ts values are the floor from above.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

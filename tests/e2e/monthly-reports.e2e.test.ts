@@ -45,7 +45,8 @@ test.describe
       expect(pdfHref).toBe(href!.replace('?lang=en', '.pdf?lang=en'));
 
       await open.click();
-      await expect(page).toHaveURL(/\/report\/[A-Za-z0-9_-]{43}/);
+      // The prerendered shell in the link's language, with the code as the fragment.
+      await expect(page).toHaveURL(/\/report\/shell\/en#[A-Za-z0-9_-]{43}$/);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       const pdfLink = page.getByTestId('report-pdf');
       await expect(pdfLink).toBeVisible();

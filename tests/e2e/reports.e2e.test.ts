@@ -88,23 +88,61 @@ test.describe
 
     test('answers an unknown report code with SPEC §8 and a 404, in every language', async () => {
       const page = await context.newPage();
-      const response = await page.goto('/report/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
-      expect(response?.status()).toBe(404);
+      const unknown = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+      const content = page.waitForResponse((r) => r.url().includes(`/report/${unknown}/content`));
+      await page.goto(`/report/${unknown}`);
+      expect((await content).status()).toBe(404);
       await expect(page.locator('main')).toContainText(
         'This report is no longer available; contact landlord.',
       );
-      await page.goto('/report/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA?lang=da');
+      await page.goto(`/report/${unknown}?lang=da`);
+      await expect(page).toHaveURL(`/report/shell/da#${unknown}`);
       await expect(page.locator('main')).toContainText(
         'Denne rapport er ikke længere tilgængelig; kontakt udlejer.',
       );
+      // A shell without a code says the same, without asking the server.
+      await page.goto('/report/shell/en');
+      await expect(page.getByTestId('report-no-code')).toBeVisible();
+      await expect(page.getByTestId('report-no-code')).toContainText(
+        'This report is no longer available; contact landlord.',
+      );
       await page.close();
+    });
+
+    test('serves the report shell prerendered and cacheable; the report itself comes by its code, never cached', async ({
+      baseURL,
+    }) => {
+      const code = reportPath.replace('/report/', '');
+      const redirect = await fetch(`${baseURL}${reportPath}`, {
+        redirect: 'manual',
+        headers: { cookie: 'lang=nb' },
+      });
+      expect(redirect.status).toBe(302);
+      expect(redirect.headers.get('location')).toBe(`/report/shell/nb#${code}`);
+      expect(redirect.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(redirect.headers.get('cache-control')).toMatch(/private/);
+      const shell = await fetch(`${baseURL}/report/shell/nb`);
+      expect(shell.status).toBe(200);
+      expect(shell.headers.get('cache-control')).toBe('public, max-age=3600');
+      expect(shell.headers.get('vary') ?? '').not.toMatch(/Cookie/);
+      const html = await shell.text();
+      expect(html).toContain('<html lang="nb"');
+      // The same shell for every report: no report data in it.
+      expect(html).not.toContain(code);
+      expect(html).not.toContain('<table');
+      const content = await fetch(`${baseURL}/report/${code}/content?lang=nb`);
+      expect(content.status).toBe(200);
+      expect(content.headers.get('cache-control')).toBe('private, no-store');
+      expect(content.headers.get('referrer-policy')).toBe('no-referrer');
+      const part = await content.text();
+      expect(part).not.toContain('<html');
+      expect(part).toContain('report-table');
     });
 
     test('shows the demo report and prints it to A4', async () => {
       const page = await context.newPage();
       const response = await page.goto(`${reportPath}?lang=en`);
       expect(response?.status()).toBe(200);
-      expect(response?.headers()['referrer-policy']).toBe('no-referrer');
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Your consumption in /);
       await expect(page.locator('tr[data-quantity="heat-energy"]')).toHaveCount(1);
       await expect(page.locator('figure.month-bars svg[role="img"]').first()).toBeVisible();
@@ -197,6 +235,9 @@ test.describe
           for (const path of [...STATIC_PAGES, reportPath, '/report/unknown-code']) {
             await page.goto(`${path}?lang=${lang}`);
             await expect(page.locator('html')).toHaveAttribute('lang', lang);
+            // The report's shell shows its content once fetched.
+            if (path.startsWith('/report/'))
+              await expect(page.locator('#report-root')).not.toHaveAttribute('aria-busy');
             expect(await seriousA11yViolations(page), `${path} ${lang} ${width}`).toEqual([]);
             expect(
               await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),

@@ -1,3 +1,4 @@
+/** src/lib/periods.ts: weeks, presets, labels, server dates, daylight saving, validation and stored values. */
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,6 @@ import {
   InvalidPeriodError,
   isoWeek,
   PERIOD_PRESETS,
-  type Period,
   parseStoredPeriod,
   periodLabel,
   presetOf,
@@ -20,21 +20,7 @@ import {
   toServerMinuteRange,
   validatePeriod,
 } from '../../src/lib/periods.ts';
-
-const d = (s: string) => Temporal.PlainDate.from(s);
-const p = (startDate: string, endDate: string): Period => ({ startDate, endDate });
-// A range of n days (inclusive) starting at a date.
-const _ofDays = (start: string, n: number): Period =>
-  p(
-    start,
-    d(start)
-      .add({ days: n - 1 })
-      .toString(),
-  );
-
-const dateArb = fc
-  .date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2090-12-31T00:00:00Z'), noInvalidDate: true })
-  .map((x) => Temporal.PlainDate.from(x.toISOString().slice(0, 10)));
+import { d, dateArb, p } from './periodsHelpers.ts';
 
 describe('weeks', () => {
   it('start on Monday', () => {

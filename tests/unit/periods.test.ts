@@ -1,5 +1,5 @@
+/** src/lib/periods.ts: span lengths and kinds, calendar alignment, stepping (with properties). */
 import fc from 'fast-check';
-import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import {
   calendarAlignment,
@@ -12,17 +12,7 @@ import {
   spanType,
   stepPeriod,
 } from '../../src/lib/periods.ts';
-
-const d = (s: string) => Temporal.PlainDate.from(s);
-const p = (startDate: string, endDate: string): Period => ({ startDate, endDate });
-// A range of n days (inclusive) starting at a date.
-const ofDays = (start: string, n: number): Period =>
-  p(
-    start,
-    d(start)
-      .add({ days: n - 1 })
-      .toString(),
-  );
+import { d, dateArb, ofDays, p } from './periodsHelpers.ts';
 
 describe('spanDays', () => {
   it('counts both ends', () => {
@@ -155,10 +145,6 @@ describe('stepPeriod (SPEC §4)', () => {
     expect(() => stepPeriod(null as unknown as Period, 'next')).toThrow(InvalidPeriodError);
   });
 });
-
-const dateArb = fc
-  .date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2090-12-31T00:00:00Z'), noInvalidDate: true })
-  .map((x) => Temporal.PlainDate.from(x.toISOString().slice(0, 10)));
 
 const alignedArb = fc.tuple(dateArb, fc.constantFrom(1, 3, 6, 12)).map(([date, months]) => {
   const startMonth = Math.floor((date.month - 1) / months) * months + 1;

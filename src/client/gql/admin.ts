@@ -27,54 +27,6 @@ export type AuditFilter = {
   to?: string | null | undefined;
 };
 
-export type InterimReadingSource =
-  /** The meter's latest reading at or before the change. */
-  | 'METER'
-  /** Read on site and typed in by the operator. */
-  | 'OPERATOR'
-  /** No reading: the meter had not reported by then and none was typed in. */
-  | 'MISSING';
-
-export type InterimReadingInput = {
-  meterNumber: string;
-  /** The register value read on site (a decimal number, at least 0). */
-  value: string;
-};
-
-export type MoveOutInput = {
-  tenancyId: string | number;
-  /** The tenancy's last day (ISO date); data from the next local midnight on is not theirs. */
-  lastDay: string;
-  /** Readings taken on site; meters left out get their own latest reading at or before the change. */
-  readings?: Array<InterimReadingInput> | null | undefined;
-};
-
-export type MoveInInput = {
-  apartmentId: string | number;
-  /** The landlord's tenancy reference (unique). */
-  reference: string;
-  tenant?: string | null | undefined;
-  /** First day (ISO date); after every other tenancy of the apartment. */
-  firstDay: string;
-};
-
-/** An operator's invitation and where it stands. */
-export type InvitationStatus =
-  /** Handed to the mail server. */
-  | 'SENT'
-  /** Waiting in the outbox (no mail server configured, or waiting for the next attempt). */
-  | 'QUEUED'
-  /** Refused: the address is not valid, or the mail server refused it (the worker retries the latter). */
-  | 'FAILED'
-  /** No address: the code is for a letter. */
-  | 'NO_ADDRESS'
-  /** The code was used: the tenant signed up. */
-  | 'ACTIVATED'
-  /** The code was revoked before it was used. */
-  | 'REVOKED'
-  /** The code expired unused. */
-  | 'EXPIRED';
-
 export type DataIssueKind =
   | 'DROP'
   | 'DIGIT_SHIFT'
@@ -112,6 +64,23 @@ export type AcceptDataIssueInput = {
   /** SWAP: the old meter's last register value, when known. */
   endValue?: string | null | undefined;
 };
+
+/** An operator's invitation and where it stands. */
+export type InvitationStatus =
+  /** Handed to the mail server. */
+  | 'SENT'
+  /** Waiting in the outbox (no mail server configured, or waiting for the next attempt). */
+  | 'QUEUED'
+  /** Refused: the address is not valid, or the mail server refused it (the worker retries the latter). */
+  | 'FAILED'
+  /** No address: the code is for a letter. */
+  | 'NO_ADDRESS'
+  /** The code was used: the tenant signed up. */
+  | 'ACTIVATED'
+  /** The code was revoked before it was used. */
+  | 'REVOKED'
+  /** The code expired unused. */
+  | 'EXPIRED';
 
 /** How fresh a property's data is, for the portfolio filter. */
 export type PortfolioFreshness =
@@ -228,6 +197,37 @@ export type StatementFileInput = {
   name: string;
   /** The file's JSON text (one statement, or { statements: [...] }), at most 2 MB. */
   text: string;
+};
+
+export type InterimReadingSource =
+  /** The meter's latest reading at or before the change. */
+  | 'METER'
+  /** Read on site and typed in by the operator. */
+  | 'OPERATOR'
+  /** No reading: the meter had not reported by then and none was typed in. */
+  | 'MISSING';
+
+export type InterimReadingInput = {
+  meterNumber: string;
+  /** The register value read on site (a decimal number, at least 0). */
+  value: string;
+};
+
+export type MoveOutInput = {
+  tenancyId: string | number;
+  /** The tenancy's last day (ISO date); data from the next local midnight on is not theirs. */
+  lastDay: string;
+  /** Readings taken on site; meters left out get their own latest reading at or before the change. */
+  readings?: Array<InterimReadingInput> | null | undefined;
+};
+
+export type MoveInInput = {
+  apartmentId: string | number;
+  /** The landlord's tenancy reference (unique). */
+  reference: string;
+  tenant?: string | null | undefined;
+  /** First day (ISO date); after every other tenancy of the apartment. */
+  firstDay: string;
 };
 
 export type AuditLogQueryVariables = Exact<{

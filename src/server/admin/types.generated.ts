@@ -146,18 +146,13 @@ export type Query = {
   property: PropertySummary;
   /** Newest first; an organisation admin sees the organisation's entries, a property manager their properties'. */
   auditLog: AuditPage;
-  /** A property's apartments with their tenancies, members and interim readings. */
-  tenancyApartments: Array<TenancyApartment>;
-  tenancy: AdminTenancy;
-  /** Months an ended tenancy's members keep access to their own period when no final statement covers the move-out. */
-  moveOutGraceMonths: Scalars['Int']['output'];
-  /** Newest first; one bulk upload's report with batchId. */
-  invitations: InvitationReport;
-  dataQualityQueue: DataQualityQueue;
   /** Keys whose properties the caller reaches, newest first. */
   apiKeys: Array<ApiKey>;
   /** The filter choices of auditLog, in the same scope (an organisation admin's organisation, a manager's properties). */
   auditFacets: AuditFacets;
+  dataQualityQueue: DataQualityQueue;
+  /** Newest first; one bulk upload's report with batchId. */
+  invitations: InvitationReport;
   /** The caller's properties with their freshness, issues and tenants; filtered, sorted and paged on the server. */
   portfolio: PortfolioPage;
   propertyDetail: PropertyDetail;
@@ -174,6 +169,11 @@ export type Query = {
    * flat or tenancy reference contains the text (at least 2 characters). At most `first` (default 20, at most 50).
    */
   supportSearch: Array<SupportTenant>;
+  /** A property's apartments with their tenancies, members and interim readings. */
+  tenancyApartments: Array<TenancyApartment>;
+  tenancy: AdminTenancy;
+  /** Months an ended tenancy's members keep access to their own period when no final statement covers the move-out. */
+  moveOutGraceMonths: Scalars['Int']['output'];
 };
 
 
@@ -189,25 +189,15 @@ export type QueryAuditLogArgs = {
 };
 
 
-export type QueryTenancyApartmentsArgs = {
-  propertyId: Scalars['ID']['input'];
-};
-
-
-export type QueryTenancyArgs = {
-  id: Scalars['ID']['input'];
+export type QueryDataQualityQueueArgs = {
+  filter?: InputMaybe<DataIssueFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
 export type QueryInvitationsArgs = {
   propertyId?: InputMaybe<Scalars['ID']['input']>;
   batchId?: InputMaybe<Scalars['ID']['input']>;
-  first?: InputMaybe<Scalars['Int']['input']>;
-};
-
-
-export type QueryDataQualityQueueArgs = {
-  filter?: InputMaybe<DataIssueFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -260,6 +250,16 @@ export type QuerySupportSearchArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+
+export type QueryTenancyApartmentsArgs = {
+  propertyId: Scalars['ID']['input'];
+};
+
+
+export type QueryTenancyArgs = {
+  id: Scalars['ID']['input'];
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** Email and password, throttled like the tenant login; then the second factor. */
@@ -273,12 +273,11 @@ export type Mutation = {
   setOperatorAccess: Operator;
   /** Refuses the operator on every request from now on and ends their sessions. */
   deactivateOperator: Operator;
-  /** Sets (or changes) a tenancy's last day and records the interim readings; audited. */
-  moveOut: AdminTenancy;
-  /** A new tenancy in an apartment, after every earlier one; audited. */
-  moveIn: AdminTenancy;
-  /** Organisation admins: the grace period in months (0–120); audited. */
-  setMoveOutGraceMonths: Scalars['Int']['output'];
+  /** A key for the ingestion API, scoped to properties the caller reaches; the key is shown once. */
+  createApiKey: CreatedApiKey;
+  revokeApiKey: ApiKey;
+  acceptDataIssue: DataIssue;
+  rejectDataIssue: DataIssue;
   /** A new activation code, mailed when an email is given; audited. */
   inviteTenant: OperatorInvitation;
   /** A CSV of tenancy (reference) and email, with a header line; all lines checked before anything is sent. */
@@ -287,11 +286,6 @@ export type Mutation = {
   resendInvitation: OperatorInvitation;
   /** Revokes an unused code; audited. */
   revokeInvitation: OperatorInvitation;
-  acceptDataIssue: DataIssue;
-  rejectDataIssue: DataIssue;
-  /** A key for the ingestion API, scoped to properties the caller reaches; the key is shown once. */
-  createApiKey: CreatedApiKey;
-  revokeApiKey: ApiKey;
   /** Onboards a property into the caller's organisation (organisation admins). PROPERTY_FILE_INVALID lists every problem in extensions.problems; nothing is written then. */
   importPropertyFile: PropertyImportSummary;
   updateApartment: PropertyApartment;
@@ -329,6 +323,12 @@ export type Mutation = {
    * every tenancy is in the organisation (another landlord's tenant is not ours to lock out).
    */
   setTenantActive: SupportTenant;
+  /** Sets (or changes) a tenancy's last day and records the interim readings; audited. */
+  moveOut: AdminTenancy;
+  /** A new tenancy in an apartment, after every earlier one; audited. */
+  moveIn: AdminTenancy;
+  /** Organisation admins: the grace period in months (0–120); audited. */
+  setMoveOutGraceMonths: Scalars['Int']['output'];
 };
 
 
@@ -371,18 +371,25 @@ export type MutationDeactivateOperatorArgs = {
 };
 
 
-export type MutationMoveOutArgs = {
-  input: MoveOutInput;
+export type MutationCreateApiKeyArgs = {
+  name: Scalars['String']['input'];
+  propertyIds: Array<Scalars['ID']['input']>;
 };
 
 
-export type MutationMoveInArgs = {
-  input: MoveInInput;
+export type MutationRevokeApiKeyArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
-export type MutationSetMoveOutGraceMonthsArgs = {
-  months: Scalars['Int']['input'];
+export type MutationAcceptDataIssueArgs = {
+  input: AcceptDataIssueInput;
+};
+
+
+export type MutationRejectDataIssueArgs = {
+  id: Scalars['ID']['input'];
+  note?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -404,28 +411,6 @@ export type MutationResendInvitationArgs = {
 
 
 export type MutationRevokeInvitationArgs = {
-  id: Scalars['ID']['input'];
-};
-
-
-export type MutationAcceptDataIssueArgs = {
-  input: AcceptDataIssueInput;
-};
-
-
-export type MutationRejectDataIssueArgs = {
-  id: Scalars['ID']['input'];
-  note?: InputMaybe<Scalars['String']['input']>;
-};
-
-
-export type MutationCreateApiKeyArgs = {
-  name: Scalars['String']['input'];
-  propertyIds: Array<Scalars['ID']['input']>;
-};
-
-
-export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -495,151 +480,48 @@ export type MutationSetTenantActiveArgs = {
   reason: Scalars['String']['input'];
 };
 
-/** A tenant user who is a member of a tenancy. */
-export type TenancyMember = {
-  __typename?: 'TenancyMember';
-  userId: Scalars['ID']['output'];
-  email: Scalars['String']['output'];
+
+export type MutationMoveOutArgs = {
+  input: MoveOutInput;
+};
+
+
+export type MutationMoveInArgs = {
+  input: MoveInInput;
+};
+
+
+export type MutationSetMoveOutGraceMonthsArgs = {
+  months: Scalars['Int']['input'];
+};
+
+export type ApiKey = {
+  __typename?: 'ApiKey';
+  id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
-  isAdmin: Scalars['Boolean']['output'];
-};
-
-/** A meter's register at the change of tenant (HeizkostenV §9b). */
-export type InterimReading = {
-  __typename?: 'InterimReading';
-  meterNumber: Scalars['String']['output'];
-  quantity: Scalars['String']['output'];
-  /** The change of tenant: local midnight after the last day of the ended tenancy. */
-  at: Scalars['String']['output'];
-  /** Null when no reading was there (source MISSING). */
-  value?: Maybe<Scalars['String']['output']>;
-  /** When the meter's own reading was taken (source METER). */
-  readingTs?: Maybe<Scalars['String']['output']>;
-  source: InterimReadingSource;
-};
-
-export type InterimReadingSource =
-  /** The meter's latest reading at or before the change. */
-  | 'METER'
-  /** Read on site and typed in by the operator. */
-  | 'OPERATOR'
-  /** No reading: the meter had not reported by then and none was typed in. */
-  | 'MISSING';
-
-export type AdminTenancy = {
-  __typename?: 'AdminTenancy';
-  id: Scalars['ID']['output'];
-  /** The landlord's tenancy reference. */
-  reference: Scalars['String']['output'];
-  tenant: Scalars['String']['output'];
-  apartmentId: Scalars['ID']['output'];
-  propertyId: Scalars['ID']['output'];
-  /** First day (ISO date). */
-  start: Scalars['String']['output'];
-  /** Last day (ISO date); null while it runs. */
-  end?: Maybe<Scalars['String']['output']>;
-  /** When its members lose access to their own period (the grace period's end); null while it runs. */
-  accessEndsAt?: Maybe<Scalars['String']['output']>;
-  members: Array<TenancyMember>;
-  interimReadings: Array<InterimReading>;
-};
-
-export type TenancyApartment = {
-  __typename?: 'TenancyApartment';
-  id: Scalars['ID']['output'];
-  uniqueId: Scalars['String']['output'];
-  /** Floor and side, e.g. 2. tv. */
-  apartment: Scalars['String']['output'];
-  address: Scalars['String']['output'];
-  /** Oldest first. */
-  tenancies: Array<AdminTenancy>;
-};
-
-export type InterimReadingInput = {
-  meterNumber: Scalars['String']['input'];
-  /** The register value read on site (a decimal number, at least 0). */
-  value: Scalars['String']['input'];
-};
-
-export type MoveOutInput = {
-  tenancyId: Scalars['ID']['input'];
-  /** The tenancy's last day (ISO date); data from the next local midnight on is not theirs. */
-  lastDay: Scalars['String']['input'];
-  /** Readings taken on site; meters left out get their own latest reading at or before the change. */
-  readings?: InputMaybe<Array<InterimReadingInput>>;
-};
-
-export type MoveInInput = {
-  apartmentId: Scalars['ID']['input'];
-  /** The landlord's tenancy reference (unique). */
-  reference: Scalars['String']['input'];
-  tenant?: InputMaybe<Scalars['String']['input']>;
-  /** First day (ISO date); after every other tenancy of the apartment. */
-  firstDay: Scalars['String']['input'];
-};
-
-/** An operator's invitation and where it stands. */
-export type InvitationStatus =
-  /** Handed to the mail server. */
-  | 'SENT'
-  /** Waiting in the outbox (no mail server configured, or waiting for the next attempt). */
-  | 'QUEUED'
-  /** Refused: the address is not valid, or the mail server refused it (the worker retries the latter). */
-  | 'FAILED'
-  /** No address: the code is for a letter. */
-  | 'NO_ADDRESS'
-  /** The code was used: the tenant signed up. */
-  | 'ACTIVATED'
-  /** The code was revoked before it was used. */
-  | 'REVOKED'
-  /** The code expired unused. */
-  | 'EXPIRED';
-
-export type OperatorInvitation = {
-  __typename?: 'OperatorInvitation';
-  id: Scalars['ID']['output'];
-  tenancyId: Scalars['ID']['output'];
-  tenancyReference: Scalars['String']['output'];
-  propertyId: Scalars['ID']['output'];
-  email?: Maybe<Scalars['String']['output']>;
-  /** The 12-letter code; shown while it can be used. */
-  activationCode?: Maybe<Scalars['String']['output']>;
-  status: InvitationStatus;
-  /** Why it failed, when it did. */
-  error?: Maybe<Scalars['String']['output']>;
-  /** The CSV line of a bulk upload. */
-  line?: Maybe<Scalars['Int']['output']>;
-  batchId?: Maybe<Scalars['ID']['output']>;
+  /** The key's first characters, to tell keys apart. */
+  prefix: Scalars['String']['output'];
+  propertyIds: Array<Scalars['ID']['output']>;
   createdAt: Scalars['String']['output'];
-  lastSentAt?: Maybe<Scalars['String']['output']>;
-  expiresAt?: Maybe<Scalars['String']['output']>;
+  createdBy: Scalars['String']['output'];
+  lastUsedAt?: Maybe<Scalars['String']['output']>;
+  revokedAt?: Maybe<Scalars['String']['output']>;
 };
 
-export type InvitationReport = {
-  __typename?: 'InvitationReport';
-  batchId?: Maybe<Scalars['ID']['output']>;
-  sent: Scalars['Int']['output'];
-  queued: Scalars['Int']['output'];
-  failed: Scalars['Int']['output'];
-  noAddress: Scalars['Int']['output'];
-  activated: Scalars['Int']['output'];
-  revoked: Scalars['Int']['output'];
-  expired: Scalars['Int']['output'];
-  invitations: Array<OperatorInvitation>;
+export type CreatedApiKey = {
+  __typename?: 'CreatedApiKey';
+  apiKey: ApiKey;
+  /** Shown once: the key to configure in the sending system. */
+  key: Scalars['String']['output'];
 };
 
-/** A refused bulk upload: nothing was created; each problem with its line. */
-export type InvitationCsvProblem = {
-  __typename?: 'InvitationCsvProblem';
-  line: Scalars['Int']['output'];
-  message: Scalars['String']['output'];
-};
-
-export type BulkInviteResult = {
-  __typename?: 'BulkInviteResult';
-  /** Null when the file was refused. */
-  report?: Maybe<InvitationReport>;
-  problems: Array<InvitationCsvProblem>;
+/** The actors and actions in the entries the caller may read, for the audit page's filters. */
+export type AuditFacets = {
+  __typename?: 'AuditFacets';
+  /** Sorted; operators' emails and `cli:<user>`. */
+  actors: Array<Scalars['String']['output']>;
+  /** Sorted action codes, e.g. tenancy.move_out. */
+  actions: Array<Scalars['String']['output']>;
 };
 
 export type DataIssueKind =
@@ -717,33 +599,68 @@ export type AcceptDataIssueInput = {
   endValue?: InputMaybe<Scalars['String']['input']>;
 };
 
-export type ApiKey = {
-  __typename?: 'ApiKey';
+/** An operator's invitation and where it stands. */
+export type InvitationStatus =
+  /** Handed to the mail server. */
+  | 'SENT'
+  /** Waiting in the outbox (no mail server configured, or waiting for the next attempt). */
+  | 'QUEUED'
+  /** Refused: the address is not valid, or the mail server refused it (the worker retries the latter). */
+  | 'FAILED'
+  /** No address: the code is for a letter. */
+  | 'NO_ADDRESS'
+  /** The code was used: the tenant signed up. */
+  | 'ACTIVATED'
+  /** The code was revoked before it was used. */
+  | 'REVOKED'
+  /** The code expired unused. */
+  | 'EXPIRED';
+
+export type OperatorInvitation = {
+  __typename?: 'OperatorInvitation';
   id: Scalars['ID']['output'];
-  name: Scalars['String']['output'];
-  /** The key's first characters, to tell keys apart. */
-  prefix: Scalars['String']['output'];
-  propertyIds: Array<Scalars['ID']['output']>;
+  tenancyId: Scalars['ID']['output'];
+  tenancyReference: Scalars['String']['output'];
+  propertyId: Scalars['ID']['output'];
+  email?: Maybe<Scalars['String']['output']>;
+  /** The 12-letter code; shown while it can be used. */
+  activationCode?: Maybe<Scalars['String']['output']>;
+  status: InvitationStatus;
+  /** Why it failed, when it did. */
+  error?: Maybe<Scalars['String']['output']>;
+  /** The CSV line of a bulk upload. */
+  line?: Maybe<Scalars['Int']['output']>;
+  batchId?: Maybe<Scalars['ID']['output']>;
   createdAt: Scalars['String']['output'];
-  createdBy: Scalars['String']['output'];
-  lastUsedAt?: Maybe<Scalars['String']['output']>;
-  revokedAt?: Maybe<Scalars['String']['output']>;
+  lastSentAt?: Maybe<Scalars['String']['output']>;
+  expiresAt?: Maybe<Scalars['String']['output']>;
 };
 
-export type CreatedApiKey = {
-  __typename?: 'CreatedApiKey';
-  apiKey: ApiKey;
-  /** Shown once: the key to configure in the sending system. */
-  key: Scalars['String']['output'];
+export type InvitationReport = {
+  __typename?: 'InvitationReport';
+  batchId?: Maybe<Scalars['ID']['output']>;
+  sent: Scalars['Int']['output'];
+  queued: Scalars['Int']['output'];
+  failed: Scalars['Int']['output'];
+  noAddress: Scalars['Int']['output'];
+  activated: Scalars['Int']['output'];
+  revoked: Scalars['Int']['output'];
+  expired: Scalars['Int']['output'];
+  invitations: Array<OperatorInvitation>;
 };
 
-/** The actors and actions in the entries the caller may read, for the audit page's filters. */
-export type AuditFacets = {
-  __typename?: 'AuditFacets';
-  /** Sorted; operators' emails and `cli:<user>`. */
-  actors: Array<Scalars['String']['output']>;
-  /** Sorted action codes, e.g. tenancy.move_out. */
-  actions: Array<Scalars['String']['output']>;
+/** A refused bulk upload: nothing was created; each problem with its line. */
+export type InvitationCsvProblem = {
+  __typename?: 'InvitationCsvProblem';
+  line: Scalars['Int']['output'];
+  message: Scalars['String']['output'];
+};
+
+export type BulkInviteResult = {
+  __typename?: 'BulkInviteResult';
+  /** Null when the file was refused. */
+  report?: Maybe<InvitationReport>;
+  problems: Array<InvitationCsvProblem>;
 };
 
 /** How fresh a property's data is, for the portfolio filter. */
@@ -1146,6 +1063,89 @@ export type ImpersonationLink = {
   minutes: Scalars['Int']['output'];
 };
 
+/** A tenant user who is a member of a tenancy. */
+export type TenancyMember = {
+  __typename?: 'TenancyMember';
+  userId: Scalars['ID']['output'];
+  email: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  isAdmin: Scalars['Boolean']['output'];
+};
+
+/** A meter's register at the change of tenant (HeizkostenV §9b). */
+export type InterimReading = {
+  __typename?: 'InterimReading';
+  meterNumber: Scalars['String']['output'];
+  quantity: Scalars['String']['output'];
+  /** The change of tenant: local midnight after the last day of the ended tenancy. */
+  at: Scalars['String']['output'];
+  /** Null when no reading was there (source MISSING). */
+  value?: Maybe<Scalars['String']['output']>;
+  /** When the meter's own reading was taken (source METER). */
+  readingTs?: Maybe<Scalars['String']['output']>;
+  source: InterimReadingSource;
+};
+
+export type InterimReadingSource =
+  /** The meter's latest reading at or before the change. */
+  | 'METER'
+  /** Read on site and typed in by the operator. */
+  | 'OPERATOR'
+  /** No reading: the meter had not reported by then and none was typed in. */
+  | 'MISSING';
+
+export type AdminTenancy = {
+  __typename?: 'AdminTenancy';
+  id: Scalars['ID']['output'];
+  /** The landlord's tenancy reference. */
+  reference: Scalars['String']['output'];
+  tenant: Scalars['String']['output'];
+  apartmentId: Scalars['ID']['output'];
+  propertyId: Scalars['ID']['output'];
+  /** First day (ISO date). */
+  start: Scalars['String']['output'];
+  /** Last day (ISO date); null while it runs. */
+  end?: Maybe<Scalars['String']['output']>;
+  /** When its members lose access to their own period (the grace period's end); null while it runs. */
+  accessEndsAt?: Maybe<Scalars['String']['output']>;
+  members: Array<TenancyMember>;
+  interimReadings: Array<InterimReading>;
+};
+
+export type TenancyApartment = {
+  __typename?: 'TenancyApartment';
+  id: Scalars['ID']['output'];
+  uniqueId: Scalars['String']['output'];
+  /** Floor and side, e.g. 2. tv. */
+  apartment: Scalars['String']['output'];
+  address: Scalars['String']['output'];
+  /** Oldest first. */
+  tenancies: Array<AdminTenancy>;
+};
+
+export type InterimReadingInput = {
+  meterNumber: Scalars['String']['input'];
+  /** The register value read on site (a decimal number, at least 0). */
+  value: Scalars['String']['input'];
+};
+
+export type MoveOutInput = {
+  tenancyId: Scalars['ID']['input'];
+  /** The tenancy's last day (ISO date); data from the next local midnight on is not theirs. */
+  lastDay: Scalars['String']['input'];
+  /** Readings taken on site; meters left out get their own latest reading at or before the change. */
+  readings?: InputMaybe<Array<InterimReadingInput>>;
+};
+
+export type MoveInInput = {
+  apartmentId: Scalars['ID']['input'];
+  /** The landlord's tenancy reference (unique). */
+  reference: Scalars['String']['input'];
+  tenant?: InputMaybe<Scalars['String']['input']>;
+  /** First day (ISO date); after every other tenancy of the apartment. */
+  firstDay: Scalars['String']['input'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -1239,19 +1239,9 @@ export type ResolversTypes = {
   AuditPage: ResolverTypeWrapper<AuditPage>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  TenancyMember: ResolverTypeWrapper<TenancyMember>;
-  InterimReading: ResolverTypeWrapper<InterimReading>;
-  InterimReadingSource: InterimReadingSource;
-  AdminTenancy: ResolverTypeWrapper<AdminTenancy>;
-  TenancyApartment: ResolverTypeWrapper<TenancyApartment>;
-  InterimReadingInput: InterimReadingInput;
-  MoveOutInput: MoveOutInput;
-  MoveInInput: MoveInInput;
-  InvitationStatus: InvitationStatus;
-  OperatorInvitation: ResolverTypeWrapper<OperatorInvitation>;
-  InvitationReport: ResolverTypeWrapper<InvitationReport>;
-  InvitationCsvProblem: ResolverTypeWrapper<InvitationCsvProblem>;
-  BulkInviteResult: ResolverTypeWrapper<BulkInviteResult>;
+  ApiKey: ResolverTypeWrapper<ApiKey>;
+  CreatedApiKey: ResolverTypeWrapper<CreatedApiKey>;
+  AuditFacets: ResolverTypeWrapper<AuditFacets>;
   DataIssueKind: DataIssueKind;
   DataIssueStatus: DataIssueStatus;
   DataIssueResolution: DataIssueResolution;
@@ -1260,9 +1250,11 @@ export type ResolversTypes = {
   DataQualityQueue: ResolverTypeWrapper<DataQualityQueue>;
   DataIssueFilter: DataIssueFilter;
   AcceptDataIssueInput: AcceptDataIssueInput;
-  ApiKey: ResolverTypeWrapper<ApiKey>;
-  CreatedApiKey: ResolverTypeWrapper<CreatedApiKey>;
-  AuditFacets: ResolverTypeWrapper<AuditFacets>;
+  InvitationStatus: InvitationStatus;
+  OperatorInvitation: ResolverTypeWrapper<OperatorInvitation>;
+  InvitationReport: ResolverTypeWrapper<InvitationReport>;
+  InvitationCsvProblem: ResolverTypeWrapper<InvitationCsvProblem>;
+  BulkInviteResult: ResolverTypeWrapper<BulkInviteResult>;
   PortfolioFreshness: PortfolioFreshness;
   PortfolioSortKey: PortfolioSortKey;
   SortDirection: SortDirection;
@@ -1301,6 +1293,14 @@ export type ResolversTypes = {
   SupportTenant: ResolverTypeWrapper<SupportTenant>;
   SupportTenancy: ResolverTypeWrapper<SupportTenancy>;
   ImpersonationLink: ResolverTypeWrapper<ImpersonationLink>;
+  TenancyMember: ResolverTypeWrapper<TenancyMember>;
+  InterimReading: ResolverTypeWrapper<InterimReading>;
+  InterimReadingSource: InterimReadingSource;
+  AdminTenancy: ResolverTypeWrapper<AdminTenancy>;
+  TenancyApartment: ResolverTypeWrapper<TenancyApartment>;
+  InterimReadingInput: InterimReadingInput;
+  MoveOutInput: MoveOutInput;
+  MoveInInput: MoveInInput;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -1323,25 +1323,18 @@ export type ResolversParentTypes = {
   AuditPage: AuditPage;
   Query: Record<PropertyKey, never>;
   Mutation: Record<PropertyKey, never>;
-  TenancyMember: TenancyMember;
-  InterimReading: InterimReading;
-  AdminTenancy: AdminTenancy;
-  TenancyApartment: TenancyApartment;
-  InterimReadingInput: InterimReadingInput;
-  MoveOutInput: MoveOutInput;
-  MoveInInput: MoveInInput;
-  OperatorInvitation: OperatorInvitation;
-  InvitationReport: InvitationReport;
-  InvitationCsvProblem: InvitationCsvProblem;
-  BulkInviteResult: BulkInviteResult;
+  ApiKey: ApiKey;
+  CreatedApiKey: CreatedApiKey;
+  AuditFacets: AuditFacets;
   DataIssue: DataIssue;
   UnknownRadioId: UnknownRadioId;
   DataQualityQueue: DataQualityQueue;
   DataIssueFilter: DataIssueFilter;
   AcceptDataIssueInput: AcceptDataIssueInput;
-  ApiKey: ApiKey;
-  CreatedApiKey: CreatedApiKey;
-  AuditFacets: AuditFacets;
+  OperatorInvitation: OperatorInvitation;
+  InvitationReport: InvitationReport;
+  InvitationCsvProblem: InvitationCsvProblem;
+  BulkInviteResult: BulkInviteResult;
   PortfolioFilter: PortfolioFilter;
   PortfolioSort: PortfolioSort;
   PortfolioRow: PortfolioRow;
@@ -1375,6 +1368,13 @@ export type ResolversParentTypes = {
   SupportTenant: SupportTenant;
   SupportTenancy: SupportTenancy;
   ImpersonationLink: ImpersonationLink;
+  TenancyMember: TenancyMember;
+  InterimReading: InterimReading;
+  AdminTenancy: AdminTenancy;
+  TenancyApartment: TenancyApartment;
+  InterimReadingInput: InterimReadingInput;
+  MoveOutInput: MoveOutInput;
+  MoveInInput: MoveInInput;
 };
 
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
@@ -1456,13 +1456,10 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   properties?: Resolver<Array<ResolversTypes['PropertySummary']>, ParentType, ContextType>;
   property?: Resolver<ResolversTypes['PropertySummary'], ParentType, ContextType, RequireFields<QueryPropertyArgs, 'id'>>;
   auditLog?: Resolver<ResolversTypes['AuditPage'], ParentType, ContextType, Partial<QueryAuditLogArgs>>;
-  tenancyApartments?: Resolver<Array<ResolversTypes['TenancyApartment']>, ParentType, ContextType, RequireFields<QueryTenancyApartmentsArgs, 'propertyId'>>;
-  tenancy?: Resolver<ResolversTypes['AdminTenancy'], ParentType, ContextType, RequireFields<QueryTenancyArgs, 'id'>>;
-  moveOutGraceMonths?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  invitations?: Resolver<ResolversTypes['InvitationReport'], ParentType, ContextType, Partial<QueryInvitationsArgs>>;
-  dataQualityQueue?: Resolver<ResolversTypes['DataQualityQueue'], ParentType, ContextType, Partial<QueryDataQualityQueueArgs>>;
   apiKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType>;
   auditFacets?: Resolver<ResolversTypes['AuditFacets'], ParentType, ContextType>;
+  dataQualityQueue?: Resolver<ResolversTypes['DataQualityQueue'], ParentType, ContextType, Partial<QueryDataQualityQueueArgs>>;
+  invitations?: Resolver<ResolversTypes['InvitationReport'], ParentType, ContextType, Partial<QueryInvitationsArgs>>;
   portfolio?: Resolver<ResolversTypes['PortfolioPage'], ParentType, ContextType, Partial<QueryPortfolioArgs>>;
   propertyDetail?: Resolver<ResolversTypes['PropertyDetail'], ParentType, ContextType, RequireFields<QueryPropertyDetailArgs, 'id'>>;
   adminMeter?: Resolver<ResolversTypes['AdminMeter'], ParentType, ContextType, RequireFields<QueryAdminMeterArgs, 'id'>>;
@@ -1472,6 +1469,9 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   reportTexts?: Resolver<ResolversTypes['ReportTexts'], ParentType, ContextType, RequireFields<QueryReportTextsArgs, 'propertyId'>>;
   statementCoverage?: Resolver<Array<ResolversTypes['TenancyStatements']>, ParentType, ContextType, RequireFields<QueryStatementCoverageArgs, 'propertyId'>>;
   supportSearch?: Resolver<Array<ResolversTypes['SupportTenant']>, ParentType, ContextType, RequireFields<QuerySupportSearchArgs, 'query'>>;
+  tenancyApartments?: Resolver<Array<ResolversTypes['TenancyApartment']>, ParentType, ContextType, RequireFields<QueryTenancyApartmentsArgs, 'propertyId'>>;
+  tenancy?: Resolver<ResolversTypes['AdminTenancy'], ParentType, ContextType, RequireFields<QueryTenancyArgs, 'id'>>;
+  moveOutGraceMonths?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
@@ -1482,17 +1482,14 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   createOperator?: Resolver<ResolversTypes['CreatedOperator'], ParentType, ContextType, RequireFields<MutationCreateOperatorArgs, 'input'>>;
   setOperatorAccess?: Resolver<ResolversTypes['Operator'], ParentType, ContextType, RequireFields<MutationSetOperatorAccessArgs, 'userId' | 'role' | 'propertyIds'>>;
   deactivateOperator?: Resolver<ResolversTypes['Operator'], ParentType, ContextType, RequireFields<MutationDeactivateOperatorArgs, 'userId'>>;
-  moveOut?: Resolver<ResolversTypes['AdminTenancy'], ParentType, ContextType, RequireFields<MutationMoveOutArgs, 'input'>>;
-  moveIn?: Resolver<ResolversTypes['AdminTenancy'], ParentType, ContextType, RequireFields<MutationMoveInArgs, 'input'>>;
-  setMoveOutGraceMonths?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationSetMoveOutGraceMonthsArgs, 'months'>>;
+  createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'name' | 'propertyIds'>>;
+  revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
+  acceptDataIssue?: Resolver<ResolversTypes['DataIssue'], ParentType, ContextType, RequireFields<MutationAcceptDataIssueArgs, 'input'>>;
+  rejectDataIssue?: Resolver<ResolversTypes['DataIssue'], ParentType, ContextType, RequireFields<MutationRejectDataIssueArgs, 'id'>>;
   inviteTenant?: Resolver<ResolversTypes['OperatorInvitation'], ParentType, ContextType, RequireFields<MutationInviteTenantArgs, 'tenancyId'>>;
   bulkInvite?: Resolver<ResolversTypes['BulkInviteResult'], ParentType, ContextType, RequireFields<MutationBulkInviteArgs, 'csv'>>;
   resendInvitation?: Resolver<ResolversTypes['OperatorInvitation'], ParentType, ContextType, RequireFields<MutationResendInvitationArgs, 'id'>>;
   revokeInvitation?: Resolver<ResolversTypes['OperatorInvitation'], ParentType, ContextType, RequireFields<MutationRevokeInvitationArgs, 'id'>>;
-  acceptDataIssue?: Resolver<ResolversTypes['DataIssue'], ParentType, ContextType, RequireFields<MutationAcceptDataIssueArgs, 'input'>>;
-  rejectDataIssue?: Resolver<ResolversTypes['DataIssue'], ParentType, ContextType, RequireFields<MutationRejectDataIssueArgs, 'id'>>;
-  createApiKey?: Resolver<ResolversTypes['CreatedApiKey'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'name' | 'propertyIds'>>;
-  revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   importPropertyFile?: Resolver<ResolversTypes['PropertyImportSummary'], ParentType, ContextType, RequireFields<MutationImportPropertyFileArgs, 'format' | 'content'>>;
   updateApartment?: Resolver<ResolversTypes['PropertyApartment'], ParentType, ContextType, RequireFields<MutationUpdateApartmentArgs, 'input'>>;
   updateMeasurementPoint?: Resolver<ResolversTypes['PropertyPoint'], ParentType, ContextType, RequireFields<MutationUpdateMeasurementPointArgs, 'input'>>;
@@ -1504,43 +1501,62 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   uploadStatements?: Resolver<ResolversTypes['StatementUploadResult'], ParentType, ContextType, RequireFields<MutationUploadStatementsArgs, 'propertyId' | 'files'>>;
   startImpersonation?: Resolver<ResolversTypes['ImpersonationLink'], ParentType, ContextType, RequireFields<MutationStartImpersonationArgs, 'userId' | 'reason'>>;
   setTenantActive?: Resolver<ResolversTypes['SupportTenant'], ParentType, ContextType, RequireFields<MutationSetTenantActiveArgs, 'userId' | 'active' | 'reason'>>;
+  moveOut?: Resolver<ResolversTypes['AdminTenancy'], ParentType, ContextType, RequireFields<MutationMoveOutArgs, 'input'>>;
+  moveIn?: Resolver<ResolversTypes['AdminTenancy'], ParentType, ContextType, RequireFields<MutationMoveInArgs, 'input'>>;
+  setMoveOutGraceMonths?: Resolver<ResolversTypes['Int'], ParentType, ContextType, RequireFields<MutationSetMoveOutGraceMonthsArgs, 'months'>>;
 };
 
-export type TenancyMemberResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TenancyMember'] = ResolversParentTypes['TenancyMember']> = {
-  userId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+export type ApiKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  isAdmin?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  prefix?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  propertyIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  revokedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
-export type InterimReadingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['InterimReading'] = ResolversParentTypes['InterimReading']> = {
-  meterNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  quantity?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  at?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  value?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  readingTs?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  source?: Resolver<ResolversTypes['InterimReadingSource'], ParentType, ContextType>;
+export type CreatedApiKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreatedApiKey'] = ResolversParentTypes['CreatedApiKey']> = {
+  apiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type AdminTenancyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AdminTenancy'] = ResolversParentTypes['AdminTenancy']> = {
+export type AuditFacetsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AuditFacets'] = ResolversParentTypes['AuditFacets']> = {
+  actors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  actions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type DataIssueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DataIssue'] = ResolversParentTypes['DataIssue']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  reference?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  tenant?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  apartmentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['DataIssueKind'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['DataIssueStatus'], ParentType, ContextType>;
   propertyId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  start?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  end?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  accessEndsAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  members?: Resolver<Array<ResolversTypes['TenancyMember']>, ParentType, ContextType>;
-  interimReadings?: Resolver<Array<ResolversTypes['InterimReading']>, ParentType, ContextType>;
+  meterNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  readingTs?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  readingValue?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  evidence?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  resolution?: Resolver<Maybe<ResolversTypes['DataIssueResolution']>, ParentType, ContextType>;
+  resolvedBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resolvedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  note?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type TenancyApartmentResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TenancyApartment'] = ResolversParentTypes['TenancyApartment']> = {
-  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  uniqueId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  apartment?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  address?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  tenancies?: Resolver<Array<ResolversTypes['AdminTenancy']>, ParentType, ContextType>;
+export type UnknownRadioIdResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UnknownRadioId'] = ResolversParentTypes['UnknownRadioId']> = {
+  radioId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  telegrams?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  firstSeen?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastSeen?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  driver?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type DataQualityQueueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DataQualityQueue'] = ResolversParentTypes['DataQualityQueue']> = {
+  issues?: Resolver<Array<ResolversTypes['DataIssue']>, ParentType, ContextType>;
+  unknownRadioIds?: Resolver<Array<ResolversTypes['UnknownRadioId']>, ParentType, ContextType>;
 };
 
 export type OperatorInvitationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OperatorInvitation'] = ResolversParentTypes['OperatorInvitation']> = {
@@ -1579,59 +1595,6 @@ export type InvitationCsvProblemResolvers<ContextType = GraphQLContext, ParentTy
 export type BulkInviteResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BulkInviteResult'] = ResolversParentTypes['BulkInviteResult']> = {
   report?: Resolver<Maybe<ResolversTypes['InvitationReport']>, ParentType, ContextType>;
   problems?: Resolver<Array<ResolversTypes['InvitationCsvProblem']>, ParentType, ContextType>;
-};
-
-export type DataIssueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DataIssue'] = ResolversParentTypes['DataIssue']> = {
-  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  kind?: Resolver<ResolversTypes['DataIssueKind'], ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['DataIssueStatus'], ParentType, ContextType>;
-  propertyId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  meterNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  readingTs?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  readingValue?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  evidence?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
-  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  resolution?: Resolver<Maybe<ResolversTypes['DataIssueResolution']>, ParentType, ContextType>;
-  resolvedBy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  resolvedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  note?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-};
-
-export type UnknownRadioIdResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UnknownRadioId'] = ResolversParentTypes['UnknownRadioId']> = {
-  radioId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  telegrams?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  firstSeen?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  lastSeen?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  driver?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-};
-
-export type DataQualityQueueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DataQualityQueue'] = ResolversParentTypes['DataQualityQueue']> = {
-  issues?: Resolver<Array<ResolversTypes['DataIssue']>, ParentType, ContextType>;
-  unknownRadioIds?: Resolver<Array<ResolversTypes['UnknownRadioId']>, ParentType, ContextType>;
-};
-
-export type ApiKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
-  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  prefix?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  propertyIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
-  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  createdBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  lastUsedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  revokedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-};
-
-export type CreatedApiKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreatedApiKey'] = ResolversParentTypes['CreatedApiKey']> = {
-  apiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType>;
-  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-};
-
-export type AuditFacetsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AuditFacets'] = ResolversParentTypes['AuditFacets']> = {
-  actors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
-  actions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PortfolioRowResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PortfolioRow'] = ResolversParentTypes['PortfolioRow']> = {
@@ -1851,6 +1814,43 @@ export type ImpersonationLinkResolvers<ContextType = GraphQLContext, ParentType 
   minutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type TenancyMemberResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TenancyMember'] = ResolversParentTypes['TenancyMember']> = {
+  userId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  isAdmin?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type InterimReadingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['InterimReading'] = ResolversParentTypes['InterimReading']> = {
+  meterNumber?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  quantity?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  at?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  readingTs?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['InterimReadingSource'], ParentType, ContextType>;
+};
+
+export type AdminTenancyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AdminTenancy'] = ResolversParentTypes['AdminTenancy']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  reference?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tenant?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  apartmentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  propertyId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  end?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  accessEndsAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  members?: Resolver<Array<ResolversTypes['TenancyMember']>, ParentType, ContextType>;
+  interimReadings?: Resolver<Array<ResolversTypes['InterimReading']>, ParentType, ContextType>;
+};
+
+export type TenancyApartmentResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TenancyApartment'] = ResolversParentTypes['TenancyApartment']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  uniqueId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  apartment?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  address?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tenancies?: Resolver<Array<ResolversTypes['AdminTenancy']>, ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = GraphQLContext> = {
   JSON?: GraphQLScalarType;
   Organisation?: OrganisationResolvers<ContextType>;
@@ -1864,20 +1864,16 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AuditPage?: AuditPageResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
-  TenancyMember?: TenancyMemberResolvers<ContextType>;
-  InterimReading?: InterimReadingResolvers<ContextType>;
-  AdminTenancy?: AdminTenancyResolvers<ContextType>;
-  TenancyApartment?: TenancyApartmentResolvers<ContextType>;
+  ApiKey?: ApiKeyResolvers<ContextType>;
+  CreatedApiKey?: CreatedApiKeyResolvers<ContextType>;
+  AuditFacets?: AuditFacetsResolvers<ContextType>;
+  DataIssue?: DataIssueResolvers<ContextType>;
+  UnknownRadioId?: UnknownRadioIdResolvers<ContextType>;
+  DataQualityQueue?: DataQualityQueueResolvers<ContextType>;
   OperatorInvitation?: OperatorInvitationResolvers<ContextType>;
   InvitationReport?: InvitationReportResolvers<ContextType>;
   InvitationCsvProblem?: InvitationCsvProblemResolvers<ContextType>;
   BulkInviteResult?: BulkInviteResultResolvers<ContextType>;
-  DataIssue?: DataIssueResolvers<ContextType>;
-  UnknownRadioId?: UnknownRadioIdResolvers<ContextType>;
-  DataQualityQueue?: DataQualityQueueResolvers<ContextType>;
-  ApiKey?: ApiKeyResolvers<ContextType>;
-  CreatedApiKey?: CreatedApiKeyResolvers<ContextType>;
-  AuditFacets?: AuditFacetsResolvers<ContextType>;
   PortfolioRow?: PortfolioRowResolvers<ContextType>;
   PortfolioPage?: PortfolioPageResolvers<ContextType>;
   PropertyImportSummary?: PropertyImportSummaryResolvers<ContextType>;
@@ -1901,8 +1897,12 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SupportTenant?: SupportTenantResolvers<ContextType>;
   SupportTenancy?: SupportTenancyResolvers<ContextType>;
   ImpersonationLink?: ImpersonationLinkResolvers<ContextType>;
+  TenancyMember?: TenancyMemberResolvers<ContextType>;
+  InterimReading?: InterimReadingResolvers<ContextType>;
+  AdminTenancy?: AdminTenancyResolvers<ContextType>;
+  TenancyApartment?: TenancyApartmentResolvers<ContextType>;
 };
 
 
 /** This backend's schema.graphql and schema/*.graphql. */
-export const typeDefs = "\"\"\"\nThe operator console's backend (/api/admin/graphql), in the style of SPEC §7: token-authorized GraphQL with its\nown issuer, audience and key, so a tenant's token is refused here and an operator's token by the tenant app.\nEvery field checks the caller's role on the server: an organisation admin sees the organisation's properties and\nmanages operators; a property manager sees only the properties given to them.\n\"\"\"\nscalar JSON\n\nenum OperatorRole {\n  ORG_ADMIN\n  PROPERTY_MANAGER\n}\n\n\"What the login asks for next.\"\nenum SecondFactorStep {\n  \"Send a code from the authenticator app, or a recovery code.\"\n  TOTP_REQUIRED\n  \"No second factor yet: add otpauthUri to an authenticator app, then send its first code.\"\n  TOTP_SETUP_REQUIRED\n}\n\ntype Organisation {\n  id: ID!\n  name: String!\n}\n\ntype Operator {\n  id: ID!\n  email: String!\n  name: String!\n  role: OperatorRole!\n  organisation: Organisation!\n  \"A property manager's properties; empty for an organisation admin (who sees them all).\"\n  propertyIds: [ID!]!\n  isActive: Boolean!\n  secondFactorEnabled: Boolean!\n}\n\ntype OperatorLoginResult {\n  next: SecondFactorStep!\n  \"Single use, 5 minutes: sent with the code to operatorSecondFactor.\"\n  challenge: String!\n  \"TOTP_SETUP_REQUIRED only: the new secret as an otpauth:// URI, as an SVG QR code, and as base32 text.\"\n  otpauthUri: String\n  qrSvg: String\n  secret: String\n}\n\ntype OperatorSession {\n  payload: JSON!\n  token: String!\n  refreshToken: String!\n  refreshExpiresIn: Int!\n  \"Shown once, after the second factor is set up: ten single-use recovery codes.\"\n  recoveryCodes: [String!]\n}\n\ntype Revoked {\n  revoked: Int!\n}\n\ntype PropertySummary {\n  id: ID!\n  number: String!\n  name: String!\n  address: String!\n  zipcode: String!\n  city: String!\n}\n\ntype CreatedOperator {\n  operator: Operator!\n  \"Shown once: the first password, which the operator changes through 'forgot password'.\"\n  initialPassword: String!\n}\n\ninput CreateOperatorInput {\n  email: String!\n  name: String\n  role: OperatorRole!\n  \"Required (at least one) for a property manager; ignored for an organisation admin.\"\n  propertyIds: [ID!]\n}\n\ntype AuditEntry {\n  id: ID!\n  at: String!\n  actor: String!\n  operatorId: ID\n  action: String!\n  subjectType: String!\n  subjectId: String!\n  propertyId: ID\n  reason: String\n  before: JSON\n  after: JSON\n}\n\ninput AuditFilter {\n  \"Matches actor, action, subject and reason (case-insensitive).\"\n  search: String\n  \"The actor exactly as the log names it (an operator's email or `cli:<user>`), case-insensitive.\"\n  actor: String\n  action: String\n  propertyId: ID\n  \"ISO dates or instants; from inclusive, to exclusive.\"\n  from: String\n  to: String\n}\n\ntype AuditPage {\n  entries: [AuditEntry!]!\n  \"Pass as `after` for the next (older) page; null at the end.\"\n  nextCursor: ID\n}\n\ntype Query {\n  \"The signed-in operator.\"\n  operatorMe: Operator!\n  \"The organisation's operators (organisation admins only).\"\n  operators: [Operator!]!\n  \"The properties the caller may see, by number.\"\n  properties: [PropertySummary!]!\n  property(id: ID!): PropertySummary!\n  \"Newest first; an organisation admin sees the organisation's entries, a property manager their properties'.\"\n  auditLog(filter: AuditFilter, first: Int, after: ID): AuditPage!\n}\n\ntype Mutation {\n  \"Email and password, throttled like the tenant login; then the second factor.\"\n  operatorLogin(email: String!, password: String!): OperatorLoginResult!\n  \"The TOTP code (or a recovery code) for a login challenge; sets the factor up on first use.\"\n  operatorSecondFactor(challenge: String!, code: String!): OperatorSession!\n  refreshToken(refreshToken: String!): OperatorSession!\n  \"Logout: revokes the refresh token's family.\"\n  revokeToken(refreshToken: String!): Revoked!\n  createOperator(input: CreateOperatorInput!): CreatedOperator!\n  setOperatorAccess(userId: ID!, role: OperatorRole!, propertyIds: [ID!]!): Operator!\n  \"Refuses the operator on every request from now on and ends their sessions.\"\n  deactivateOperator(userId: ID!): Operator!\n}\n\n# ---- Tenancies, invitations, the data-quality queue and API keys (issue 21, the \"tenancies\" part) ----\n\n\"A tenant user who is a member of a tenancy.\"\ntype TenancyMember {\n  userId: ID!\n  email: String!\n  name: String!\n  isAdmin: Boolean!\n}\n\n\"A meter's register at the change of tenant (HeizkostenV §9b).\"\ntype InterimReading {\n  meterNumber: String!\n  quantity: String!\n  \"The change of tenant: local midnight after the last day of the ended tenancy.\"\n  at: String!\n  \"Null when no reading was there (source MISSING).\"\n  value: String\n  \"When the meter's own reading was taken (source METER).\"\n  readingTs: String\n  source: InterimReadingSource!\n}\n\nenum InterimReadingSource {\n  \"The meter's latest reading at or before the change.\"\n  METER\n  \"Read on site and typed in by the operator.\"\n  OPERATOR\n  \"No reading: the meter had not reported by then and none was typed in.\"\n  MISSING\n}\n\ntype AdminTenancy {\n  id: ID!\n  \"The landlord's tenancy reference.\"\n  reference: String!\n  tenant: String!\n  apartmentId: ID!\n  propertyId: ID!\n  \"First day (ISO date).\"\n  start: String!\n  \"Last day (ISO date); null while it runs.\"\n  end: String\n  \"When its members lose access to their own period (the grace period's end); null while it runs.\"\n  accessEndsAt: String\n  members: [TenancyMember!]!\n  interimReadings: [InterimReading!]!\n}\n\ntype TenancyApartment {\n  id: ID!\n  uniqueId: String!\n  \"Floor and side, e.g. 2. tv.\"\n  apartment: String!\n  address: String!\n  \"Oldest first.\"\n  tenancies: [AdminTenancy!]!\n}\n\ninput InterimReadingInput {\n  meterNumber: String!\n  \"The register value read on site (a decimal number, at least 0).\"\n  value: String!\n}\n\ninput MoveOutInput {\n  tenancyId: ID!\n  \"The tenancy's last day (ISO date); data from the next local midnight on is not theirs.\"\n  lastDay: String!\n  \"Readings taken on site; meters left out get their own latest reading at or before the change.\"\n  readings: [InterimReadingInput!]\n}\n\ninput MoveInInput {\n  apartmentId: ID!\n  \"The landlord's tenancy reference (unique).\"\n  reference: String!\n  tenant: String\n  \"First day (ISO date); after every other tenancy of the apartment.\"\n  firstDay: String!\n}\n\n\"An operator's invitation and where it stands.\"\nenum InvitationStatus {\n  \"Handed to the mail server.\"\n  SENT\n  \"Waiting in the outbox (no mail server configured, or waiting for the next attempt).\"\n  QUEUED\n  \"Refused: the address is not valid, or the mail server refused it (the worker retries the latter).\"\n  FAILED\n  \"No address: the code is for a letter.\"\n  NO_ADDRESS\n  \"The code was used: the tenant signed up.\"\n  ACTIVATED\n  \"The code was revoked before it was used.\"\n  REVOKED\n  \"The code expired unused.\"\n  EXPIRED\n}\n\ntype OperatorInvitation {\n  id: ID!\n  tenancyId: ID!\n  tenancyReference: String!\n  propertyId: ID!\n  email: String\n  \"The 12-letter code; shown while it can be used.\"\n  activationCode: String\n  status: InvitationStatus!\n  \"Why it failed, when it did.\"\n  error: String\n  \"The CSV line of a bulk upload.\"\n  line: Int\n  batchId: ID\n  createdAt: String!\n  lastSentAt: String\n  expiresAt: String\n}\n\ntype InvitationReport {\n  batchId: ID\n  sent: Int!\n  queued: Int!\n  failed: Int!\n  noAddress: Int!\n  activated: Int!\n  revoked: Int!\n  expired: Int!\n  invitations: [OperatorInvitation!]!\n}\n\n\"A refused bulk upload: nothing was created; each problem with its line.\"\ntype InvitationCsvProblem {\n  line: Int!\n  message: String!\n}\n\ntype BulkInviteResult {\n  \"Null when the file was refused.\"\n  report: InvitationReport\n  problems: [InvitationCsvProblem!]!\n}\n\nenum DataIssueKind {\n  DROP\n  DIGIT_SHIFT\n  JUMP\n  STUCK\n  SILENT\n}\n\nenum DataIssueStatus {\n  OPEN\n  ACCEPTED\n  REJECTED\n  ALL\n}\n\nenum DataIssueResolution {\n  \"A rise that really happened.\"\n  CORRECT\n  \"The register restarted: the value is the use since.\"\n  RESET\n  \"A new meter took over at the reading's time (needs newMeter).\"\n  SWAP\n  \"A silent or stuck finding, acknowledged.\"\n  NOTED\n}\n\ntype DataIssue {\n  id: ID!\n  kind: DataIssueKind!\n  status: DataIssueStatus!\n  propertyId: ID!\n  meterNumber: String!\n  readingTs: String!\n  readingValue: String\n  \"Why it was flagged.\"\n  reason: String!\n  evidence: JSON!\n  source: String!\n  resolution: DataIssueResolution\n  resolvedBy: String\n  resolvedAt: String\n  note: String\n  createdAt: String!\n}\n\n\"Telegrams from radio ids no meter has (organisation admins only: they are not tied to a property).\"\ntype UnknownRadioId {\n  radioId: String!\n  reason: String!\n  telegrams: Int!\n  firstSeen: String!\n  lastSeen: String!\n  driver: String\n}\n\ntype DataQualityQueue {\n  issues: [DataIssue!]!\n  unknownRadioIds: [UnknownRadioId!]!\n}\n\ninput DataIssueFilter {\n  status: DataIssueStatus\n  propertyId: ID\n}\n\ninput AcceptDataIssueInput {\n  id: ID!\n  as: DataIssueResolution!\n  note: String\n  \"SWAP: the new meter's number.\"\n  newMeter: String\n  \"SWAP: the old meter's last register value, when known.\"\n  endValue: String\n}\n\ntype ApiKey {\n  id: ID!\n  name: String!\n  \"The key's first characters, to tell keys apart.\"\n  prefix: String!\n  propertyIds: [ID!]!\n  createdAt: String!\n  createdBy: String!\n  lastUsedAt: String\n  revokedAt: String\n}\n\ntype CreatedApiKey {\n  apiKey: ApiKey!\n  \"Shown once: the key to configure in the sending system.\"\n  key: String!\n}\n\nextend type Query {\n  \"A property's apartments with their tenancies, members and interim readings.\"\n  tenancyApartments(propertyId: ID!): [TenancyApartment!]!\n  tenancy(id: ID!): AdminTenancy!\n  \"Months an ended tenancy's members keep access to their own period when no final statement covers the move-out.\"\n  moveOutGraceMonths: Int!\n  \"Newest first; one bulk upload's report with batchId.\"\n  invitations(propertyId: ID, batchId: ID, first: Int): InvitationReport!\n  dataQualityQueue(filter: DataIssueFilter, first: Int): DataQualityQueue!\n  \"Keys whose properties the caller reaches, newest first.\"\n  apiKeys: [ApiKey!]!\n}\n\nextend type Mutation {\n  \"Sets (or changes) a tenancy's last day and records the interim readings; audited.\"\n  moveOut(input: MoveOutInput!): AdminTenancy!\n  \"A new tenancy in an apartment, after every earlier one; audited.\"\n  moveIn(input: MoveInInput!): AdminTenancy!\n  \"Organisation admins: the grace period in months (0–120); audited.\"\n  setMoveOutGraceMonths(months: Int!): Int!\n  \"A new activation code, mailed when an email is given; audited.\"\n  inviteTenant(tenancyId: ID!, email: String): OperatorInvitation!\n  \"A CSV of tenancy (reference) and email, with a header line; all lines checked before anything is sent.\"\n  bulkInvite(csv: String!): BulkInviteResult!\n  \"Mails the invitation again, to a corrected address when one is given (a new code when the old one expired); audited.\"\n  resendInvitation(id: ID!, email: String): OperatorInvitation!\n  \"Revokes an unused code; audited.\"\n  revokeInvitation(id: ID!): OperatorInvitation!\n  acceptDataIssue(input: AcceptDataIssueInput!): DataIssue!\n  rejectDataIssue(id: ID!, note: String): DataIssue!\n  \"A key for the ingestion API, scoped to properties the caller reaches; the key is shown once.\"\n  createApiKey(name: String!, propertyIds: [ID!]!): CreatedApiKey!\n  revokeApiKey(id: ID!): ApiKey!\n}\n\n# The console's audit log page (issue 21): the choices of its actor and action filters.\n\n\"The actors and actions in the entries the caller may read, for the audit page's filters.\"\ntype AuditFacets {\n  \"Sorted; operators' emails and `cli:<user>`.\"\n  actors: [String!]!\n  \"Sorted action codes, e.g. tenancy.move_out.\"\n  actions: [String!]!\n}\n\nextend type Query {\n  \"The filter choices of auditLog, in the same scope (an organisation admin's organisation, a manager's properties).\"\n  auditFacets: AuditFacets!\n}\n\n# The console's portfolio overview (issue 21): per property, data freshness, open data issues and tenants.\n# A file of its own under schema/ (codegen appends schema/*.graphql in name order), so the console's areas merge\n# without touching each other's lines.\n\n\"How fresh a property's data is, for the portfolio filter.\"\nenum PortfolioFreshness {\n  \"Every property.\"\n  ALL\n  \"Some active meter has not reported in the last 24 hours (or there is no meter).\"\n  INCOMPLETE\n  \"No active meter has reported in the last 24 hours.\"\n  SILENT\n}\n\nenum PortfolioSortKey {\n  NUMBER\n  NAME\n  CITY\n  LAST_READING\n  REPORTING_SHARE\n  OPEN_ISSUES\n  INVITED\n  ACTIVATED\n}\n\nenum SortDirection {\n  ASC\n  DESC\n}\n\ninput PortfolioFilter {\n  \"Matches the property's number, name, address and city (case-insensitive).\"\n  search: String\n  freshness: PortfolioFreshness\n  \"Only properties with open data issues.\"\n  withOpenIssues: Boolean\n}\n\ninput PortfolioSort {\n  key: PortfolioSortKey!\n  direction: SortDirection\n}\n\ntype PortfolioRow {\n  property: PropertySummary!\n  apartments: Int!\n  \"Active meters (not removed).\"\n  meters: Int!\n  \"Active meters with a reading in the last 24 hours.\"\n  metersReporting: Int!\n  \"metersReporting / meters; null without meters.\"\n  reportingShare: Float\n  \"The newest reading of any of the property's meters (ISO instant); null when none has reported.\"\n  lastReadingAt: String\n  \"Open data issues (quarantined readings, stuck and silent meters).\"\n  openIssues: Int!\n  \"Current tenancies (started, not ended).\"\n  tenancies: Int!\n  \"Invitations sent to the current tenancies (one per tenancy and email).\"\n  invited: Int!\n  \"Tenants who have activated their access to a current tenancy.\"\n  activated: Int!\n}\n\ntype PortfolioPage {\n  rows: [PortfolioRow!]!\n  \"Properties matching the filter, over all pages.\"\n  total: Int!\n  \"When freshness was judged (ISO instant): 'the last 24 hours' end here.\"\n  asOf: String!\n}\n\nextend type Query {\n  \"The caller's properties with their freshness, issues and tenants; filtered, sorted and paged on the server.\"\n  portfolio(filter: PortfolioFilter, sort: PortfolioSort, first: Int, offset: Int): PortfolioPage!\n}\n\n# The console's properties and meters (issue 21): a property's apartments, measurement points and meters, edited\n# in forms or onboarded from an `import-property` file (JSON or CSV, all or nothing); a meter's swap, radio id,\n# profile and installation period, its recent readings and estimated hours. Every write is audited.\n\nenum PropertyFileFormat {\n  JSON\n  CSV\n}\n\n\"What an upload wrote (the new property and its counts).\"\ntype PropertyImportSummary {\n  propertyId: ID!\n  apartments: Int!\n  measurementPoints: Int!\n  meters: Int!\n  tenancies: Int!\n}\n\ntype PropertyMeter {\n  id: ID!\n  number: String!\n  radioId: String\n  installedAt: String!\n  removedAt: String\n  lastReadingAt: String\n}\n\ntype PropertyPoint {\n  id: ID!\n  quantity: String!\n  unit: String!\n  name: String!\n  room: String\n  meters: [PropertyMeter!]!\n}\n\ntype PropertyApartment {\n  id: ID!\n  uniqueId: String!\n  apartment: String!\n  address: String!\n  zipcode: String!\n  city: String!\n  \"Square metres, as a decimal string.\"\n  areaM2: String!\n  rooms: Int!\n  points: [PropertyPoint!]!\n}\n\ntype PropertyDetail {\n  property: PropertySummary!\n  apartments: [PropertyApartment!]!\n  \"Property-level points (no apartment), e.g. the outdoor temperature.\"\n  points: [PropertyPoint!]!\n}\n\ntype MeterReading {\n  ts: String!\n  value: String!\n}\n\ntype AdminMeter {\n  id: ID!\n  number: String!\n  legacyKind: String!\n  radioId: String\n  rolloverDigits: Int\n  \"The allocator's yearly billing date (MM-DD) on which its register resets.\"\n  resetOn: String\n  installedAt: String!\n  removedAt: String\n  propertyId: ID!\n  propertyNumber: String!\n  apartmentAddress: String\n  pointName: String!\n  quantity: String!\n  unit: String!\n  \"The newest readings first (at most 50).\"\n  readings: [MeterReading!]!\n  \"Hours of the last 30 days whose value is estimated (readings were missing), out of hoursWithValues.\"\n  estimatedHours: Int!\n  hoursWithValues: Int!\n  \"The meters of the same measurement point, oldest first (the swap history).\"\n  history: [PropertyMeter!]!\n}\n\ninput ApartmentInput {\n  id: ID!\n  apartment: String!\n  address: String!\n  zipcode: String!\n  city: String!\n  \"Square metres, a positive decimal (point or comma).\"\n  areaM2: String!\n  rooms: Int!\n}\n\ninput PointInput {\n  id: ID!\n  name: String!\n  room: String\n}\n\ninput MeterSettingsInput {\n  id: ID!\n  \"Null or empty: not read by radio.\"\n  radioId: String\n  \"1 to 12, or null: the register never rolls over.\"\n  rolloverDigits: Int\n  \"MM-DD (not 02-29), or null: no scheduled reset.\"\n  resetOn: String\n  \"ISO 8601 with an offset or Z.\"\n  installedAt: String!\n  removedAt: String\n}\n\ninput MeterSwapInput {\n  meterId: ID!\n  \"ISO 8601 with an offset or Z: when the new meter took over.\"\n  at: String!\n  \"The old meter's register at `at`; null when it could not be read.\"\n  endValue: String\n  newMeter: String!\n  startValue: String!\n  radioId: String\n}\n\nextend type Query {\n  propertyDetail(id: ID!): PropertyDetail!\n  adminMeter(id: ID!): AdminMeter!\n}\n\nextend type Mutation {\n  \"Onboards a property into the caller's organisation (organisation admins). PROPERTY_FILE_INVALID lists every problem in extensions.problems; nothing is written then.\"\n  importPropertyFile(format: PropertyFileFormat!, content: String!): PropertyImportSummary!\n  updateApartment(input: ApartmentInput!): PropertyApartment!\n  updateMeasurementPoint(input: PointInput!): PropertyPoint!\n  updateMeterSettings(input: MeterSettingsInput!): AdminMeter!\n  \"Ends the meter at `at` with its end reading and installs the new meter with its start reading, all or nothing.\"\n  swapMeter(input: MeterSwapInput!): AdminMeter!\n}\n\n# The console's settings pages (issue 21): prices, fixed charges and CO₂ factors (/admin/prices), the monthly\n# report's texts (/admin/report-texts) and allocation statements (/admin/statements). Every call checks that the\n# caller reaches the property: an organisation admin all of the organisation's, a property manager theirs.\n\nenum RateKind {\n  \"A unit price per unit of a metered quantity.\"\n  PRICE\n  \"A yearly amount per apartment (subscription, meter rent, reading service).\"\n  FIXED_CHARGE\n  \"Grams of CO₂ per unit of a metered quantity (no currency).\"\n  CO2_FACTOR\n}\n\n\"A price, fixed charge or CO₂ factor, valid from validFrom (inclusive) to validTo (exclusive) or open-ended.\"\ntype RatePeriod {\n  id: ID!\n  kind: RateKind!\n  \"The quantity; null for a fixed charge of the whole tenancy.\"\n  quantity: String\n  \"Fixed charges only: subscription, meter-rent, …\"\n  chargeKind: String\n  \"The price per unit, the fixed charge per apartment and year, or the grams of CO₂ per unit, as a decimal string.\"\n  amount: String!\n  \"Null for a CO₂ factor.\"\n  currency: String\n  \"Null: from the beginning (a CO₂ factor from before validity dates).\"\n  validFrom: String\n  validTo: String\n}\n\ntype PropertyRates {\n  propertyId: ID!\n  prices: [RatePeriod!]!\n  fixedCharges: [RatePeriod!]!\n  co2Factors: [RatePeriod!]!\n}\n\n\"A new validity period: it starts after every existing period of its series and closes the one it follows.\"\ninput RatePeriodInput {\n  propertyId: ID!\n  kind: RateKind!\n  \"Required for a price or CO₂ factor; optional for a fixed charge.\"\n  quantity: String\n  \"Required for a fixed charge (lower case and dashes, e.g. meter-rent).\"\n  chargeKind: String\n  amount: String!\n  \"ISO 4217, e.g. DKK; required for a price or fixed charge, absent for a CO₂ factor.\"\n  currency: String\n  \"YYYY-MM-DD.\"\n  validFrom: String!\n}\n\n\"A correction of an existing period's amount (its months change).\"\ninput RateCorrectionInput {\n  id: ID!\n  kind: RateKind!\n  amount: String!\n}\n\ntype ImpactTenancy {\n  id: ID!\n  reference: String!\n  apartment: String!\n  start: String!\n  end: String\n}\n\n\"What a change touches, shown before it is saved.\"\ntype RateImpact {\n  from: String!\n  \"Exclusive; null: open-ended.\"\n  to: String\n  \"The months (YYYY-MM) up to the current one whose figures change, oldest first.\"\n  months: [String!]!\n  \"Months after the current one change too.\"\n  alsoFuture: Boolean!\n  \"The tenancies whose figures change.\"\n  tenancies: [ImpactTenancy!]!\n  \"Monthly reports already issued for those tenancies and months; they keep what they said.\"\n  issuedReports: Int!\n  \"Figures already shown change: saving needs confirm and a reason.\"\n  changesPast: Boolean!\n}\n\n\"The per-property settings of the monthly report and the statement (src/lib/reportSettings.ts).\"\ntype ReportTexts {\n  propertyId: ID!\n  \"private or social (picks the dispute body).\"\n  landlordType: String!\n  hotWaterShare: Float!\n  hcaKwhPerUnit: Float\n  \"[{ source, percent }] adding up to 100.\"\n  fuelMix: JSON!\n  networkYear: Int\n  networkCo2Tonnes: Float\n  networkCo2GramPerKwh: Float\n  primaryEnergyFactor: Float\n  \"[{ kind, amountPerYear }].\"\n  fees: JSON!\n  currency: String!\n  disputeBodyName: String\n  disputeBodyUrl: String\n  consumerOrgName: String\n  consumerOrgUrl: String\n  \"The landlord's contact on the report (the property's contact phone and email; contactPhone/contactEmail in the input).\"\n  contactPhone: String\n  contactEmail: String\n  \"What the report names for disputes and consumer advice with these settings (the overrides, else the country's).\"\n  effectiveBodies: [ReportBody!]!\n}\n\ntype ReportBody {\n  kind: String!\n  name: String!\n  url: String!\n}\n\n\"One statement in an upload, as it would be imported.\"\ntype StatementCheck {\n  file: String!\n  tenancy: String!\n  periodStart: String!\n  periodEnd: String!\n  balance: String!\n  currency: String!\n}\n\n\"A problem in an upload: the file, the JSON path of the field (or line and column of a syntax error), the message.\"\ntype StatementProblem {\n  file: String!\n  field: String!\n  message: String!\n}\n\ntype StatementUploadResult {\n  \"Nothing is imported unless every file is valid.\"\n  ok: Boolean!\n  imported: Int!\n  statements: [StatementCheck!]!\n  problems: [StatementProblem!]!\n}\n\ninput StatementFileInput {\n  name: String!\n  \"The file's JSON text (one statement, or { statements: [...] }), at most 2 MB.\"\n  text: String!\n}\n\ntype TenancyStatements {\n  tenancyId: ID!\n  reference: String!\n  apartment: String!\n  start: String!\n  end: String\n  statements: [StatementPeriod!]!\n}\n\ntype StatementPeriod {\n  id: ID!\n  periodStart: String!\n  periodEnd: String!\n  balance: String!\n  currency: String!\n}\n\nextend type Query {\n  propertyRates(propertyId: ID!): PropertyRates!\n  \"What adding the period would change; the same refusals as addRatePeriod.\"\n  previewRatePeriod(input: RatePeriodInput!): RateImpact!\n  previewRateCorrection(input: RateCorrectionInput!): RateImpact!\n  reportTexts(propertyId: ID!): ReportTexts!\n  \"The property's tenancies, each with its statements.\"\n  statementCoverage(propertyId: ID!): [TenancyStatements!]!\n}\n\nextend type Mutation {\n  \"\"\"\n  Adds a validity period, audited with before and after. A period starting before today changes figures already\n  shown: confirm true and a reason (5–500 characters) are then required (CONFIRMATION_REQUIRED otherwise). One\n  starting on or before an existing period's start is RATE_HISTORY_LOCKED (a correction is the way to change it).\n  \"\"\"\n  addRatePeriod(input: RatePeriodInput!, confirm: Boolean, reason: String): PropertyRates!\n  \"Corrects a period's amount: always needs confirm and a reason; audited.\"\n  correctRate(input: RateCorrectionInput!, confirm: Boolean, reason: String): PropertyRates!\n  \"\"\"\n  Saves any subset of the report settings, validated as a whole (INVALID_SETTINGS with each field's problem\n  otherwise, nothing saved); audited with the changed fields before and after.\n  \"\"\"\n  updateReportTexts(propertyId: ID!, settings: JSON!): ReportTexts!\n  \"\"\"\n  Checks (dryRun true) or imports statement files for the property's tenancies, all or nothing: a tenancy of\n  another property, a period imported already or given twice, or any field error imports nothing. Audited.\n  \"\"\"\n  uploadStatements(propertyId: ID!, files: [StatementFileInput!]!, dryRun: Boolean): StatementUploadResult!\n}\n\n\"A tenant app user found by support, with only their tenancies in the caller's properties.\"\ntype SupportTenant {\n  id: ID!\n  email: String!\n  name: String!\n  \"False once deactivated: they cannot log in, and their sessions have ended.\"\n  isActive: Boolean!\n  \"Operators and superusers cannot be impersonated.\"\n  canImpersonate: Boolean!\n  tenancies: [SupportTenancy!]!\n}\n\ntype SupportTenancy {\n  id: ID!\n  reference: String!\n  propertyId: ID!\n  propertyNumber: String!\n  apartment: String!\n  address: String!\n  start: String!\n  end: String\n}\n\n\"A one-time link to a session as the tenant: open it within `minutes`; the session then lasts 60 minutes.\"\ntype ImpersonationLink {\n  link: String!\n  expiresAt: String!\n  minutes: Int!\n}\n\nextend type Query {\n  \"\"\"\n  Tenant app users who are members of a tenancy in the caller's properties and whose email, name, flat address,\n  flat or tenancy reference contains the text (at least 2 characters). At most `first` (default 20, at most 50).\n  \"\"\"\n  supportSearch(query: String!, first: Int): [SupportTenant!]!\n}\n\nextend type Mutation {\n  \"\"\"\n  A one-time impersonation link (SPEC §9: 10 minutes to open, then a 60-minute session) for a tenant of the\n  caller's properties. The reason (5–500 characters) is required and goes into the audit log with the link's\n  issue. The CLI's `impersonate` does the same for operators without the console.\n  \"\"\"\n  startImpersonation(userId: ID!, reason: String!): ImpersonationLink!\n  \"\"\"\n  Deactivates (active false) or reactivates a tenant's account, with a required reason (5–500 characters), which\n  is audited. Deactivation ends every session at once. Organisation admins only, and only for a tenant whose\n  every tenancy is in the organisation (another landlord's tenant is not ours to lock out).\n  \"\"\"\n  setTenantActive(userId: ID!, active: Boolean!, reason: String!): SupportTenant!\n}\n";
+export const typeDefs = "\"\"\"\nThe operator console's backend (/api/admin/graphql), in the style of SPEC §7: token-authorized GraphQL with its\nown issuer, audience and key, so a tenant's token is refused here and an operator's token by the tenant app.\nEvery field checks the caller's role on the server: an organisation admin sees the organisation's properties and\nmanages operators; a property manager sees only the properties given to them.\n\"\"\"\nscalar JSON\n\nenum OperatorRole {\n  ORG_ADMIN\n  PROPERTY_MANAGER\n}\n\n\"What the login asks for next.\"\nenum SecondFactorStep {\n  \"Send a code from the authenticator app, or a recovery code.\"\n  TOTP_REQUIRED\n  \"No second factor yet: add otpauthUri to an authenticator app, then send its first code.\"\n  TOTP_SETUP_REQUIRED\n}\n\ntype Organisation {\n  id: ID!\n  name: String!\n}\n\ntype Operator {\n  id: ID!\n  email: String!\n  name: String!\n  role: OperatorRole!\n  organisation: Organisation!\n  \"A property manager's properties; empty for an organisation admin (who sees them all).\"\n  propertyIds: [ID!]!\n  isActive: Boolean!\n  secondFactorEnabled: Boolean!\n}\n\ntype OperatorLoginResult {\n  next: SecondFactorStep!\n  \"Single use, 5 minutes: sent with the code to operatorSecondFactor.\"\n  challenge: String!\n  \"TOTP_SETUP_REQUIRED only: the new secret as an otpauth:// URI, as an SVG QR code, and as base32 text.\"\n  otpauthUri: String\n  qrSvg: String\n  secret: String\n}\n\ntype OperatorSession {\n  payload: JSON!\n  token: String!\n  refreshToken: String!\n  refreshExpiresIn: Int!\n  \"Shown once, after the second factor is set up: ten single-use recovery codes.\"\n  recoveryCodes: [String!]\n}\n\ntype Revoked {\n  revoked: Int!\n}\n\ntype PropertySummary {\n  id: ID!\n  number: String!\n  name: String!\n  address: String!\n  zipcode: String!\n  city: String!\n}\n\ntype CreatedOperator {\n  operator: Operator!\n  \"Shown once: the first password, which the operator changes through 'forgot password'.\"\n  initialPassword: String!\n}\n\ninput CreateOperatorInput {\n  email: String!\n  name: String\n  role: OperatorRole!\n  \"Required (at least one) for a property manager; ignored for an organisation admin.\"\n  propertyIds: [ID!]\n}\n\ntype AuditEntry {\n  id: ID!\n  at: String!\n  actor: String!\n  operatorId: ID\n  action: String!\n  subjectType: String!\n  subjectId: String!\n  propertyId: ID\n  reason: String\n  before: JSON\n  after: JSON\n}\n\ninput AuditFilter {\n  \"Matches actor, action, subject and reason (case-insensitive).\"\n  search: String\n  \"The actor exactly as the log names it (an operator's email or `cli:<user>`), case-insensitive.\"\n  actor: String\n  action: String\n  propertyId: ID\n  \"ISO dates or instants; from inclusive, to exclusive.\"\n  from: String\n  to: String\n}\n\ntype AuditPage {\n  entries: [AuditEntry!]!\n  \"Pass as `after` for the next (older) page; null at the end.\"\n  nextCursor: ID\n}\n\ntype Query {\n  \"The signed-in operator.\"\n  operatorMe: Operator!\n  \"The organisation's operators (organisation admins only).\"\n  operators: [Operator!]!\n  \"The properties the caller may see, by number.\"\n  properties: [PropertySummary!]!\n  property(id: ID!): PropertySummary!\n  \"Newest first; an organisation admin sees the organisation's entries, a property manager their properties'.\"\n  auditLog(filter: AuditFilter, first: Int, after: ID): AuditPage!\n}\n\ntype Mutation {\n  \"Email and password, throttled like the tenant login; then the second factor.\"\n  operatorLogin(email: String!, password: String!): OperatorLoginResult!\n  \"The TOTP code (or a recovery code) for a login challenge; sets the factor up on first use.\"\n  operatorSecondFactor(challenge: String!, code: String!): OperatorSession!\n  refreshToken(refreshToken: String!): OperatorSession!\n  \"Logout: revokes the refresh token's family.\"\n  revokeToken(refreshToken: String!): Revoked!\n  createOperator(input: CreateOperatorInput!): CreatedOperator!\n  setOperatorAccess(userId: ID!, role: OperatorRole!, propertyIds: [ID!]!): Operator!\n  \"Refuses the operator on every request from now on and ends their sessions.\"\n  deactivateOperator(userId: ID!): Operator!\n}\n\n# The ingestion API's keys (issue 21, the \"tenancies\" part), scoped to properties.\n\ntype ApiKey {\n  id: ID!\n  name: String!\n  \"The key's first characters, to tell keys apart.\"\n  prefix: String!\n  propertyIds: [ID!]!\n  createdAt: String!\n  createdBy: String!\n  lastUsedAt: String\n  revokedAt: String\n}\n\ntype CreatedApiKey {\n  apiKey: ApiKey!\n  \"Shown once: the key to configure in the sending system.\"\n  key: String!\n}\n\nextend type Query {\n  \"Keys whose properties the caller reaches, newest first.\"\n  apiKeys: [ApiKey!]!\n}\n\nextend type Mutation {\n  \"A key for the ingestion API, scoped to properties the caller reaches; the key is shown once.\"\n  createApiKey(name: String!, propertyIds: [ID!]!): CreatedApiKey!\n  revokeApiKey(id: ID!): ApiKey!\n}\n\n# The console's audit log page (issue 21): the choices of its actor and action filters.\n\n\"The actors and actions in the entries the caller may read, for the audit page's filters.\"\ntype AuditFacets {\n  \"Sorted; operators' emails and `cli:<user>`.\"\n  actors: [String!]!\n  \"Sorted action codes, e.g. tenancy.move_out.\"\n  actions: [String!]!\n}\n\nextend type Query {\n  \"The filter choices of auditLog, in the same scope (an organisation admin's organisation, a manager's properties).\"\n  auditFacets: AuditFacets!\n}\n\n# The data-quality queue (issue 21, the \"tenancies\" part): flagged readings to accept or reject, and telegrams\n# from unknown radio ids.\n\nenum DataIssueKind {\n  DROP\n  DIGIT_SHIFT\n  JUMP\n  STUCK\n  SILENT\n}\n\nenum DataIssueStatus {\n  OPEN\n  ACCEPTED\n  REJECTED\n  ALL\n}\n\nenum DataIssueResolution {\n  \"A rise that really happened.\"\n  CORRECT\n  \"The register restarted: the value is the use since.\"\n  RESET\n  \"A new meter took over at the reading's time (needs newMeter).\"\n  SWAP\n  \"A silent or stuck finding, acknowledged.\"\n  NOTED\n}\n\ntype DataIssue {\n  id: ID!\n  kind: DataIssueKind!\n  status: DataIssueStatus!\n  propertyId: ID!\n  meterNumber: String!\n  readingTs: String!\n  readingValue: String\n  \"Why it was flagged.\"\n  reason: String!\n  evidence: JSON!\n  source: String!\n  resolution: DataIssueResolution\n  resolvedBy: String\n  resolvedAt: String\n  note: String\n  createdAt: String!\n}\n\n\"Telegrams from radio ids no meter has (organisation admins only: they are not tied to a property).\"\ntype UnknownRadioId {\n  radioId: String!\n  reason: String!\n  telegrams: Int!\n  firstSeen: String!\n  lastSeen: String!\n  driver: String\n}\n\ntype DataQualityQueue {\n  issues: [DataIssue!]!\n  unknownRadioIds: [UnknownRadioId!]!\n}\n\ninput DataIssueFilter {\n  status: DataIssueStatus\n  propertyId: ID\n}\n\ninput AcceptDataIssueInput {\n  id: ID!\n  as: DataIssueResolution!\n  note: String\n  \"SWAP: the new meter's number.\"\n  newMeter: String\n  \"SWAP: the old meter's last register value, when known.\"\n  endValue: String\n}\n\nextend type Query {\n  dataQualityQueue(filter: DataIssueFilter, first: Int): DataQualityQueue!\n}\n\nextend type Mutation {\n  acceptDataIssue(input: AcceptDataIssueInput!): DataIssue!\n  rejectDataIssue(id: ID!, note: String): DataIssue!\n}\n\n# The console's invitations (issue 21, the \"tenancies\" part): one or a CSV of them, with a delivery report, resend\n# and revoke.\n\n\"An operator's invitation and where it stands.\"\nenum InvitationStatus {\n  \"Handed to the mail server.\"\n  SENT\n  \"Waiting in the outbox (no mail server configured, or waiting for the next attempt).\"\n  QUEUED\n  \"Refused: the address is not valid, or the mail server refused it (the worker retries the latter).\"\n  FAILED\n  \"No address: the code is for a letter.\"\n  NO_ADDRESS\n  \"The code was used: the tenant signed up.\"\n  ACTIVATED\n  \"The code was revoked before it was used.\"\n  REVOKED\n  \"The code expired unused.\"\n  EXPIRED\n}\n\ntype OperatorInvitation {\n  id: ID!\n  tenancyId: ID!\n  tenancyReference: String!\n  propertyId: ID!\n  email: String\n  \"The 12-letter code; shown while it can be used.\"\n  activationCode: String\n  status: InvitationStatus!\n  \"Why it failed, when it did.\"\n  error: String\n  \"The CSV line of a bulk upload.\"\n  line: Int\n  batchId: ID\n  createdAt: String!\n  lastSentAt: String\n  expiresAt: String\n}\n\ntype InvitationReport {\n  batchId: ID\n  sent: Int!\n  queued: Int!\n  failed: Int!\n  noAddress: Int!\n  activated: Int!\n  revoked: Int!\n  expired: Int!\n  invitations: [OperatorInvitation!]!\n}\n\n\"A refused bulk upload: nothing was created; each problem with its line.\"\ntype InvitationCsvProblem {\n  line: Int!\n  message: String!\n}\n\ntype BulkInviteResult {\n  \"Null when the file was refused.\"\n  report: InvitationReport\n  problems: [InvitationCsvProblem!]!\n}\n\nextend type Query {\n  \"Newest first; one bulk upload's report with batchId.\"\n  invitations(propertyId: ID, batchId: ID, first: Int): InvitationReport!\n}\n\nextend type Mutation {\n  \"A new activation code, mailed when an email is given; audited.\"\n  inviteTenant(tenancyId: ID!, email: String): OperatorInvitation!\n  \"A CSV of tenancy (reference) and email, with a header line; all lines checked before anything is sent.\"\n  bulkInvite(csv: String!): BulkInviteResult!\n  \"Mails the invitation again, to a corrected address when one is given (a new code when the old one expired); audited.\"\n  resendInvitation(id: ID!, email: String): OperatorInvitation!\n  \"Revokes an unused code; audited.\"\n  revokeInvitation(id: ID!): OperatorInvitation!\n}\n\n# The console's portfolio overview (issue 21): per property, data freshness, open data issues and tenants.\n# A file of its own under schema/ (codegen appends schema/*.graphql in name order), so the console's areas merge\n# without touching each other's lines.\n\n\"How fresh a property's data is, for the portfolio filter.\"\nenum PortfolioFreshness {\n  \"Every property.\"\n  ALL\n  \"Some active meter has not reported in the last 24 hours (or there is no meter).\"\n  INCOMPLETE\n  \"No active meter has reported in the last 24 hours.\"\n  SILENT\n}\n\nenum PortfolioSortKey {\n  NUMBER\n  NAME\n  CITY\n  LAST_READING\n  REPORTING_SHARE\n  OPEN_ISSUES\n  INVITED\n  ACTIVATED\n}\n\nenum SortDirection {\n  ASC\n  DESC\n}\n\ninput PortfolioFilter {\n  \"Matches the property's number, name, address and city (case-insensitive).\"\n  search: String\n  freshness: PortfolioFreshness\n  \"Only properties with open data issues.\"\n  withOpenIssues: Boolean\n}\n\ninput PortfolioSort {\n  key: PortfolioSortKey!\n  direction: SortDirection\n}\n\ntype PortfolioRow {\n  property: PropertySummary!\n  apartments: Int!\n  \"Active meters (not removed).\"\n  meters: Int!\n  \"Active meters with a reading in the last 24 hours.\"\n  metersReporting: Int!\n  \"metersReporting / meters; null without meters.\"\n  reportingShare: Float\n  \"The newest reading of any of the property's meters (ISO instant); null when none has reported.\"\n  lastReadingAt: String\n  \"Open data issues (quarantined readings, stuck and silent meters).\"\n  openIssues: Int!\n  \"Current tenancies (started, not ended).\"\n  tenancies: Int!\n  \"Invitations sent to the current tenancies (one per tenancy and email).\"\n  invited: Int!\n  \"Tenants who have activated their access to a current tenancy.\"\n  activated: Int!\n}\n\ntype PortfolioPage {\n  rows: [PortfolioRow!]!\n  \"Properties matching the filter, over all pages.\"\n  total: Int!\n  \"When freshness was judged (ISO instant): 'the last 24 hours' end here.\"\n  asOf: String!\n}\n\nextend type Query {\n  \"The caller's properties with their freshness, issues and tenants; filtered, sorted and paged on the server.\"\n  portfolio(filter: PortfolioFilter, sort: PortfolioSort, first: Int, offset: Int): PortfolioPage!\n}\n\n# The console's properties and meters (issue 21): a property's apartments, measurement points and meters, edited\n# in forms or onboarded from an `import-property` file (JSON or CSV, all or nothing); a meter's swap, radio id,\n# profile and installation period, its recent readings and estimated hours. Every write is audited.\n\nenum PropertyFileFormat {\n  JSON\n  CSV\n}\n\n\"What an upload wrote (the new property and its counts).\"\ntype PropertyImportSummary {\n  propertyId: ID!\n  apartments: Int!\n  measurementPoints: Int!\n  meters: Int!\n  tenancies: Int!\n}\n\ntype PropertyMeter {\n  id: ID!\n  number: String!\n  radioId: String\n  installedAt: String!\n  removedAt: String\n  lastReadingAt: String\n}\n\ntype PropertyPoint {\n  id: ID!\n  quantity: String!\n  unit: String!\n  name: String!\n  room: String\n  meters: [PropertyMeter!]!\n}\n\ntype PropertyApartment {\n  id: ID!\n  uniqueId: String!\n  apartment: String!\n  address: String!\n  zipcode: String!\n  city: String!\n  \"Square metres, as a decimal string.\"\n  areaM2: String!\n  rooms: Int!\n  points: [PropertyPoint!]!\n}\n\ntype PropertyDetail {\n  property: PropertySummary!\n  apartments: [PropertyApartment!]!\n  \"Property-level points (no apartment), e.g. the outdoor temperature.\"\n  points: [PropertyPoint!]!\n}\n\ntype MeterReading {\n  ts: String!\n  value: String!\n}\n\ntype AdminMeter {\n  id: ID!\n  number: String!\n  legacyKind: String!\n  radioId: String\n  rolloverDigits: Int\n  \"The allocator's yearly billing date (MM-DD) on which its register resets.\"\n  resetOn: String\n  installedAt: String!\n  removedAt: String\n  propertyId: ID!\n  propertyNumber: String!\n  apartmentAddress: String\n  pointName: String!\n  quantity: String!\n  unit: String!\n  \"The newest readings first (at most 50).\"\n  readings: [MeterReading!]!\n  \"Hours of the last 30 days whose value is estimated (readings were missing), out of hoursWithValues.\"\n  estimatedHours: Int!\n  hoursWithValues: Int!\n  \"The meters of the same measurement point, oldest first (the swap history).\"\n  history: [PropertyMeter!]!\n}\n\ninput ApartmentInput {\n  id: ID!\n  apartment: String!\n  address: String!\n  zipcode: String!\n  city: String!\n  \"Square metres, a positive decimal (point or comma).\"\n  areaM2: String!\n  rooms: Int!\n}\n\ninput PointInput {\n  id: ID!\n  name: String!\n  room: String\n}\n\ninput MeterSettingsInput {\n  id: ID!\n  \"Null or empty: not read by radio.\"\n  radioId: String\n  \"1 to 12, or null: the register never rolls over.\"\n  rolloverDigits: Int\n  \"MM-DD (not 02-29), or null: no scheduled reset.\"\n  resetOn: String\n  \"ISO 8601 with an offset or Z.\"\n  installedAt: String!\n  removedAt: String\n}\n\ninput MeterSwapInput {\n  meterId: ID!\n  \"ISO 8601 with an offset or Z: when the new meter took over.\"\n  at: String!\n  \"The old meter's register at `at`; null when it could not be read.\"\n  endValue: String\n  newMeter: String!\n  startValue: String!\n  radioId: String\n}\n\nextend type Query {\n  propertyDetail(id: ID!): PropertyDetail!\n  adminMeter(id: ID!): AdminMeter!\n}\n\nextend type Mutation {\n  \"Onboards a property into the caller's organisation (organisation admins). PROPERTY_FILE_INVALID lists every problem in extensions.problems; nothing is written then.\"\n  importPropertyFile(format: PropertyFileFormat!, content: String!): PropertyImportSummary!\n  updateApartment(input: ApartmentInput!): PropertyApartment!\n  updateMeasurementPoint(input: PointInput!): PropertyPoint!\n  updateMeterSettings(input: MeterSettingsInput!): AdminMeter!\n  \"Ends the meter at `at` with its end reading and installs the new meter with its start reading, all or nothing.\"\n  swapMeter(input: MeterSwapInput!): AdminMeter!\n}\n\n# The console's settings pages (issue 21): prices, fixed charges and CO₂ factors (/admin/prices), the monthly\n# report's texts (/admin/report-texts) and allocation statements (/admin/statements). Every call checks that the\n# caller reaches the property: an organisation admin all of the organisation's, a property manager theirs.\n\nenum RateKind {\n  \"A unit price per unit of a metered quantity.\"\n  PRICE\n  \"A yearly amount per apartment (subscription, meter rent, reading service).\"\n  FIXED_CHARGE\n  \"Grams of CO₂ per unit of a metered quantity (no currency).\"\n  CO2_FACTOR\n}\n\n\"A price, fixed charge or CO₂ factor, valid from validFrom (inclusive) to validTo (exclusive) or open-ended.\"\ntype RatePeriod {\n  id: ID!\n  kind: RateKind!\n  \"The quantity; null for a fixed charge of the whole tenancy.\"\n  quantity: String\n  \"Fixed charges only: subscription, meter-rent, …\"\n  chargeKind: String\n  \"The price per unit, the fixed charge per apartment and year, or the grams of CO₂ per unit, as a decimal string.\"\n  amount: String!\n  \"Null for a CO₂ factor.\"\n  currency: String\n  \"Null: from the beginning (a CO₂ factor from before validity dates).\"\n  validFrom: String\n  validTo: String\n}\n\ntype PropertyRates {\n  propertyId: ID!\n  prices: [RatePeriod!]!\n  fixedCharges: [RatePeriod!]!\n  co2Factors: [RatePeriod!]!\n}\n\n\"A new validity period: it starts after every existing period of its series and closes the one it follows.\"\ninput RatePeriodInput {\n  propertyId: ID!\n  kind: RateKind!\n  \"Required for a price or CO₂ factor; optional for a fixed charge.\"\n  quantity: String\n  \"Required for a fixed charge (lower case and dashes, e.g. meter-rent).\"\n  chargeKind: String\n  amount: String!\n  \"ISO 4217, e.g. DKK; required for a price or fixed charge, absent for a CO₂ factor.\"\n  currency: String\n  \"YYYY-MM-DD.\"\n  validFrom: String!\n}\n\n\"A correction of an existing period's amount (its months change).\"\ninput RateCorrectionInput {\n  id: ID!\n  kind: RateKind!\n  amount: String!\n}\n\ntype ImpactTenancy {\n  id: ID!\n  reference: String!\n  apartment: String!\n  start: String!\n  end: String\n}\n\n\"What a change touches, shown before it is saved.\"\ntype RateImpact {\n  from: String!\n  \"Exclusive; null: open-ended.\"\n  to: String\n  \"The months (YYYY-MM) up to the current one whose figures change, oldest first.\"\n  months: [String!]!\n  \"Months after the current one change too.\"\n  alsoFuture: Boolean!\n  \"The tenancies whose figures change.\"\n  tenancies: [ImpactTenancy!]!\n  \"Monthly reports already issued for those tenancies and months; they keep what they said.\"\n  issuedReports: Int!\n  \"Figures already shown change: saving needs confirm and a reason.\"\n  changesPast: Boolean!\n}\n\n\"The per-property settings of the monthly report and the statement (src/lib/reportSettings.ts).\"\ntype ReportTexts {\n  propertyId: ID!\n  \"private or social (picks the dispute body).\"\n  landlordType: String!\n  hotWaterShare: Float!\n  hcaKwhPerUnit: Float\n  \"[{ source, percent }] adding up to 100.\"\n  fuelMix: JSON!\n  networkYear: Int\n  networkCo2Tonnes: Float\n  networkCo2GramPerKwh: Float\n  primaryEnergyFactor: Float\n  \"[{ kind, amountPerYear }].\"\n  fees: JSON!\n  currency: String!\n  disputeBodyName: String\n  disputeBodyUrl: String\n  consumerOrgName: String\n  consumerOrgUrl: String\n  \"The landlord's contact on the report (the property's contact phone and email; contactPhone/contactEmail in the input).\"\n  contactPhone: String\n  contactEmail: String\n  \"What the report names for disputes and consumer advice with these settings (the overrides, else the country's).\"\n  effectiveBodies: [ReportBody!]!\n}\n\ntype ReportBody {\n  kind: String!\n  name: String!\n  url: String!\n}\n\n\"One statement in an upload, as it would be imported.\"\ntype StatementCheck {\n  file: String!\n  tenancy: String!\n  periodStart: String!\n  periodEnd: String!\n  balance: String!\n  currency: String!\n}\n\n\"A problem in an upload: the file, the JSON path of the field (or line and column of a syntax error), the message.\"\ntype StatementProblem {\n  file: String!\n  field: String!\n  message: String!\n}\n\ntype StatementUploadResult {\n  \"Nothing is imported unless every file is valid.\"\n  ok: Boolean!\n  imported: Int!\n  statements: [StatementCheck!]!\n  problems: [StatementProblem!]!\n}\n\ninput StatementFileInput {\n  name: String!\n  \"The file's JSON text (one statement, or { statements: [...] }), at most 2 MB.\"\n  text: String!\n}\n\ntype TenancyStatements {\n  tenancyId: ID!\n  reference: String!\n  apartment: String!\n  start: String!\n  end: String\n  statements: [StatementPeriod!]!\n}\n\ntype StatementPeriod {\n  id: ID!\n  periodStart: String!\n  periodEnd: String!\n  balance: String!\n  currency: String!\n}\n\nextend type Query {\n  propertyRates(propertyId: ID!): PropertyRates!\n  \"What adding the period would change; the same refusals as addRatePeriod.\"\n  previewRatePeriod(input: RatePeriodInput!): RateImpact!\n  previewRateCorrection(input: RateCorrectionInput!): RateImpact!\n  reportTexts(propertyId: ID!): ReportTexts!\n  \"The property's tenancies, each with its statements.\"\n  statementCoverage(propertyId: ID!): [TenancyStatements!]!\n}\n\nextend type Mutation {\n  \"\"\"\n  Adds a validity period, audited with before and after. A period starting before today changes figures already\n  shown: confirm true and a reason (5–500 characters) are then required (CONFIRMATION_REQUIRED otherwise). One\n  starting on or before an existing period's start is RATE_HISTORY_LOCKED (a correction is the way to change it).\n  \"\"\"\n  addRatePeriod(input: RatePeriodInput!, confirm: Boolean, reason: String): PropertyRates!\n  \"Corrects a period's amount: always needs confirm and a reason; audited.\"\n  correctRate(input: RateCorrectionInput!, confirm: Boolean, reason: String): PropertyRates!\n  \"\"\"\n  Saves any subset of the report settings, validated as a whole (INVALID_SETTINGS with each field's problem\n  otherwise, nothing saved); audited with the changed fields before and after.\n  \"\"\"\n  updateReportTexts(propertyId: ID!, settings: JSON!): ReportTexts!\n  \"\"\"\n  Checks (dryRun true) or imports statement files for the property's tenancies, all or nothing: a tenancy of\n  another property, a period imported already or given twice, or any field error imports nothing. Audited.\n  \"\"\"\n  uploadStatements(propertyId: ID!, files: [StatementFileInput!]!, dryRun: Boolean): StatementUploadResult!\n}\n\n\"A tenant app user found by support, with only their tenancies in the caller's properties.\"\ntype SupportTenant {\n  id: ID!\n  email: String!\n  name: String!\n  \"False once deactivated: they cannot log in, and their sessions have ended.\"\n  isActive: Boolean!\n  \"Operators and superusers cannot be impersonated.\"\n  canImpersonate: Boolean!\n  tenancies: [SupportTenancy!]!\n}\n\ntype SupportTenancy {\n  id: ID!\n  reference: String!\n  propertyId: ID!\n  propertyNumber: String!\n  apartment: String!\n  address: String!\n  start: String!\n  end: String\n}\n\n\"A one-time link to a session as the tenant: open it within `minutes`; the session then lasts 60 minutes.\"\ntype ImpersonationLink {\n  link: String!\n  expiresAt: String!\n  minutes: Int!\n}\n\nextend type Query {\n  \"\"\"\n  Tenant app users who are members of a tenancy in the caller's properties and whose email, name, flat address,\n  flat or tenancy reference contains the text (at least 2 characters). At most `first` (default 20, at most 50).\n  \"\"\"\n  supportSearch(query: String!, first: Int): [SupportTenant!]!\n}\n\nextend type Mutation {\n  \"\"\"\n  A one-time impersonation link (SPEC §9: 10 minutes to open, then a 60-minute session) for a tenant of the\n  caller's properties. The reason (5–500 characters) is required and goes into the audit log with the link's\n  issue. The CLI's `impersonate` does the same for operators without the console.\n  \"\"\"\n  startImpersonation(userId: ID!, reason: String!): ImpersonationLink!\n  \"\"\"\n  Deactivates (active false) or reactivates a tenant's account, with a required reason (5–500 characters), which\n  is audited. Deactivation ends every session at once. Organisation admins only, and only for a tenant whose\n  every tenancy is in the organisation (another landlord's tenant is not ours to lock out).\n  \"\"\"\n  setTenantActive(userId: ID!, active: Boolean!, reason: String!): SupportTenant!\n}\n\n# Tenancies in the console (issue 21, the \"tenancies\" part): move-out with the interim readings, move-in, and the\n# grace period of ended tenancies.\n\n\"A tenant user who is a member of a tenancy.\"\ntype TenancyMember {\n  userId: ID!\n  email: String!\n  name: String!\n  isAdmin: Boolean!\n}\n\n\"A meter's register at the change of tenant (HeizkostenV §9b).\"\ntype InterimReading {\n  meterNumber: String!\n  quantity: String!\n  \"The change of tenant: local midnight after the last day of the ended tenancy.\"\n  at: String!\n  \"Null when no reading was there (source MISSING).\"\n  value: String\n  \"When the meter's own reading was taken (source METER).\"\n  readingTs: String\n  source: InterimReadingSource!\n}\n\nenum InterimReadingSource {\n  \"The meter's latest reading at or before the change.\"\n  METER\n  \"Read on site and typed in by the operator.\"\n  OPERATOR\n  \"No reading: the meter had not reported by then and none was typed in.\"\n  MISSING\n}\n\ntype AdminTenancy {\n  id: ID!\n  \"The landlord's tenancy reference.\"\n  reference: String!\n  tenant: String!\n  apartmentId: ID!\n  propertyId: ID!\n  \"First day (ISO date).\"\n  start: String!\n  \"Last day (ISO date); null while it runs.\"\n  end: String\n  \"When its members lose access to their own period (the grace period's end); null while it runs.\"\n  accessEndsAt: String\n  members: [TenancyMember!]!\n  interimReadings: [InterimReading!]!\n}\n\ntype TenancyApartment {\n  id: ID!\n  uniqueId: String!\n  \"Floor and side, e.g. 2. tv.\"\n  apartment: String!\n  address: String!\n  \"Oldest first.\"\n  tenancies: [AdminTenancy!]!\n}\n\ninput InterimReadingInput {\n  meterNumber: String!\n  \"The register value read on site (a decimal number, at least 0).\"\n  value: String!\n}\n\ninput MoveOutInput {\n  tenancyId: ID!\n  \"The tenancy's last day (ISO date); data from the next local midnight on is not theirs.\"\n  lastDay: String!\n  \"Readings taken on site; meters left out get their own latest reading at or before the change.\"\n  readings: [InterimReadingInput!]\n}\n\ninput MoveInInput {\n  apartmentId: ID!\n  \"The landlord's tenancy reference (unique).\"\n  reference: String!\n  tenant: String\n  \"First day (ISO date); after every other tenancy of the apartment.\"\n  firstDay: String!\n}\n\nextend type Query {\n  \"A property's apartments with their tenancies, members and interim readings.\"\n  tenancyApartments(propertyId: ID!): [TenancyApartment!]!\n  tenancy(id: ID!): AdminTenancy!\n  \"Months an ended tenancy's members keep access to their own period when no final statement covers the move-out.\"\n  moveOutGraceMonths: Int!\n}\n\nextend type Mutation {\n  \"Sets (or changes) a tenancy's last day and records the interim readings; audited.\"\n  moveOut(input: MoveOutInput!): AdminTenancy!\n  \"A new tenancy in an apartment, after every earlier one; audited.\"\n  moveIn(input: MoveInInput!): AdminTenancy!\n  \"Organisation admins: the grace period in months (0–120); audited.\"\n  setMoveOutGraceMonths(months: Int!): Int!\n}\n";

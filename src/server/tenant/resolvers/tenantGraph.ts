@@ -6,26 +6,13 @@
  * climate-corrected values, and the hca kWh estimate. A fixed number of SQL statements, whatever the period.
  */
 import { inArray } from 'drizzle-orm';
-import { Temporal } from 'temporal-polyfill';
-import { z } from 'zod';
-import { TIME_ZONE } from '../../../lib/periods.ts';
-import { GRAPH_TYPES, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
-import { readAllocatorMonths } from '../../allocators/months.ts';
+import { QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import { measurementPoints } from '../../db/schema.ts';
 import { tokenToCheck } from '../../graphql/context.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
 import { callerUnitsAndPoints, clipToTenancies, propertyAccess, type UnitAccess } from '../access.ts';
-import {
-  type ClimateSeries,
-  correctIntoBuckets,
-  daysOfPlan,
-  degreeDaysIntoBuckets,
-  fineDay,
-  lastYearDayOf,
-  normalOn,
-  sumKnown,
-} from '../consumption/climate.ts';
-import { climateInput, climateReport, dbId, isClimateCorrected, quantityId } from '../consumption/common.ts';
+import { daysOfPlan } from '../consumption/climate.ts';
+import { isClimateCorrected } from '../consumption/common.ts';
 import { checkGraphType } from '../consumption/unitData.ts';
 import {
   type BucketPlan,
@@ -37,63 +24,20 @@ import {
   previousPlan,
   TooManyBucketsError,
 } from '../graph/buckets.ts';
+import { climateOfSeries, type GraphPlans } from '../graph/climateSeries.ts';
 import { partialBuckets, type Range, relatedClip } from '../graph/clip.ts';
+import { graphInputSchema } from '../graph/input.ts';
+import { allocatorReads, kwhEstimate } from '../graph/kwhEstimate.ts';
 import { type SeriesQuery, seriesValuesAndEstimates } from '../graph/series.ts';
 import { currentMeters, pointObject, propertyObject, unitObject } from '../objects.ts';
 import type { Consumption, GraphSeries, QueryResolvers, RelatedValues } from '../types.generated.ts';
-
-const localMinuteText = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'must be a local time YYYY-MM-DDTHH:mm')
-  .refine((text) => {
-    try {
-      // The zone's DST shift moves a skipped time by an hour, never across a new year.
-      const t = localMinute(text);
-      return t.year >= 2000 && t.year <= 2100;
-    } catch {
-      return false;
-    }
-  }, 'must be a real date and time between the years 2000 and 2100');
-
-const RELATED = ['PROPERTY', 'LAST_PERIOD', 'LAST_YEAR'] as const;
-
-const inputSchema = z
-  .object({
-    graphType: z.enum(GRAPH_TYPES),
-    resolution: z.enum(['HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR']),
-    periodBegin: localMinuteText,
-    periodEnd: localMinuteText,
-    objects: z
-      .array(
-        z.object({
-          kind: z.enum(['UNIT', 'MPOINT', 'PROPERTY', 'SOURCE']),
-          id: dbId,
-          scaleToUnitId: dbId.nullish(),
-        }),
-      )
-      .min(1)
-      .max(20),
-    quantities: z.array(quantityId).min(1).max(10),
-    normalized: z.boolean().nullish(),
-    related: z.array(z.enum(RELATED)).max(3).nullish(),
-    climateCorrection: climateInput,
-    hcaKwhEstimate: z.boolean().nullish(),
-  })
-  .refine((g) => g.periodBegin < g.periodEnd, {
-    message: 'periodBegin must be before periodEnd',
-    path: ['periodEnd'],
-  })
-  .refine((g) => g.objects.every((o) => o.scaleToUnitId == null || o.kind === 'PROPERTY'), {
-    message: 'scaleToUnitId is only for PROPERTY objects',
-    path: ['objects'],
-  });
 
 type Source = Pick<SeriesQuery, 'pointIds' | 'property'>;
 
 export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_parent, args, ctx) => {
   // The caller's token is checked with their tenancies below (callerCheckPlugin leaves it to this field).
   const caller = tokenToCheck(ctx);
-  const input = parseInput(inputSchema, args.graph);
+  const input = parseInput(graphInputSchema, args.graph);
   const quantities = input.quantities as QuantityId[];
   checkGraphType(input.graphType, quantities);
   let plan: BucketPlan;
@@ -187,33 +131,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     ...(input.graphType === 'CO2' ? { co2: { propertyId: access.property.id, quantity } } : {}),
   });
   // One read of the allocator months per property (and unit) the estimate is asked for, whatever the period.
-  const allocatorReads = new Map<
-    string,
-    { propertyId: number; apartmentId: number | null; factor: number | null }
-  >();
-  const allocatorsOf = (propertyId: number, apartmentId: number | null, factor: number | null) => {
-    const key = `${propertyId}:${apartmentId}`;
-    allocatorReads.set(key, { propertyId, apartmentId, factor });
-    return key;
-  };
-  const readAllocators = async () =>
-    new Map(
-      await Promise.all(
-        [...allocatorReads].map(
-          async ([key, r]) =>
-            [
-              key,
-              await readAllocatorMonths(db, {
-                propertyId: r.propertyId,
-                apartmentId: r.apartmentId,
-                from: plan.from.toPlainDate().toString(),
-                to: plan.to.subtract({ nanoseconds: 1 }).toPlainDate().toString(),
-                operatorKwhPerUnit: r.factor,
-              }),
-            ] as const,
-        ),
-      ),
-    );
+  const allocators = allocatorReads(db, plan);
   const slots = resolved.map(({ o, access }) =>
     quantities.map((quantity) => {
       const propertyId = access.property.id;
@@ -246,7 +164,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
       // For the hca kWh estimate: the property's kWh per allocator unit, month by month (read beside the series).
       const estimate =
         input.hcaKwhEstimate && quantity === 'hca' && input.graphType === 'HOURLY_VALUES'
-          ? allocatorsOf(propertyId, o.kind === 'UNIT' ? o.id : null, access.settings.hcaKwhPerUnit)
+          ? allocators.add(propertyId, o.kind === 'UNIT' ? o.id : null, access.settings.hcaKwhPerUnit)
           : null;
       return { main, property, last, ly, estimate, dayMain, dayLy };
     }),
@@ -270,7 +188,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
   );
   const [{ values: raws, estimated }, allocatorMonths] = await Promise.all([
     seriesValuesAndEstimates(db, queries),
-    readAllocators(),
+    allocators.read(),
   ]);
   const nowMs = Date.now();
   /** Degree days by day key of a day plan's series. */
@@ -278,6 +196,16 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     const map = new Map<string, number | null>();
     if (days && slot != null) for (const [i, k] of days.keys.entries()) map.set(k, raws[slot]![i] ?? null);
     return (day: string) => map.get(day) ?? null;
+  };
+
+  const plans: GraphPlans = {
+    plan,
+    lastYear,
+    nowDays,
+    lastYearDays,
+    clips,
+    wantsLastYear: related.has('LAST_YEAR'),
+    nowMs,
   };
 
   const graphs: GraphSeries[] = resolved.map(({ o, access, scaleTo }, i): GraphSeries => {
@@ -310,108 +238,32 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
 
       let climateCorrection: Consumption['climateCorrection'] = null;
       if (climate) {
-        const hotWaterShare = climate.hotWaterShare ?? access.settings.hotWaterShare;
-        const corrected = isClimateCorrected(quantity) && nowDays !== null;
-        const slots = degreeDaySlots.get(property.id);
-        const ddNow = byDay(nowDays, slots?.now);
-        const ddLastYear = byDay(lastYearDays, slots?.lastYear);
-        const lyDayOf = lastYearDayOf(plan, lastYear);
-        // The fine values (hours or days) and their plan.
-        const fine = plan.resolution === 'HOUR' || plan.resolution === 'DAY' ? plan : nowDays;
-        const fineValues =
-          fine === plan ? values : slot.dayMain !== null ? scaled(raws[slot.dayMain]!, mainScale) : [];
-        const normal: ClimateSeries | null =
-          corrected && fine
-            ? correctIntoBuckets({
-                plan,
-                fine,
-                values: fineValues,
-                actual: (_, day) => ddNow(day),
-                target: (_, day) => normalOn(Temporal.PlainDate.from(day)),
-                hotWaterShare,
-                nowMs,
-              })
-            : null;
-        let lastYearCorrected: ClimateSeries | null = null;
-        if (corrected && fine && lastYear && lastYearValues && related.has('LAST_YEAR')) {
-          const lyFine = fine === plan ? lastYear : lastYearDays;
-          const lyFineValues =
-            fine === plan ? lastYearValues : slot.dayLy !== null ? scaled(raws[slot.dayLy]!, mainScale) : [];
-          const lyIndex = lyFine ? new Map(lyFine.keys.map((k, i) => [k, i])) : new Map<string, number>();
-          const lyDayKeys =
-            lyFine?.resolution === 'HOUR' ? lyFine.starts.map((t) => t.toPlainDate().toString()) : null;
-          // Last year's value of each fine slot of this period: the same hour (HOUR), else the matching day.
-          lastYearCorrected = correctIntoBuckets({
-            plan,
-            fine,
-            values: fine.keys.map((_, i) => {
-              const j = lyDayKeys ? i : lyIndex.get(lyDayOf(fineDay(fine, i)));
-              return j === undefined ? null : (lyFineValues[j] ?? null);
-            }),
-            actual: (i, day) => ddLastYear(lyDayKeys ? lyDayKeys[i]! : lyDayOf(day)),
-            target: (_, day) => ddNow(day),
-            hotWaterShare,
-            nowMs: Number.POSITIVE_INFINITY,
-          });
-        }
-        const dd = degreeDaysIntoBuckets(plan, ddNow, clips.get(plan)!);
-        const normals = degreeDaysIntoBuckets(
-          plan,
-          (day) => normalOn(Temporal.PlainDate.from(day)),
-          clips.get(plan)!,
-        );
-        const ddLy = lastYear ? degreeDaysIntoBuckets(lastYear, ddLastYear, clips.get(lastYear)!) : null;
-        climateCorrection = climateReport({
+        const dd = degreeDaySlots.get(property.id);
+        const corrections = climateOfSeries(plans, {
           quantity,
-          hotWaterShare,
-          tooLong: nowDays === null,
-          missing: normal?.missing ?? false,
-          // Over the known days (a bucket's degree days are null when one of its days is unknown).
-          degreeDays: nowDays ? sumKnown(nowDays.keys.map(ddNow)) : null,
-          lastYearDegreeDays:
-            lastYearDays && related.has('LAST_YEAR') ? sumKnown(lastYearDays.keys.map(ddLastYear)) : null,
-          normalDegreeDays: corrected ? sumKnown(normals) : null,
+          hotWaterShare: climate.hotWaterShare ?? access.settings.hotWaterShare,
+          values,
+          dayValues: slot.dayMain !== null ? scaled(raws[slot.dayMain]!, mainScale) : null,
+          lastYearValues,
+          lastYearDayValues: slot.dayLy !== null ? scaled(raws[slot.dayLy]!, mainScale) : null,
+          ddNow: byDay(nowDays, dd?.now),
+          ddLastYear: byDay(lastYearDays, dd?.lastYear),
         });
-        if (normal) {
-          relatedValues.push({ type: 'DEGREE_DAYS', values: dd });
-          relatedValues.push({ type: 'NORMAL_DEGREE_DAYS', values: normals });
-          relatedValues.push({ type: 'CLIMATE_NORMAL_YEAR', values: normal.buckets });
-          if (lastYearCorrected && ddLy) {
-            relatedValues.push({ type: 'LAST_YEAR_DEGREE_DAYS', values: ddLy });
-            relatedValues.push({
-              type: 'CLIMATE_LAST_YEAR',
-              values: normal.missing ? lastYearCorrected.buckets.map(() => null) : lastYearCorrected.buckets,
-            });
-          }
-        }
+        climateCorrection = corrections.climateCorrection;
+        relatedValues.push(...corrections.related);
       }
-      let kwhEstimate: string | null = null;
+      let kwhEstimateMethod: string | null = null;
       if (slot.estimate !== null) {
-        // Each bucket at its own month's kWh per unit (a bucket across months: weighted by the unit's units).
-        const allocators = allocatorMonths.get(slot.estimate)!;
-        const methods = new Set<string>();
-        const estimated = values.map((v, b) => {
-          const from = Temporal.Instant.fromEpochMilliseconds(plan.startMs[b]!).toZonedDateTimeISO(TIME_ZONE);
-          const end = Temporal.Instant.fromEpochMilliseconds(plan.startMs[b + 1] ?? plan.to.epochMilliseconds)
-            .toZonedDateTimeISO(TIME_ZONE)
-            .subtract({ nanoseconds: 1 });
-          const factor = allocators.factorBetween(
-            from.toPlainDate().toString(),
-            end.toPlainDate().add({ days: 1 }).toString(),
-          );
-          if (v === null || factor === null) return null;
-          for (const m of factor.methods) methods.add(m);
-          return v * factor.kwhPerUnit;
-        });
-        kwhEstimate = methods.size > 0 ? [...methods].join(',') : 'none';
-        relatedValues.push({ type: 'KWH_ESTIMATE', values: estimated });
+        const estimate = kwhEstimate(plan, values, allocatorMonths.get(slot.estimate)!);
+        kwhEstimateMethod = estimate.method;
+        relatedValues.push({ type: 'KWH_ESTIMATE', values: estimate.values });
       }
       return {
         quantityDescriptor: { quantity, normalized, expressedAs: input.graphType === 'CO2' ? 'co2' : null },
         values,
         relatedValues,
         climateCorrection,
-        kwhEstimateMethod: kwhEstimate,
+        kwhEstimateMethod,
         estimated: estimated[slot.main]!,
       };
     });
