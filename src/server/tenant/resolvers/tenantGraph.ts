@@ -12,7 +12,7 @@ import { TIME_ZONE } from '../../../lib/periods.ts';
 import { GRAPH_TYPES, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import { readAllocatorMonths } from '../../allocators/months.ts';
 import { measurementPoints, propertyCo2Factors } from '../../db/schema.ts';
-import { tokenToCheck } from '../../graphql/context.ts';
+import { readDbOf, tokenToCheck } from '../../graphql/context.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
 import { callerUnitsAndPoints, clipToTenancies, propertyAccess, type UnitAccess } from '../access.ts';
 import {
@@ -110,6 +110,8 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
   const climate = input.climateCorrection;
 
   const db = ctx.db;
+  // The caller and their access from the primary (`db`); the data from the read replica when set and fresh.
+  const reads = readDbOf(ctx);
   const unitIds = input.objects.filter((o) => o.kind === 'UNIT').map((o) => o.id);
   const sourceIds = input.objects.filter((o) => o.kind === 'SOURCE').map((o) => o.id);
   // The caller and their access first: nothing else is read for an object the caller may not see. The caller's
@@ -144,11 +146,14 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     return { o, access, scaleTo };
   });
 
-  const meterByPoint = await currentMeters(db, pointIds);
+  const meterByPoint = await currentMeters(reads, pointIds);
   const propertyIds = [...new Set(resolved.map((r) => r.access.property.id))];
   const co2 =
     input.graphType === 'CO2'
-      ? await db.select().from(propertyCo2Factors).where(inArray(propertyCo2Factors.propertyId, propertyIds))
+      ? await reads
+          .select()
+          .from(propertyCo2Factors)
+          .where(inArray(propertyCo2Factors.propertyId, propertyIds))
       : [];
 
   const previous = related.has('LAST_PERIOD') ? previousPlan(plan) : null;
@@ -206,7 +211,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
           async ([key, r]) =>
             [
               key,
-              await readAllocatorMonths(db, {
+              await readAllocatorMonths(reads, {
                 propertyId: r.propertyId,
                 apartmentId: r.apartmentId,
                 from: plan.from.toPlainDate().toString(),
@@ -272,7 +277,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     ]),
   );
   const [{ values: raws, estimated }, allocatorMonths] = await Promise.all([
-    seriesValuesAndEstimates(db, queries),
+    seriesValuesAndEstimates(reads, queries),
     readAllocators(),
   ]);
   const nowMs = Date.now();
