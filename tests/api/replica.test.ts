@@ -239,7 +239,10 @@ describe.skipIf(skipReason !== null)(
         token,
       );
       const code = errorCode(res);
-      return { values: res.data?.tenantGraph.graphs[0]?.consumption[0]?.values ?? [], ...(code ? { code } : {}) };
+      return {
+        values: res.data?.tenantGraph.graphs[0]?.consumption[0]?.values ?? [],
+        ...(code ? { code } : {}),
+      };
     }
     const routed = async (target: 'replica' | 'primary') =>
       (await getMetrics().dbReads.get()).values.find((v) => v.labels.target === target)?.value ?? 0;

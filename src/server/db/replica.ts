@@ -41,7 +41,7 @@ export interface ReplicaOptions {
 }
 
 /** Where a read goes, and why. */
-export interface ReplicaState {
+interface ReplicaState {
   target: 'replica' | 'primary';
   /** ms since the epoch before which every primary commit is visible on the replica; null: not known yet. */
   freshAt: number | null;
@@ -59,7 +59,7 @@ export interface ReplicaRouter {
 }
 
 /** A WAL position `X/Y` (hex) as a number. */
-export function lsnValue(lsn: string): bigint {
+function lsnValue(lsn: string): bigint {
   const [hi, lo] = lsn.split('/');
   return (BigInt(`0x${hi}`) << 32n) + BigInt(`0x${lo}`);
 }
@@ -84,7 +84,7 @@ const CONNECTION_CODES = new Set([
 ]);
 
 /** Whether a failed read on the replica should run again on the primary. */
-export function isReplicaUnavailable(err: unknown): boolean {
+function isReplicaUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   if (typeof code !== 'string') return false;
   return CONNECTION_CODES.has(code) || code.startsWith('08');
