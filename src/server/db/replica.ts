@@ -36,14 +36,14 @@ export interface ReplicaOptions {
   max?: number;
   statementTimeoutMs?: number;
   logger?: Logger;
-  /** The clock (ms since the epoch); tests move it. */
+  /** The clock in ms, monotonic (performance.now by default: wall-clock steps must not fake freshness); tests move it. */
   now?: () => number;
 }
 
 /** Where a read goes, and why. */
 interface ReplicaState {
   target: 'replica' | 'primary';
-  /** ms since the epoch before which every primary commit is visible on the replica; null: not known yet. */
+  /** The time (the router's clock) before which every primary commit is visible on the replica; null: not yet. */
   freshAt: number | null;
   /** Why the replica is not used: `down`, `not-a-replica`, `behind` or `unchecked`; null when it is. */
   reason: 'down' | 'not-a-replica' | 'behind' | 'unchecked' | null;
@@ -131,7 +131,7 @@ function withFallback(replica: Client, primary: Client, onUnavailable: (err: unk
 /** Opens the replica's pool and starts checking it; reads go to the primary until the first good check. */
 export async function openReplicaRouter(options: ReplicaOptions): Promise<ReplicaRouter> {
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => performance.now());
   const timeout = options.statementTimeoutMs ?? 0;
   const pool: Options<Record<string, PostgresType>> = {
     max: options.max ?? 4,
