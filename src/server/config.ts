@@ -17,6 +17,19 @@ const schema = z.object({
    * this must stay under the server's max_connections. docs/benchmarks.md has what each size measured.
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(4),
+  /**
+   * A PostgreSQL streaming replica (hot standby) of DATABASE_URL for the tenant backend's data reads (db/replica.ts);
+   * unset: every read goes to DATABASE_URL.
+   */
+  DATABASE_REPLICA_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** Reads go to the replica only while it has replayed every commit older than this (ms); else the primary. */
+  DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
+  /** How often each app process checks the replica's replay position (ms); at most half the lag bound. */
+  DATABASE_REPLICA_CHECK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   /** PEM (PKCS#8) Ed25519 private keys; generated into DATA_DIR/keys when unset. */
   ACCOUNT_JWT_PRIVATE_KEY: z.string().optional(),
   TENANT_JWT_PRIVATE_KEY: z.string().optional(),
@@ -158,6 +171,13 @@ export function parseServerConfig(env: Record<string, string | undefined> = proc
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const { data } = result;
+  if (data.DATABASE_REPLICA_URL && !data.DATABASE_URL)
+    throw new Error('Invalid configuration:\n  - DATABASE_REPLICA_URL: needs DATABASE_URL (the primary)');
+  if (data.DATABASE_REPLICA_URL && data.DATABASE_REPLICA_CHECK_MS * 2 > data.DATABASE_REPLICA_MAX_LAG_MS)
+    throw new Error(
+      'Invalid configuration:\n  - DATABASE_REPLICA_CHECK_MS: at most half of DATABASE_REPLICA_MAX_LAG_MS, ' +
+        'or a replica that keeps up would still count as behind under steady writes',
+    );
   const graphqlIntrospection = data.GRAPHQL_INTROSPECTION
     ? data.GRAPHQL_INTROSPECTION === '1'
     : data.NODE_ENV === 'development';

@@ -10,6 +10,8 @@
  * - `ingest_rows_total{result}`: readings by outcome, incremented by the ingestion code (`ingestRows`);
  * - `pglite_session_wait_seconds`: how long a request's turn waited for PGlite's one session behind a background
  *   connection; `db_pool_max` and `pg_connections{state}` (PostgreSQL: this database's server sessions);
+ * - `db_replica_routed_reads_total{target}`, `db_replica_fallbacks_total`, `db_replica_staleness_seconds`: the read
+ *   replica's routing (db/replica.ts), with DATABASE_REPLICA_URL;
  * - the process metrics of prom-client's defaults (CPU, memory, event-loop lag, GC, handles).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -100,6 +102,22 @@ function createMetrics() {
       name: 'pg_connections',
       help: "PostgreSQL: server sessions on this database (every process's), by state, read at scrape",
       labelNames: ['state'] as const,
+      registers,
+    }),
+    dbReads: new Counter({
+      name: 'db_replica_routed_reads_total',
+      help: 'Tenant data reads routed by DATABASE_REPLICA_URL, by target (replica, or primary when it is behind or down)',
+      labelNames: ['target'] as const,
+      registers,
+    }),
+    replicaFallbacks: new Counter({
+      name: 'db_replica_fallbacks_total',
+      help: 'Statements that failed on the read replica for a connection reason and ran again on the primary',
+      registers,
+    }),
+    replicaStaleness: new Gauge({
+      name: 'db_replica_staleness_seconds',
+      help: "How old the read replica's data was at its last check (seconds since every primary commit was replayed)",
       registers,
     }),
   };

@@ -8,12 +8,15 @@ import pino, { type Logger } from 'pino';
 import { z } from 'zod';
 import { parseServerConfig, type ServerConfig } from './config.ts';
 import { type Database, migrateDatabase, openDatabase } from './db/client.ts';
+import { openReplicaRouter, type ReplicaRouter } from './db/replica.ts';
 import { assertSchemaCurrent } from './db/schemaVersion.ts';
 
 export interface Services {
   config: ServerConfig;
   database: Database;
   logger: Logger;
+  /** DATABASE_REPLICA_URL's router for the tenant backend's data reads (app processes only). */
+  replica?: ReplicaRouter;
 }
 
 /**
@@ -73,7 +76,17 @@ export function getServices(): Promise<Services> {
       await database.close();
       throw err;
     }
-    return { config, database, logger };
+    if (role !== 'app' || !config.DATABASE_REPLICA_URL) return { config, database, logger };
+    const replica = await openReplicaRouter({
+      url: config.DATABASE_REPLICA_URL,
+      primary: database.db,
+      maxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS,
+      checkIntervalMs: config.DATABASE_REPLICA_CHECK_MS,
+      max: config.DATABASE_POOL_SIZE,
+      statementTimeoutMs: DB_STATEMENT_TIMEOUT_MS,
+      logger,
+    });
+    return { config, database, logger, replica };
   })();
   return holder[KEY];
 }

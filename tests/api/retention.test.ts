@@ -1,7 +1,9 @@
 /**
  * READING_RETENTION_YEARS: the daily sweep removes raw register readings older than N years, keeping each meter's
  * newest one before the cutoff and every hourly value and rollup; ingestion then refuses readings older than the
- * cutoff and still takes newer ones. Without the setting the sweep removes nothing.
+ * cutoff and still takes newer ones. Without the setting the sweep removes nothing. Months wholly before the
+ * cutoff go as whole partitions (a kept reading in one of them moves to the default partition first, and the
+ * partitions job leaves it there); the cutoff's own month loses rows by DELETE.
  */
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
@@ -13,6 +15,7 @@ import { IngestError, ingestReadings } from '../../src/server/ingest/ingest.ts';
 import { logTransport } from '../../src/server/jobs/mail.ts';
 import { enqueue, runNextJob } from '../../src/server/jobs/queue.ts';
 import { ALL_TASKS } from '../../src/server/jobs/registry.ts';
+import { partitionsTask } from '../../src/server/jobs/tasks/partitions.ts';
 import { sweepTask } from '../../src/server/jobs/tasks/sweep.ts';
 import { freshDatabase } from './helpers/db.ts';
 import { testProperty } from './helpers/property.ts';
@@ -21,7 +24,7 @@ let database: Database;
 beforeAll(async () => {
   database = await freshDatabase();
   const { propertyId, apartmentIds } = await testProperty(database.db, [{ uniqueId: 'R1', areaM2: '60' }]);
-  for (const number of ['R-HEAT-1', 'R-HEAT-2']) {
+  for (const number of ['R-HEAT-1', 'R-HEAT-2', 'R-HEAT-3']) {
     const [point] = await database.db
       .insert(measurementPoints)
       .values({
@@ -40,21 +43,24 @@ beforeAll(async () => {
       installedAt: new Date('2025-01-01T00:00:00Z'),
     });
   }
-  // Six-hourly readings from 2025-03-01 to 2025-04-01: four days of them before the cutoff of 2025-03-15.
+  // Six-hourly readings from 2025-01-20 to 2025-04-01 (the cutoff will be 2025-03-15: January and February go
+  // whole, March in part); R-HEAT-3 falls silent after 2025-01-25, so its newest reading before the cutoff lies in
+  // January.
   const rows = [];
   let line = 1;
   for (
-    let ms = Date.parse('2025-03-01T00:00:00Z');
+    let ms = Date.parse('2025-01-20T00:00:00Z');
     ms <= Date.parse('2025-04-01T00:00:00Z');
     ms += 6 * 3_600_000
   )
-    for (const number of ['R-HEAT-1', 'R-HEAT-2'])
-      rows.push({
-        line: line++,
-        meterNumber: number,
-        ts: new Date(ms).toISOString(),
-        value: String((ms - Date.parse('2025-03-01T00:00:00Z')) / 3_600_000),
-      });
+    for (const number of ['R-HEAT-1', 'R-HEAT-2', 'R-HEAT-3'])
+      if (number !== 'R-HEAT-3' || ms <= Date.parse('2025-01-25T00:00:00Z'))
+        rows.push({
+          line: line++,
+          meterNumber: number,
+          ts: new Date(ms).toISOString(),
+          value: String((ms - Date.parse('2025-01-20T00:00:00Z')) / 3_600_000),
+        });
   await ingestReadings(database.db, rows, { now: new Date('2025-04-02T00:00:00Z') });
 });
 afterAll(async () => {
@@ -68,6 +74,8 @@ interface Counts extends Record<string, unknown> {
   daily: number;
   monthly: number;
   meters: number;
+  /** meters.last_reading_at of every meter, in order. */
+  lastReadings: string;
 }
 
 /** Row counts; `before` counts readings before the cutoff 2025-03-15T00:00Z. */
@@ -79,7 +87,8 @@ async function counts(): Promise<Counts> {
                (SELECT count(DISTINCT meter_id)::int FROM register_readings WHERE ts < '2025-03-15T00:00Z') AS meters,
                (SELECT count(*)::int FROM hourly_consumption) AS hourly,
                (SELECT count(*)::int FROM daily_rollups) AS daily,
-               (SELECT count(*)::int FROM monthly_rollups) AS monthly`,
+               (SELECT count(*)::int FROM monthly_rollups) AS monthly,
+               (SELECT string_agg(last_reading_at::text, ',' ORDER BY id) FROM meters) AS "lastReadings"`,
   );
   return row!;
 }
@@ -107,11 +116,25 @@ async function sweep(now: Date, readingRetentionYears?: number) {
 
 const reading = (ts: string, value: string) => ({ line: 2, meterNumber: 'R-HEAT-1', ts, value });
 
+/** The partitions of a partitioned table whose names end with one of `months` (yYYYYmMM). */
+async function partitions(table: string, months: string[]): Promise<string[]> {
+  const rows = await queryRows<{ name: string }>(
+    database.db,
+    sql`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = ${table}::regclass ORDER BY 1`,
+  );
+  return rows.map((r) => r.name).filter((n) => months.some((m) => n.endsWith(m)));
+}
+const OLD_MONTHS = ['y2025m01', 'y2025m02', 'y2025m03'];
+
 it('removes old raw readings only when set, keeps hourly values and rollups, and refuses readings past it', async () => {
   const start = await counts();
   expect(start.before).toBeGreaterThan(start.meters);
 
-  expect(start.meters).toBe(2);
+  expect(start.meters).toBe(3);
+  expect(await partitions('register_readings', OLD_MONTHS)).toEqual(
+    OLD_MONTHS.map((m) => `register_readings_${m}`),
+  );
   // Unset: nothing removed.
   await sweep(new Date('2027-03-15T00:00:00Z'));
   expect(await counts()).toEqual(start);
@@ -126,6 +149,43 @@ it('removes old raw readings only when set, keeps hourly values and rollups, and
     daily: start.daily,
     monthly: start.monthly,
   });
+  expect(after.lastReadings).toBe(start.lastReadings);
+  // January and February went as whole partitions, March (the cutoff's month) stays; hourly values keep theirs.
+  expect(await partitions('register_readings', OLD_MONTHS)).toEqual(['register_readings_y2025m03']);
+  expect(await partitions('hourly_consumption', OLD_MONTHS)).toEqual(
+    OLD_MONTHS.map((m) => `hourly_consumption_${m}`),
+  );
+  // The kept readings: R-HEAT-1's and 2's in March's partition, silent R-HEAT-3's (January) in the default one.
+  const kept = await queryRows<{ number: string; ts: string; part: string }>(
+    database.db,
+    sql`SELECT m.number, to_char(r.ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS ts, r.tableoid::regclass::text AS part
+        FROM register_readings r JOIN meters m ON m.id = r.meter_id
+        WHERE r.ts < '2025-03-15T00:00Z' ORDER BY m.number`,
+  );
+  expect(kept).toEqual([
+    { number: 'R-HEAT-1', ts: '2025-03-14T18:00', part: 'register_readings_y2025m03' },
+    { number: 'R-HEAT-2', ts: '2025-03-14T18:00', part: 'register_readings_y2025m03' },
+    { number: 'R-HEAT-3', ts: '2025-01-25T00:00', part: 'register_readings_default' },
+  ]);
+  // The partitions job does not give January its partition back for that row.
+  await enqueue(
+    database.db,
+    partitionsTask,
+    { day: '2027-03-15', monthsAhead: 3 },
+    new Date('2027-03-15T00:00:00Z'),
+  );
+  expect(
+    await runNextJob(database.db, {
+      tasks: new Map(ALL_TASKS.map((t) => [t.name, t])),
+      now: new Date('2027-03-15T00:00:00Z'),
+      logger: pino({ level: 'silent' }),
+      mail: logTransport,
+    }),
+  ).toMatchObject({ ran: true, task: 'partitions', status: 'done' });
+  expect(await partitions('register_readings', OLD_MONTHS)).toEqual(['register_readings_y2025m03']);
+  // A second run changes nothing.
+  await sweep(new Date('2027-03-15T00:00:00Z'), 2);
+  expect(await counts()).toEqual(after);
 
   const refused = await ingestReadings(database.db, [reading('2025-03-01T00:30:00Z', '1')], {
     now: new Date('2027-03-15T00:00:00Z'),

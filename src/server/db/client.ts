@@ -85,7 +85,7 @@ const connectOptions = new WeakMap<Db, { options: Options<Record<string, Postgre
  * time. This makes every statement a named prepared statement, cached per connection by its text; the
  * query texts are fixed shapes with parameters, so the cache stays small.
  */
-function preparing(client: Client): Client {
+export function preparing(client: Client): Client {
   return new Proxy(client, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
@@ -199,7 +199,7 @@ export async function startPgliteWorker(
  *   0.3 s without), and the API's statements are far below the size where compiling pays back.
  * PGlite has neither (one single-threaded process without LLVM), so these go to PostgreSQL only.
  */
-const APP_SESSION_SETTINGS = { max_parallel_workers_per_gather: '0', jit: 'off' } as const;
+export const APP_SESSION_SETTINGS = { max_parallel_workers_per_gather: '0', jit: 'off' } as const;
 
 /**
  * The postgres.js options of a connection to the PGlite worker's socket: never recycled, and guarded

@@ -274,3 +274,12 @@ export function optionalUserId(context: GraphQLContext): number | null {
   if (context.caller.userId === null && context.caller.reason === 'missing') return null;
   return requireUserId(context);
 }
+
+/**
+ * The handle for the tenant backend's data reads that may be up to DATABASE_REPLICA_MAX_LAG_MS old (graphs, KPIs,
+ * tables): the read replica's while it is fresh enough (db/replica.ts), else the primary's. Never for token checks,
+ * the caller's access, or anything read to write.
+ */
+export function readDbOf(context: GraphQLContext): Db {
+  return context.services.replica?.readDb() ?? context.db;
+}

@@ -4,11 +4,13 @@
  * each missing month and moves any rows the default partition holds for it into the new one, so a month that
  * was missed (a worker down for months, readings from far back or ahead) is still partitioned once it is created;
  * until then its rows sit in the default partition and nothing is refused. Each run also gives every month that
- * has rows in the default partition its partition. Queued once a day by the schedule.
+ * has rows in the default partition its partition (but register_readings' months older than the retention horizon,
+ * whose partitions retention dropped). Queued once a day by the schedule.
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows } from '../../db/sql.ts';
+import { RETENTION_HORIZON_KEY } from '../../ingest/retention.ts';
 import { defineTask } from '../task.ts';
 
 /** Months after the current one that get their partition ahead of time. */
@@ -36,11 +38,18 @@ export const partitionsTask = defineTask({
       let made = Number(row?.made ?? 0);
       // Rows of months without a partition (older than the migration made, or far ahead) sit in the default
       // partition: each such month gets its partition, and its rows move there.
+      // Not the months of register_readings older than the retention horizon: retention dropped their partitions
+      // and keeps each meter's newest reading of them in the default partition (ingest/retention.ts).
       const key = table === 'register_readings' ? sql.raw('ts') : sql.raw('hour_start');
+      const since =
+        table === 'register_readings'
+          ? sql`WHERE ts >= COALESCE((SELECT value::timestamptz FROM app_meta WHERE key = ${RETENTION_HORIZON_KEY}),
+                                     '-infinity')`
+          : sql``;
       const months = await queryRows<{ month: string }>(
         tx,
         sql`SELECT DISTINCT to_char(date_trunc('month', ${key} AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS month
-            FROM ${sql.raw(`${table}_default`)} ORDER BY 1`,
+            FROM ${sql.raw(`${table}_default`)} ${since} ORDER BY 1`,
       );
       for (const { month } of months) {
         const [moved] = await queryRows<{ made: number }>(

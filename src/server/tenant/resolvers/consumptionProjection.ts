@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { TIME_ZONE, todayInCopenhagen } from '../../../lib/periods.ts';
 import { QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import { prices } from '../../db/schema.ts';
-import { requireUserId } from '../../graphql/context.ts';
+import { readDbOf, requireUserId } from '../../graphql/context.ts';
 import { badInput, parseInput } from '../../graphql/errors.ts';
 import { clipToTenancies } from '../access.ts';
 import { dbId, isoDate, quantityId } from '../consumption/common.ts';
@@ -44,6 +44,8 @@ export const consumptionProjection: NonNullable<QueryResolvers['consumptionProje
   const begin = input.span === 'MONTH' ? asOf.with({ day: 1 }) : asOf.with({ month: 1, day: 1 });
   const end = input.span === 'MONTH' ? begin.add({ months: 1 }) : begin.add({ years: 1 });
   const db = ctx.db;
+  // The caller and their access from the primary (`db`); the data from the read replica when set and fresh.
+  const reads = readDbOf(ctx);
 
   const { access, points } = await loadUnit(db, userId, input.unitId, quantities);
   // Days so far: from the first of the period up to (not including) asOf, one bucket per day.
@@ -66,13 +68,13 @@ export const consumptionProjection: NonNullable<QueryResolvers['consumptionProje
       });
     }
   }
-  const daily = queries.length ? await seriesValues(db, queries) : [];
-  const priceRows = await db
+  const daily = queries.length ? await seriesValues(reads, queries) : [];
+  const priceRows = await reads
     .select({ quantity: prices.quantity, currency: prices.currency })
     .from(prices)
     .where(eq(prices.propertyId, access.property.id))
     .orderBy(asc(prices.validFrom));
-  const charges = await chargesOverlapping(db, access.property.id, begin, end);
+  const charges = await chargesOverlapping(reads, access.property.id, begin, end);
 
   // Days of the period inside the tenancy: what the projection scales to.
   const periodWindows = clipToTenancies(

@@ -8,7 +8,7 @@
 import { inArray } from 'drizzle-orm';
 import { QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import { measurementPoints } from '../../db/schema.ts';
-import { tokenToCheck } from '../../graphql/context.ts';
+import { readDbOf, tokenToCheck } from '../../graphql/context.ts';
 import { badInput, forbidden, parseInput } from '../../graphql/errors.ts';
 import { callerUnitsAndPoints, clipToTenancies, propertyAccess, type UnitAccess } from '../access.ts';
 import { daysOfPlan } from '../consumption/climate.ts';
@@ -54,6 +54,8 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
   const climate = input.climateCorrection;
 
   const db = ctx.db;
+  // The caller and their access from the primary (`db`); the data from the read replica when set and fresh.
+  const reads = readDbOf(ctx);
   const unitIds = input.objects.filter((o) => o.kind === 'UNIT').map((o) => o.id);
   const sourceIds = input.objects.filter((o) => o.kind === 'SOURCE').map((o) => o.id);
   // The caller and their access first: nothing else is read for an object the caller may not see. The caller's
@@ -88,7 +90,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     return { o, access, scaleTo };
   });
 
-  const meterByPoint = await currentMeters(db, pointIds);
+  const meterByPoint = await currentMeters(reads, pointIds);
   const propertyIds = [...new Set(resolved.map((r) => r.access.property.id))];
 
   const previous = related.has('LAST_PERIOD') ? previousPlan(plan) : null;
@@ -131,7 +133,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     ...(input.graphType === 'CO2' ? { co2: { propertyId: access.property.id, quantity } } : {}),
   });
   // One read of the allocator months per property (and unit) the estimate is asked for, whatever the period.
-  const allocators = allocatorReads(db, plan);
+  const allocators = allocatorReads(reads, plan);
   const slots = resolved.map(({ o, access }) =>
     quantities.map((quantity) => {
       const propertyId = access.property.id;
@@ -187,7 +189,7 @@ export const tenantGraph: NonNullable<QueryResolvers['tenantGraph']> = async (_p
     ]),
   );
   const [{ values: raws, estimated }, allocatorMonths] = await Promise.all([
-    seriesValuesAndEstimates(db, queries),
+    seriesValuesAndEstimates(reads, queries),
     allocators.read(),
   ]);
   const nowMs = Date.now();

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { GRAPH_TYPES, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
-import { requireUserId } from '../../graphql/context.ts';
+import { readDbOf, requireUserId } from '../../graphql/context.ts';
 import { parseInput } from '../../graphql/errors.ts';
 import { dbId, isoDate, quantityId } from '../consumption/common.ts';
 import {
@@ -51,13 +51,15 @@ export const tenantTable: NonNullable<QueryResolvers['tenantTable']> = async (_p
   const period = checkedPeriod(input.periodBegin, input.periodEnd);
   const previous = previousPeriodOf(period);
   const db = ctx.db;
+  // The caller and their access from the primary (`db`); the data from the read replica when set and fresh.
+  const reads = readDbOf(ctx);
 
   const { access, points } = await loadUnit(db, userId, input.unitId, quantities);
   const propertyId = access.property.id;
   const meters =
     rowsBy === 'METER'
       ? await currentMeters(
-          db,
+          reads,
           points.map((p) => p.id),
         )
       : new Map();
@@ -108,7 +110,7 @@ export const tenantTable: NonNullable<QueryResolvers['tenantTable']> = async (_p
       };
     }),
   );
-  const totals = await seriesTotals(db, queries);
+  const totals = await seriesTotals(reads, queries);
 
   const area = Number(access.apartment.areaM2);
   // CO2 series are in grams already: each day's value times that day's factor (totalQuery).

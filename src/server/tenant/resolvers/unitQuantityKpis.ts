@@ -10,7 +10,7 @@ import { allocatorKwh } from '../../../lib/allocators.ts';
 import { correctDays } from '../../../lib/degreeDays.ts';
 import { GRAPH_TYPES, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import { readAllocatorMonths } from '../../allocators/months.ts';
-import { requireUserId } from '../../graphql/context.ts';
+import { readDbOf, requireUserId } from '../../graphql/context.ts';
 import { parseInput } from '../../graphql/errors.ts';
 import { clipToTenancies } from '../access.ts';
 import { normalOn, sumKnown } from '../consumption/climate.ts';
@@ -63,11 +63,13 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
   const lastYear = previousYearOf(period);
   const climate = input.climateCorrection;
   const db = ctx.db;
+  // The caller and their access from the primary (`db`); the data from the read replica when set and fresh.
+  const reads = readDbOf(ctx);
 
   const { access, points } = await loadUnit(db, userId, input.unitId, quantities);
   const propertyId = access.property.id;
   const meters = await currentMeters(
-    db,
+    reads,
     points.map((p) => p.id),
   );
   const { queries, add } = seriesCollector();
@@ -76,7 +78,7 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
     Boolean(input.hcaKwhEstimate) && graphType === 'HOURLY_VALUES' && quantities.includes('hca');
   const estimateDays = wantsEstimate ? planBuckets('DAY', period.from, period.to) : null;
   const allocators = wantsEstimate
-    ? await readAllocatorMonths(db, {
+    ? await readAllocatorMonths(reads, {
         propertyId,
         apartmentId: access.apartment.id,
         from: period.from.toPlainDate().toString(),
@@ -157,7 +159,7 @@ export const unitQuantityKpis: NonNullable<QueryResolvers['unitQuantityKpis']> =
       degreeDays: { propertyId },
     });
   const degreeDaySlots = days ? { now: degreeDaysOf(days.now), lastYear: degreeDaysOf(days.lastYear) } : null;
-  const { totals, values: dayValues, estimatedHours } = await seriesTotalsAndValues(db, queries);
+  const { totals, values: dayValues, estimatedHours } = await seriesTotalsAndValues(reads, queries);
 
   const area = Number(access.apartment.areaM2);
   return slots.map((s): QuantityKpi => {
