@@ -10,6 +10,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { queryRows } from '../db/sql.ts';
 
 /** The figures as of `now` for the stale summaries of the properties `inScope` (conditions on `p`). */
 export function refreshStatement(inScope: SQL[], now: Date): SQL {
@@ -19,8 +20,7 @@ export function refreshStatement(inScope: SQL[], now: Date): SQL {
   const utc = (day: SQL) => sql`((${day})::timestamp AT TIME ZONE 'UTC')`;
   return sql`WITH stale AS MATERIALIZED (
       SELECT p.id, s.generation FROM properties p JOIN property_summaries s ON s.property_id = p.id
-      WHERE ${sql.join(inScope, sql` AND `)}
-        AND (s.dirty OR s.computed_at > ${at}::timestamptz OR s.valid_until <= ${at}::timestamptz)
+      WHERE ${staleCondition(inScope, now)}
     ),
     f AS (
       SELECT mp.property_id, count(*)::int AS meters,
@@ -72,7 +72,19 @@ export function refreshStatement(inScope: SQL[], now: Date): SQL {
     WHERE ps.property_id = s.id AND ps.generation = s.generation`;
 }
 
-/** Brings the scope's stale summaries up to `now` (usually none: one indexed look at 1,000 rows). */
+/** Which of the scope's summaries are stale at `now`: a scan of one narrow row per property. */
+function staleCondition(inScope: SQL[], now: Date): SQL {
+  const at = now.toISOString();
+  return sql`${sql.join(inScope, sql` AND `)}
+        AND (s.dirty OR s.computed_at > ${at}::timestamptz OR s.valid_until <= ${at}::timestamptz)`;
+}
+
+/** Brings the scope's stale summaries up to `now`; usually there are none, and only the check runs. */
 export async function refreshSummaries(db: Db, inScope: SQL[], now: Date): Promise<void> {
-  await db.execute(refreshStatement(inScope, now));
+  const [stale] = await queryRows<{ id: number }>(
+    db,
+    sql`SELECT p.id FROM properties p JOIN property_summaries s ON s.property_id = p.id
+        WHERE ${staleCondition(inScope, now)} LIMIT 1`,
+  );
+  if (stale) await db.execute(refreshStatement(inScope, now));
 }
