@@ -3,7 +3,7 @@
  * the password and TOTP and sees only Solgården everywhere (portfolio, properties, audit log, support), while the
  * organisation admin onboards a second property beside it; that property's id gives the manager nothing. The
  * organisation admin then adds a flat, a measurement point and a meter to the new property in the forms, by
- * keyboard only. Screenshots at 1400 and 390 px.
+ * keyboard only, and sorts the portfolio table by keyboard. Screenshots at 1400 and 390 px.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { adminApi, logInToConsole, MANAGER, ORG_ADMIN, operatorToken } from './admin-helpers.ts';
@@ -128,6 +128,19 @@ test.describe
     });
     test.afterAll(async () => {
       await page?.context().close();
+    });
+
+    test('sorts the portfolio table by keyboard, both ways, keeping the focus', async () => {
+      await page.goto('/admin');
+      const header = page.getByRole('columnheader', { name: /Open data issues/ });
+      await header.getByRole('button').focus();
+      await page.keyboard.press('Enter');
+      await expect(header).toHaveAttribute('aria-sort', /^(ascending|descending)$/);
+      const first = await header.getAttribute('aria-sort');
+      await expect(header.getByRole('button')).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(header).toHaveAttribute('aria-sort', first === 'ascending' ? 'descending' : 'ascending');
+      await expect(header.getByRole('button')).toBeFocused();
     });
 
     test('add a flat, a point and a meter with the keyboard only', async ({ request }) => {

@@ -73,7 +73,7 @@ export function refreshStatement(inScope: SQL[], now: Date): SQL {
 }
 
 /** Which of the scope's summaries are stale at `now`: a scan of one narrow row per property. */
-function staleCondition(inScope: SQL[], now: Date): SQL {
+export function staleCondition(inScope: SQL[], now: Date): SQL {
   const at = now.toISOString();
   return sql`${sql.join(inScope, sql` AND `)}
         AND (s.dirty OR s.computed_at > ${at}::timestamptz OR s.valid_until <= ${at}::timestamptz)`;
