@@ -7,7 +7,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { adminApi, logInToConsole, MANAGER, ORG_ADMIN, operatorToken } from './admin-helpers.ts';
-import { newPage } from './helpers.ts';
+import { newPage, seriousA11yViolations } from './helpers.ts';
 
 const SUFFIX = String(Date.now() % 1_000_000);
 const FOREIGN = `MGR-${SUFFIX}`;
@@ -158,6 +158,7 @@ test.describe
       await page.getByRole('button', { name: 'Add a flat' }).focus();
       await page.keyboard.press('Enter');
       await expect(page.getByLabel('Unit id')).toBeFocused();
+      expect(await seriousA11yViolations(page), 'the new-flat form').toEqual([]);
       // A taken unit id: refused with its reason, nothing written.
       for (const value of [`UM-${SUFFIX}F-1`, '2. tv', 'Nabovej 4, 2. tv', '8000', 'Aarhus C', '72,5', '3']) {
         await page.keyboard.type(value);

@@ -13,7 +13,7 @@ import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
 
 /** The figures as of `now` for the stale summaries of the properties `inScope` (conditions on `p`). */
-export function refreshStatement(inScope: SQL[], now: Date): SQL {
+function refreshStatement(inScope: SQL[], now: Date): SQL {
   const at = now.toISOString();
   const since = new Date(now.getTime() - 24 * 3_600_000).toISOString();
   const today = at.slice(0, 10);
