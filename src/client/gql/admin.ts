@@ -163,6 +163,39 @@ export type MeterSwapInput = {
   radioId?: string | null | undefined;
 };
 
+export type NewApartmentInput = {
+  propertyId: string | number;
+  /** The unit's id across the organisation (unitUniqueId); UNIQUE_ID_TAKEN when another flat has it. */
+  uniqueId: string;
+  apartment: string;
+  address: string;
+  zipcode: string;
+  city: string;
+  /** Square metres, a positive decimal (point or comma). */
+  areaM2: string;
+  rooms: number;
+};
+
+export type NewPointInput = {
+  propertyId: string | number;
+  /** The flat; null for a point of the property itself (e.g. the outdoor temperature). */
+  apartmentId?: string | number | null | undefined;
+  /** A quantity identifier of SPEC §3; the unit follows from it. */
+  quantity: string;
+  name: string;
+  room?: string | null | undefined;
+};
+
+export type NewMeterInput = {
+  measurementPointId: string | number;
+  number: string;
+  /** ISO 8601 with an offset or Z; the point's other meters must be removed by then. */
+  installedAt: string;
+  radioId?: string | null | undefined;
+  /** Needed only for quantities without a legacy meter kind of their own. */
+  legacyKind?: string | null | undefined;
+};
+
 export type RateKind =
   /** A unit price per unit of a metered quantity. */
   | 'PRICE'
@@ -414,6 +447,27 @@ export type SwapMeterMutationVariables = Exact<{
 
 
 export type SwapMeterMutation = { swapMeter: { id: string, number: string, legacyKind: string, radioId: string | null, rolloverDigits: number | null, resetOn: string | null, installedAt: string, removedAt: string | null, propertyId: string, propertyNumber: string, apartmentAddress: string | null, pointName: string, quantity: string, unit: string, estimatedHours: number, hoursWithValues: number, readings: Array<{ ts: string, value: string }>, history: Array<{ id: string, number: string, radioId: string | null, installedAt: string, removedAt: string | null, lastReadingAt: string | null }> } };
+
+export type CreateApartmentMutationVariables = Exact<{
+  input: NewApartmentInput;
+}>;
+
+
+export type CreateApartmentMutation = { createApartment: { id: string, uniqueId: string } };
+
+export type CreateMeasurementPointMutationVariables = Exact<{
+  input: NewPointInput;
+}>;
+
+
+export type CreateMeasurementPointMutation = { createMeasurementPoint: { id: string, quantity: string, unit: string, name: string, room: string | null, meters: Array<{ id: string, number: string, radioId: string | null, installedAt: string, removedAt: string | null, lastReadingAt: string | null }> } };
+
+export type CreateMeterMutationVariables = Exact<{
+  input: NewMeterInput;
+}>;
+
+
+export type CreateMeterMutation = { createMeter: { id: string, number: string, radioId: string | null, installedAt: string, removedAt: string | null, lastReadingAt: string | null } };
 
 export type OperatorLoginMutationVariables = Exact<{
   email: string;
@@ -1334,6 +1388,52 @@ fragment AdminMeterFields on AdminMeter {
     ...PropertyMeterFields
   }
 }`) as unknown as TypedDocumentString<SwapMeterMutation, SwapMeterMutationVariables>;
+export const CreateApartmentDocument = new TypedDocumentString(`
+    mutation CreateApartment($input: NewApartmentInput!) {
+  createApartment(input: $input) {
+    id
+    uniqueId
+  }
+}
+    `) as unknown as TypedDocumentString<CreateApartmentMutation, CreateApartmentMutationVariables>;
+export const CreateMeasurementPointDocument = new TypedDocumentString(`
+    mutation CreateMeasurementPoint($input: NewPointInput!) {
+  createMeasurementPoint(input: $input) {
+    ...PropertyPointFields
+  }
+}
+    fragment PropertyMeterFields on PropertyMeter {
+  id
+  number
+  radioId
+  installedAt
+  removedAt
+  lastReadingAt
+}
+fragment PropertyPointFields on PropertyPoint {
+  id
+  quantity
+  unit
+  name
+  room
+  meters {
+    ...PropertyMeterFields
+  }
+}`) as unknown as TypedDocumentString<CreateMeasurementPointMutation, CreateMeasurementPointMutationVariables>;
+export const CreateMeterDocument = new TypedDocumentString(`
+    mutation CreateMeter($input: NewMeterInput!) {
+  createMeter(input: $input) {
+    ...PropertyMeterFields
+  }
+}
+    fragment PropertyMeterFields on PropertyMeter {
+  id
+  number
+  radioId
+  installedAt
+  removedAt
+  lastReadingAt
+}`) as unknown as TypedDocumentString<CreateMeterMutation, CreateMeterMutationVariables>;
 export const OperatorLoginDocument = new TypedDocumentString(`
     mutation OperatorLogin($email: String!, $password: String!) {
   operatorLogin(email: $email, password: $password) {

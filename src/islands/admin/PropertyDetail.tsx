@@ -17,6 +17,7 @@ import type { Language } from '../../lib/languages.ts';
 import { quantityKey } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
+import { NewFlatForm, NewMeterForm, NewPointForm, Opener } from './PropertyCreate.tsx';
 import { errorOf, idFromQuery, PropsError } from './propsShared.tsx';
 import { useOperator } from './useOperator.ts';
 import './props.css';
@@ -55,15 +56,28 @@ function DetailPage() {
       <p className="muted">
         {property.address}, {property.zipcode} {property.city}
       </p>
+      <Opener label={t('create.flat')}>{(close) => <NewFlatForm propertyId={id} onClose={close} />}</Opener>
       {apartments.map((flat) => (
         <FlatCard key={flat.id} flat={flat} propertyId={id} />
       ))}
-      {points.length > 0 && (
-        <section className="card stack" aria-labelledby="property-points">
-          <h3 id="property-points">{t('property.property_points')}</h3>
+      <section className="card stack" aria-labelledby="property-points">
+        <h3 id="property-points">{t('property.property_points')}</h3>
+        {points.length > 0 ? (
           <PointsTable points={points} caption={t('property.property_points')} propertyId={id} />
-        </section>
-      )}
+        ) : (
+          <p className="muted">{t('property.no_points')}</p>
+        )}
+        <Opener label={t('create.property_point')}>
+          {(close) => (
+            <NewPointForm
+              propertyId={id}
+              apartmentId={null}
+              label={t('create.property_point')}
+              onClose={close}
+            />
+          )}
+        </Opener>
+      </section>
     </div>
   );
 }
@@ -120,6 +134,16 @@ function FlatCard({ flat, propertyId }: { flat: Flat; propertyId: string }) {
       ) : (
         <p className="muted">{t('property.no_points')}</p>
       )}
+      <Opener label={t('create.point', { flat: label })}>
+        {(close) => (
+          <NewPointForm
+            propertyId={propertyId}
+            apartmentId={flat.id}
+            label={t('create.point', { flat: label })}
+            onClose={close}
+          />
+        )}
+      </Opener>
     </section>
   );
 }
@@ -201,7 +225,9 @@ function PointsTable({
 }) {
   const { t } = useTranslation(['admin-props', 'domain']);
   const [editing, setEditing] = useState<string | null>(null);
+  const [adding, setAdding] = useState<string | null>(null);
   const chosen = points.find((p) => p.id === editing);
+  const addTo = points.find((p) => p.id === adding);
   return (
     <>
       <div className="admin-table-wrap">
@@ -237,9 +263,23 @@ function PointsTable({
                     type="button"
                     className="button ghost"
                     aria-label={t('property.edit_point', { name: p.name })}
-                    onClick={() => setEditing(p.id)}
+                    onClick={() => {
+                      setAdding(null);
+                      setEditing(p.id);
+                    }}
                   >
                     {t('edit')}
+                  </button>{' '}
+                  <button
+                    type="button"
+                    className="button ghost"
+                    aria-label={t('create.meter', { name: p.name })}
+                    onClick={() => {
+                      setEditing(null);
+                      setAdding(p.id);
+                    }}
+                  >
+                    {t('create.add_meter')}
                   </button>
                 </td>
               </tr>
@@ -249,6 +289,15 @@ function PointsTable({
       </div>
       {chosen && (
         <PointForm key={chosen.id} point={chosen} propertyId={propertyId} onClose={() => setEditing(null)} />
+      )}
+      {addTo && (
+        <NewMeterForm
+          key={addTo.id}
+          propertyId={propertyId}
+          pointId={addTo.id}
+          label={t('create.meter', { name: addTo.name })}
+          onClose={() => setAdding(null)}
+        />
       )}
     </>
   );

@@ -25,7 +25,7 @@ import {
 import { IngestError } from '../ingest/types.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { opsError } from './opsErrors.ts';
-import { type OperatorScope, reachableProperties, requireProperty } from './scope.ts';
+import { type OperatorScope, reachablePropertyIds, requireProperty } from './scope.ts';
 
 const idOf = (raw: string) => {
   if (!/^\d{1,9}$/.test(raw)) throw forbidden();
@@ -52,7 +52,7 @@ export async function dataQualityQueue(
 ) {
   const propertyIds = filter.propertyId
     ? [(await requireProperty(db, scope, filter.propertyId)).id]
-    : (await reachableProperties(db, scope)).map((p) => p.id);
+    : await reachablePropertyIds(db, scope);
   const issues =
     propertyIds.length === 0
       ? []
@@ -133,7 +133,7 @@ const keyReached = (key: ApiKeyInfo, reached: Set<number>) =>
   key.propertyIds.length > 0 && key.propertyIds.every((id) => reached.has(id));
 
 async function reachedIds(db: Db, scope: OperatorScope) {
-  return new Set((await reachableProperties(db, scope)).map((p) => p.id));
+  return new Set(await reachablePropertyIds(db, scope));
 }
 
 /** The keys all of whose properties the caller reaches, newest first. */

@@ -79,3 +79,20 @@ export async function reachableProperties(db: Db, scope: OperatorScope) {
       : and(eq(properties.accountId, scope.accountId), inArray(properties.id, [...scope.propertyIds, -1]));
   return db.select().from(properties).where(condition).orderBy(properties.number);
 }
+
+/** The ids of the properties the caller may reach (no rows, no order: for filters). */
+export async function reachablePropertyIds(db: Db, scope: OperatorScope): Promise<number[]> {
+  if (scope.propertyIds !== null) {
+    const ids = [...scope.propertyIds, -1];
+    const rows = await db
+      .select({ id: properties.id })
+      .from(properties)
+      .where(and(eq(properties.accountId, scope.accountId), inArray(properties.id, ids)));
+    return rows.map((r) => r.id);
+  }
+  const rows = await db
+    .select({ id: properties.id })
+    .from(properties)
+    .where(eq(properties.accountId, scope.accountId));
+  return rows.map((r) => r.id);
+}

@@ -84,6 +84,9 @@ const resolvers: Resolvers = {
     updateMeasurementPoint: propertyConsole.updateMeasurementPoint,
     updateMeterSettings: propertyConsole.updateMeterSettings,
     swapMeter: propertyConsole.swapMeter,
+    createApartment: propertyConsole.createApartment,
+    createMeasurementPoint: propertyConsole.createMeasurementPoint,
+    createMeter: propertyConsole.createMeter,
   },
 };
 

@@ -8,6 +8,11 @@ import {
   type meterSummary,
   updatePoint,
 } from '../properties.ts';
+import {
+  createApartment as addApartment,
+  createMeter as addMeter,
+  createMeasurementPoint as addPoint,
+} from '../propertyCreate.ts';
 import { requireOperator } from '../scope.ts';
 import type {
   MutationResolvers,
@@ -105,4 +110,28 @@ export const updateMeterSettings: NonNullable<MutationResolvers['updateMeterSett
 export const swapMeter: NonNullable<MutationResolvers['swapMeter']> = async (_p, { input }, ctx) => {
   const scope = await requireOperator(ctx);
   return meterViewToApi(await swap(ctx.db, scope, actorOf(scope), input));
+};
+
+export const createApartment: NonNullable<MutationResolvers['createApartment']> = async (
+  _p,
+  { input },
+  ctx,
+) => {
+  const scope = await requireOperator(ctx);
+  const a = await addApartment(ctx.db, scope, actorOf(scope), input);
+  return apartmentToApi(a, []);
+};
+
+export const createMeasurementPoint: NonNullable<MutationResolvers['createMeasurementPoint']> = async (
+  _p,
+  { input },
+  ctx,
+) => {
+  const scope = await requireOperator(ctx);
+  return pointToApi(await addPoint(ctx.db, scope, actorOf(scope), input));
+};
+
+export const createMeter: NonNullable<MutationResolvers['createMeter']> = async (_p, { input }, ctx) => {
+  const scope = await requireOperator(ctx);
+  return meterToApi(await addMeter(ctx.db, scope, actorOf(scope), input));
 };

@@ -1,5 +1,6 @@
 /** The operator console: roles, properties given, second factor, audit log, interim readings, invitations. */
 import {
+  boolean,
   index,
   integer,
   jsonb,
@@ -181,3 +182,29 @@ export const operatorInvitations = pgTable(
     index('operator_invitations_batch_idx').on(t.batchId),
   ],
 );
+
+/**
+ * The portfolio overview's figures per property (issue 21), so the overview reads 1,000 rows instead of
+ * aggregating every meter, flat and tenancy per request. Triggers (migration 0017) bump `generation` and set
+ * `dirty` on every write that changes a property's figures; the overview recomputes the dirty rows, the missing
+ * ones and those whose time-dependent figures (the 24-hour reporting window, current tenancies, removal dates)
+ * change at `valid_until`, before it reads (src/server/admin/portfolioSummary.ts).
+ */
+export const propertySummaries = pgTable('property_summaries', {
+  propertyId: integer('property_id')
+    .primaryKey()
+    .references(() => properties.id, { onDelete: 'cascade' }),
+  dirty: boolean('dirty').notNull().default(true),
+  generation: integer('generation').notNull().default(0),
+  computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
+  /** When a time-dependent figure next changes; null: not before a write. */
+  validUntil: timestamp('valid_until', { withTimezone: true }),
+  apartments: integer('apartments').notNull().default(0),
+  meters: integer('meters').notNull().default(0),
+  reporting: integer('reporting').notNull().default(0),
+  lastReadingAt: timestamp('last_reading_at', { withTimezone: true }),
+  openIssues: integer('open_issues').notNull().default(0),
+  tenancies: integer('tenancies').notNull().default(0),
+  invited: integer('invited').notNull().default(0),
+  activated: integer('activated').notNull().default(0),
+});
