@@ -39,6 +39,8 @@ export interface ScaleOptions {
   seconds: number;
   /** Niceness of the measured windows (latency, worker); loads always run at 19. */
   measureNice: number;
+  /** Tenancies given a member and an alarm for the worker's pass (`--worker-tenancies`); default all. */
+  workerTenancies: number;
 }
 
 interface SizeResult {
@@ -64,7 +66,7 @@ const loadAverage = () =>
     .map((l) => l.toFixed(1))
     .join(' / ');
 
-/** Parses `--sizes`, `--days` and `--seconds` from the command line. */
+/** Parses `--sizes`, `--days`, `--seconds`, `--measure-nice` and `--worker-tenancies` from the command line. */
 export function scaleOptions(args: string[]): ScaleOptions {
   const value = (flag: string) => {
     const at = args.indexOf(flag);
@@ -73,10 +75,13 @@ export function scaleOptions(args: string[]): ScaleOptions {
   const sizes = (value('--sizes') ?? '24,240,2400').split(',').map((s) => Number(s.replace(/_/g, '')));
   const days = Number(value('--days') ?? 730);
   const seconds = Number(value('--seconds') ?? process.env.BENCH_SECONDS ?? 5);
-  if (sizes.some((n) => !Number.isInteger(n) || n < 3) || !(days >= 1) || !(seconds >= 1))
-    throw new Error('--sizes takes apartments ≥ 3 (e.g. 24,240,2400); --days and --seconds take numbers ≥ 1');
+  if (sizes.some((n) => !Number.isInteger(n) || n < 3) || !(days >= 34) || !(seconds >= 1))
+    throw new Error(
+      '--sizes takes apartments ≥ 3 (e.g. 24,240,2400); --days ≥ 34 (a whole month); --seconds ≥ 1',
+    );
   const measureNice = Number(value('--measure-nice') ?? os.getPriority());
-  return { sizes, days, seconds, measureNice };
+  const workerTenancies = Number(value('--worker-tenancies') ?? 2 ** 31 - 1);
+  return { sizes, days, seconds, measureNice, workerTenancies };
 }
 
 /** The niceness now wanted: 19 for loads; `--measure-nice` (default: as started) for the measured windows. */
@@ -105,11 +110,12 @@ async function reniceBackends(admin: Awaited<ReturnType<typeof connectPostgres>>
   }
 }
 
-/** Gives every tenancy without a member one, and every member a monthly heat alarm; returns the tenancies. */
-async function membersAndAlarms(database: Database): Promise<number> {
+/** Gives the first `limit` tenancies without a member one, and every member a monthly heat alarm. */
+async function membersAndAlarms(database: Database, limit: number): Promise<void> {
   await database.db.transaction(async (tx) => {
     await tx.execute(sql`INSERT INTO users (email, name) SELECT 'scale' || t.id || '@bench.test', 'Bench'
-      FROM tenancies t WHERE NOT EXISTS (SELECT 1 FROM tenancy_members m WHERE m.tenancy_id = t.id)`);
+      FROM tenancies t WHERE NOT EXISTS (SELECT 1 FROM tenancy_members m WHERE m.tenancy_id = t.id)
+        AND t.id IN (SELECT id FROM tenancies ORDER BY id LIMIT ${limit})`);
     await tx.execute(sql`INSERT INTO tenancy_members (tenancy_id, user_id)
       SELECT t.id, u.id FROM tenancies t JOIN users u ON u.email = 'scale' || t.id || '@bench.test'`);
     await tx.execute(sql`INSERT INTO alarms (user_id, tenancy_id, type, quantity, frequency, threshold)
@@ -117,8 +123,6 @@ async function membersAndAlarms(database: Database): Promise<number> {
       WHERE NOT EXISTS (SELECT 1 FROM alarms a WHERE a.tenancy_id = m.tenancy_id AND a.user_id = m.user_id
                           AND a.frequency = 'month')`);
   });
-  const [row] = await queryRows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM tenancies`);
-  return row!.n;
 }
 
 /**
@@ -174,7 +178,11 @@ async function measureSize(adminUrl: string, apartments: number, opts: ScaleOpti
   try {
     setNice(19);
     await migrateDatabase(database);
-    const now = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+    // History ends on the 3rd of this month (UTC; of last month before the 3rd): the last complete month is in any
+    // history of 34 days or more, so the worker's month-end pass has a whole month to report on.
+    const today = new Date();
+    const back = today.getUTCDate() < 3 ? 1 : 0;
+    const now = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - back, 3));
     const t0 = performance.now();
     await seedDemo(database.db, { now, days: opts.days, apartments });
     const seedSeconds = (performance.now() - t0) / 1000;
@@ -247,11 +255,13 @@ async function measureSize(adminUrl: string, apartments: number, opts: ScaleOpti
     server.close();
     server = undefined;
 
-    const tenancies = await membersAndAlarms(database);
+    await membersAndAlarms(database, opts.workerTenancies);
     const cpuBefore = await cpuSeconds(admin, name);
     const pass = await monthEndPass(database, now);
     const cpuAfter = await cpuSeconds(admin, name);
     const cpu = cpuAfter.app - cpuBefore.app + cpuAfter.database - cpuBefore.database;
+    // The pass's tenancies: one consumption report each.
+    const tenancies = pass.jobs['consumption-report'] ?? 0;
     const jobs = Object.entries(pass.jobs).map(([k, v]) => `${k} ${v}`);
     console.log(
       `worker, one month-end pass for ${tenancies.toLocaleString('en')} tenancies: ${pass.seconds.toFixed(1)} s, ` +
