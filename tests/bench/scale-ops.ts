@@ -5,7 +5,7 @@ import { copenhagenMinute } from './api.ts';
 /** Concurrent clients of the measured windows (the dashboard is also measured alone). */
 export const CLIENTS = 20;
 
-export interface Op {
+interface Op {
   name: string;
   query: string;
   variables: object;
