@@ -39,6 +39,16 @@ async function daily(database: Database, point: number, month: string, perDay: n
       VALUES (${point}, ${day}, ${perDay}, 0, ${perDay}, ${count})
       ON CONFLICT (measurement_point_id, day) DO UPDATE SET sum = excluded.sum`);
   }
+  await monthly(database);
+}
+
+/** The monthly rollups of the daily ones, as ingestion keeps them (src/server/ingest/rollups.ts). */
+async function monthly(database: Database) {
+  await database.db.execute(sql`INSERT INTO monthly_rollups (measurement_point_id, month, sum, min, max, count)
+    SELECT measurement_point_id, date_trunc('month', day::timestamp)::date, sum(sum), min(min), max(max), sum(count)
+    FROM daily_rollups GROUP BY 1, 2
+    ON CONFLICT (measurement_point_id, month) DO UPDATE SET sum = excluded.sum, min = excluded.min,
+      max = excluded.max, count = excluded.count`);
 }
 
 async function propertyDaily(
@@ -228,6 +238,7 @@ describe(`monthly reports (${testEngine})`, () => {
     await database.db.execute(
       sql`UPDATE daily_rollups SET sum = 20 WHERE measurement_point_id = ${heatPoint} AND day = '2025-10-31'`,
     );
+    await monthly(database);
     const late = await generateMonthlyReports(database.db, {
       month: '2025-10-01',
       now: new Date('2025-11-20T00:00:00Z'),

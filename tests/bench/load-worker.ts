@@ -15,6 +15,8 @@ export interface LoadOptions {
   body?: string;
   /** Requests per second over all connections; unlimited when unset. */
   overallRate?: number;
+  /** Seconds a response may take before it counts as an error; autocannon's default 10 when unset. */
+  timeout?: number;
 }
 
 export interface LoadResult {
@@ -48,6 +50,7 @@ const instance = autocannon(
     headers: options.headers,
     body: options.body,
     ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+    ...(options.timeout ? { timeout: options.timeout } : {}),
   },
   (err, result) => done(err, result),
 );

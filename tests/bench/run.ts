@@ -11,6 +11,8 @@
  *   8. live ingestion (tests/bench/ingest-live.ts): a late reading's cost, HTTP ingest against the bulk loader
  *      with tenantGraph under load and freshness, two properties at once, MQTT through a restarted broker;
  *   9. the console's portfolio overview with 1,000 properties and 24,000 apartments (tests/bench/portfolio.ts).
+ * `npm run bench -- --scale [--sizes 24,240,2400] [--days 730] [--seconds 5]` runs only the scale bench on PostgreSQL
+ * (tests/bench/scale.ts: ingest, size, latency and the worker's month-end pass per number of apartments).
  * Flags: --skip-api, --skip-js, --skip-lighthouse, --skip-start, --skip-observatory, --skip-ingest,
  * --skip-consumption, --skip-queue, --skip-ingest-live, --skip-portfolio; `--only <part>[,<part>…]` runs only those
  * parts (api, consumption, js, lighthouse, start, observatory, ingest, queue, ingest-live, portfolio, or one piece
@@ -26,6 +28,7 @@ import { benchLighthouse } from './lighthouse.ts';
 import { benchObservatory } from './observatory.ts';
 import { benchPortfolio } from './portfolio.ts';
 import { benchQueue } from './queue.ts';
+import { benchScale, scaleOptions } from './scale.ts';
 import { benchStart } from './start.ts';
 
 const args = process.argv.slice(2);
@@ -41,6 +44,18 @@ const flags = {
   },
 };
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+if (skips.has('--scale')) {
+  console.log(
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}`,
+  );
+  if (!pgUrl)
+    throw new Error('--scale needs PostgreSQL: set BENCH_DATABASE_URL or TEST_DATABASE_URL=postgres://…');
+  await benchScale(pgUrl, scaleOptions(args));
+  process.exit(0);
+}
 
 console.log(
   `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,

@@ -2,7 +2,9 @@
  * Reads a property's allocator figures per calendar month (src/lib/allocators.ts) in one statement: the supply
  * heat meters (property-level heat-energy points), heat of flats without allocators, heat and units of flats
  * with both, all allocator units, and one apartment's own allocator units (the weights of a bucket that spans
- * months).
+ * months). Whole months only, so it reads monthly_rollups (each the sum of its month's daily rollups): one row
+ * per point and month. It reads every heat and allocator point of the property, and each tenancy's monthly
+ * report reads it, so with daily rows the month-end pass grew with apartments² per property (docs/scale.md).
  */
 import { sql } from 'drizzle-orm';
 import {
@@ -59,18 +61,18 @@ export async function readAllocatorMonths(
         flats AS (
           SELECT apartment_id, bool_or(quantity = 'hca') AS has_hca, bool_or(quantity = 'heat-energy') AS has_heat
             FROM pts WHERE apartment_id IS NOT NULL GROUP BY 1)
-        SELECT to_char(date_trunc('month', d.day), 'YYYY-MM-DD') AS month,
+        SELECT to_char(d.month, 'YYYY-MM-DD') AS month,
           sum(d.sum) FILTER (WHERE p.apartment_id IS NULL AND p.quantity = 'heat-energy')::text AS supply,
           sum(d.sum) FILTER (WHERE p.quantity = 'heat-energy' AND NOT f.has_hca)::text AS heat_only,
           sum(d.sum) FILTER (WHERE p.quantity = 'heat-energy' AND f.has_hca)::text AS metered_heat,
           sum(d.sum) FILTER (WHERE p.quantity = 'hca' AND f.has_heat)::text AS metered_units,
           sum(d.sum) FILTER (WHERE p.quantity = 'hca' AND p.apartment_id IS NOT NULL)::text AS units,
           sum(d.sum) FILTER (WHERE p.quantity = 'hca' AND p.apartment_id = ${opts.apartmentId})::text AS own_units
-        FROM daily_rollups d
+        FROM monthly_rollups d
         JOIN pts p ON p.id = d.measurement_point_id
         LEFT JOIN flats f ON f.apartment_id = p.apartment_id
-        WHERE d.day BETWEEN date_trunc('month', ${opts.from}::date)::date
-                        AND (date_trunc('month', ${opts.to}::date) + interval '1 month - 1 day')::date
+        WHERE d.month BETWEEN date_trunc('month', ${opts.from}::date)::date
+                          AND date_trunc('month', ${opts.to}::date)::date
         GROUP BY 1`,
   );
   const months = new Map<string, AllocatorMonth>();
