@@ -12,7 +12,7 @@
  */
 import type { Db } from '../db/client.ts';
 import { ingestRows } from '../metrics.ts';
-import { beginBatch, derive, refreshLastReading } from './derive.ts';
+import { beginBatch, derive, refreshLastReading, skipRowChecks } from './derive.ts';
 import { quarantineSuspects } from './misread.ts';
 import { checkAgainstStored, insertReadings } from './readings.ts';
 import { retentionProblems } from './retention.ts';
@@ -144,15 +144,26 @@ export async function ingestBatch(
       ? checked.others.filter((r) => !refusedLines.has(r.line))
       : checked.others;
     const fresh = [...appends, ...others];
-    const { inserted, spans } = await timed(timings, 'insert readings', () =>
-      insertReadings(tx, appends, others),
-    );
+    const bulk = options.bulk === true;
+    // Without the per-row checks (skipRowChecks); the trigger that keeps meters.last_reading_at is skipped
+    // too, so refreshLastReading does its work from the spans. Back on for the quarantine (its deletes need
+    // that trigger), and off again for the derivation, whose rows reference what it joins.
+    const { inserted, spans } = await timed(timings, 'insert readings', async () => {
+      if (!bulk) await skipRowChecks(tx, true);
+      const out = await insertReadings(tx, appends, others);
+      if (!bulk) {
+        await refreshLastReading(tx, out.spans);
+        await skipRowChecks(tx, false);
+      }
+      return out;
+    });
     const quarantine =
       spans.length && !options.trusted
         ? await timed(timings, 'misread check', () =>
             quarantineSuspects(tx, spans, fresh, metersById, options.source ?? 'csv'),
           )
         : { issues: [], clearedDays: [] };
+    if (!bulk && spans.length > 0) await skipRowChecks(tx, true);
     const derived =
       spans.length > 0
         ? await derive(
@@ -166,7 +177,7 @@ export async function ingestBatch(
           )
         : { hoursUpdated: 0, daysUpdated: 0 };
     // A bulk batch skipped the trigger that keeps this (beginBatch).
-    if (options.bulk === true) await refreshLastReading(tx, spans);
+    if (bulk) await refreshLastReading(tx, spans);
     const results: RowReceipt[] = [
       ...problems.map((p) => ({ line: p.line, status: 'refused' as const, reason: p.reason })),
       ...[...repeats, ...checked.duplicates].map((line) => ({ line, status: 'duplicate' as const })),

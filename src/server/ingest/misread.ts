@@ -170,7 +170,10 @@ export async function quarantineSuspects(
           FROM a
         )
         SELECT w.meter_id, (extract(epoch FROM r.ts) * 1000)::float8 AS ms, r.value::text AS value
-        FROM w JOIN register_readings r ON r.meter_id = w.meter_id AND r.ts >= w.lo AND r.ts <= w.hi
+        FROM w CROSS JOIN LATERAL (
+          -- A lookup per meter by the key (a plain join scanned every partition of the table per meter).
+          SELECT r.ts, r.value FROM register_readings r
+          WHERE r.meter_id = w.meter_id AND r.ts >= w.lo AND r.ts <= w.hi OFFSET 0) r
         ORDER BY w.meter_id, r.ts`,
   );
   const newByKey = new Map(newRows.map((r) => [`${r.meterId}:${r.ms}`, r]));
