@@ -210,4 +210,48 @@ describe.skipIf(!hasMosquitto)('through a real broker (mosquitto)', () => {
     const [after] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM mqtt_inbox`);
     expect(after!.n).toBe(0);
   }, 300_000);
+
+  it('loses nothing when the app restarts twice while a publisher keeps sending', async () => {
+    const meterId = await radioMeter('H-400', '44440001');
+    const total = 80;
+    let published = 0;
+    // One publisher sends all the while (QoS 1, a telegram every 15 ms), as a radio reader would.
+    const sending = (async () => {
+      const client = await mqtt.connectAsync(broker.url, { clientId: 'publisher-steady' });
+      for (let i = 0; i < total; i++) {
+        await client.publishAsync('wmbusmeters/flat', heatTelegram('44440001', i), { qos: 1 });
+        published++;
+        await new Promise((r) => setTimeout(r, 15));
+      }
+      await client.endAsync();
+    })();
+    subscriber ??= startMqttSubscriber(db, logger, settings());
+    await subscriber.ready;
+    const seenAtStops: { published: number; stored: number }[] = [];
+    for (let restart = 0; restart < 2; restart++) {
+      // Stop once some telegrams of this round are stored and more are still to come.
+      await eventually(
+        async () => (await readingCount(meterId)) > (restart + 1) * 10,
+        `readings before restart ${restart + 1}`,
+      );
+      await subscriber.stop();
+      subscriber = undefined;
+      seenAtStops.push({ published, stored: await readingCount(meterId) });
+      await new Promise((r) => setTimeout(r, 150));
+      subscriber = startMqttSubscriber(db, logger, settings());
+      await subscriber.ready;
+    }
+    await sending;
+    await eventually(async () => (await readingCount(meterId)) === total, `all ${total} readings`);
+    // Both restarts came while the publisher was still sending, with telegrams left to take.
+    for (const at of seenAtStops) {
+      expect(at.published).toBeLessThan(total);
+      expect(at.stored).toBeLessThan(total);
+    }
+    const [dupes] = await queryRows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM data_issues WHERE meter_id = ${meterId}`,
+    );
+    expect(dupes!.n).toBe(0);
+  }, 300_000);
 });
