@@ -139,6 +139,12 @@ const schema = z.object({
   INGEST_MAX_DECOMPRESSED_BYTES: z.coerce.number().int().min(1024).default(50_000_000),
   /** Ingestion API: rows answered synchronously; a larger batch gets 202 and is ingested by the worker. */
   INGEST_SYNC_MAX_ROWS: z.coerce.number().int().min(1).default(5_000),
+  /**
+   * Ingestion API: batches that are not atomic (and the merges of group commit) commit in transactions of about
+   * this many rows, oldest first, so that requests wait behind one of them at most (PGlite serves one transaction
+   * at a time). Smaller: shorter waits, fewer rows per second (docs/ingest.md, "Concurrent batches").
+   */
+  INGEST_CHUNK_ROWS: z.coerce.number().int().min(1).default(5_000),
   /** Ingestion API: most rows in one batch; more: 413. */
   INGEST_MAX_ROWS: z.coerce.number().int().min(1).default(200_000),
   /** Ingestion API: requests per minute per API key; more: 429 with Retry-After. */

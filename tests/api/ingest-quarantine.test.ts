@@ -247,4 +247,43 @@ describe('the receipt', () => {
       reason: `unknown meter number "${m.number}"`,
     });
   });
+
+  it('commits a batch in parts (chunkRows) with the receipt and the hours of one transaction', async () => {
+    const one = await meter('electricity-energy');
+    const parts = await meter('electricity-energy');
+    const series: [string, string][] = [
+      ['2025-06-01T00:00:00Z', '10'],
+      ['2025-06-01T01:00:00Z', '11'],
+      ['2025-06-01T02:00:00Z', '99999'],
+      ['2025-06-01T03:00:00Z', '12'],
+      ['2025-06-01T01:00:00Z', '11'],
+      ['2025-06-01T06:00:00Z', '15'],
+      ['2025-06-01T07:00:00Z', 'x'],
+      ['2025-06-01T08:00:00Z', '16'],
+    ];
+    const whole = await ingestBatch(db, rows(one.number, series), { now: NOW });
+    const chunked = await ingestBatch(db, rows(parts.number, series), { now: NOW, chunkRows: 2 });
+    const states = (r: typeof whole) => r.results.map((x) => [x.line, x.status]);
+    expect(states(chunked)).toEqual(states(whole));
+    expect(states(whole)).toEqual([
+      [2, 'accepted'],
+      [3, 'accepted'],
+      [4, 'quarantined'],
+      [5, 'accepted'],
+      [6, 'duplicate'],
+      [7, 'accepted'],
+      [8, 'refused'],
+      [9, 'accepted'],
+    ]);
+    expect(chunked).toMatchObject({ accepted: 5, duplicate: 1, refused: 1, quarantined: 1, newReadings: 5 });
+    // The same hours (estimated ones across the gap included), and the same daily rollup.
+    expect(await hourly(parts.pointId)).toEqual(await hourly(one.pointId));
+    const daily = (pointId: number) =>
+      queryRows<{ sum: string; count: number; estimated: number }>(
+        db,
+        sql`SELECT sum::text AS sum, count, estimated FROM daily_rollups WHERE measurement_point_id = ${pointId}`,
+      );
+    expect(await daily(parts.pointId)).toEqual(await daily(one.pointId));
+    expect((await daily(one.pointId)).length).toBeGreaterThan(0);
+  });
 });

@@ -210,4 +210,49 @@ describe.skipIf(!hasMosquitto)('through a real broker (mosquitto)', () => {
     const [after] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM mqtt_inbox`);
     expect(after!.n).toBe(0);
   }, 300_000);
+
+  it('loses nothing when the app restarts twice while a publisher keeps sending', async () => {
+    const meterId = await radioMeter('H-400', '44440001');
+    // Subscribed first: the broker keeps telegrams for a session that has subscribed.
+    subscriber ??= startMqttSubscriber(db, logger, settings());
+    await subscriber.ready;
+    let published = 0;
+    let restarts = 0;
+    // One publisher sends all the while (QoS 1, a telegram every 15 ms), as a radio reader would, and goes on
+    // for 10 more after the second restart, so both restarts fall within its flow.
+    const sending = (async () => {
+      const client = await mqtt.connectAsync(broker.url, { clientId: 'publisher-steady' });
+      for (let after = 0; after < 10 && published < 1000; ) {
+        await client.publishAsync('wmbusmeters/flat', heatTelegram('44440001', published), { qos: 1 });
+        published++;
+        if (restarts === 2) after++;
+        await new Promise((r) => setTimeout(r, 15));
+      }
+      await client.endAsync();
+    })();
+    const publishedAtStops: number[] = [];
+    for (let restart = 0; restart < 2; restart++) {
+      // Stop once some telegrams of this round are stored.
+      await eventually(
+        async () => (await readingCount(meterId)) > (restart + 1) * 10,
+        `readings before restart ${restart + 1}`,
+      );
+      await subscriber.stop();
+      subscriber = undefined;
+      publishedAtStops.push(published);
+      await new Promise((r) => setTimeout(r, 150));
+      subscriber = startMqttSubscriber(db, logger, settings());
+      await subscriber.ready;
+      restarts++;
+    }
+    await sending;
+    await eventually(async () => (await readingCount(meterId)) === published, `all ${published} readings`);
+    // The publisher sent on after each stop.
+    for (const at of publishedAtStops) expect(at).toBeLessThan(published);
+    const [issues] = await queryRows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM data_issues WHERE meter_id = ${meterId}`,
+    );
+    expect(issues!.n).toBe(0);
+  }, 300_000);
 });

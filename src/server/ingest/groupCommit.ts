@@ -44,7 +44,7 @@ export function ingestGrouped(
   db: Db,
   lane: string,
   rows: ReadingRow[],
-  options: Pick<IngestBatchOptions, 'source' | 'propertyIds'>,
+  options: Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRows'>,
 ): Promise<IngestReceipt> {
   let ofDb = lanes.get(db);
   if (!ofDb) {
@@ -71,7 +71,7 @@ async function drainLane(
   db: Db,
   lane: string,
   state: Lane,
-  options: Pick<IngestBatchOptions, 'source' | 'propertyIds'>,
+  options: Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRows'>,
 ): Promise<void> {
   try {
     while (state.queue.length > 0) {
@@ -110,7 +110,7 @@ function takeGroup(state: Lane): Waiter[] {
 async function runAlone(
   db: Db,
   w: Waiter,
-  options: Pick<IngestBatchOptions, 'source' | 'propertyIds'>,
+  options: Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRows'>,
 ): Promise<void> {
   groupCommitStats.transactions++;
   groupCommitStats.batches++;
@@ -120,7 +120,7 @@ async function runAlone(
 async function runGroup(
   db: Db,
   group: Waiter[],
-  options: Pick<IngestBatchOptions, 'source' | 'propertyIds'>,
+  options: Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRows'>,
 ): Promise<void> {
   if (group.length === 1) {
     await runAlone(db, group[0]!, options);

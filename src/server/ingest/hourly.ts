@@ -4,6 +4,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { implausibleJumps, implausibleSelect } from './jumps.ts';
+import { newestReadingRows } from './neighbours.ts';
 import {
   DELTA,
   DELTA_WRAPPED,
@@ -91,14 +92,15 @@ export function registerHourlySql(spans: MeterSpan[], fresh = false) {
     ),
     rd AS (
       SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, r.ts, r.value${fresh ? sql`, pm.per_hour` : sql`, pm.digits`}
-      FROM pm JOIN register_readings r ON r.meter_id = pm.meter_id AND r.ts >= pm.h_lo AND r.ts <= pm.h_hi
-      ${
+      FROM pm ${
         fresh
-          ? sql``
-          : sql`UNION ALL
+          ? sql`JOIN register_readings r ON r.meter_id = pm.meter_id AND r.ts >= pm.h_lo AND r.ts <= pm.h_hi`
+          : // A batch reads a few hours per meter by the key; as a plain join every partition was scanned per meter.
+            sql`CROSS JOIN LATERAL (SELECT r.ts, r.value FROM register_readings r
+        WHERE r.meter_id = pm.meter_id AND r.ts >= pm.h_lo AND r.ts <= pm.h_hi OFFSET 0) r
+      UNION ALL
       SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, b.ts, b.value, pm.digits FROM pm CROSS JOIN LATERAL (
-        SELECT r.ts, r.value FROM register_readings r
-        WHERE r.meter_id = pm.meter_id AND r.ts < pm.h_lo ORDER BY r.ts DESC LIMIT 1) b
+        SELECT nb.ts, nb.value FROM ${newestReadingRows(sql`pm.meter_id`, sql`pm.h_lo`, sql`pm.h_lo`)} nb LIMIT 1) b
       UNION ALL
       SELECT pm.point_id, pm.h_lo, pm.h_hi, pm.meter_id, n.ts, n.value, pm.digits FROM pm CROSS JOIN LATERAL (
         SELECT r.ts, r.value FROM register_readings r

@@ -157,7 +157,15 @@ async function postReadings(db: Db, config: ServerConfig, req: IncomingMessage, 
   const async = rows.length > config.INGEST_SYNC_MAX_ROWS;
   const source = `http:key:${key.id}`;
   if (idem === null && !async) {
-    send(200, receiptBody(null, atomic, await runSync(db, rows, atomic, source, key.propertyIds), rows));
+    send(
+      200,
+      receiptBody(
+        null,
+        atomic,
+        await runSync(db, rows, atomic, source, key.propertyIds, config.INGEST_CHUNK_ROWS),
+        rows,
+      ),
+    );
     return;
   }
   // A batch row: the idempotency record, and for a large batch its rows until the worker ingests them.
@@ -187,7 +195,12 @@ async function postReadings(db: Db, config: ServerConfig, req: IncomingMessage, 
   }
   let receipt: unknown;
   try {
-    receipt = receiptBody(created.id, atomic, await runSync(db, rows, atomic, source, key.propertyIds), rows);
+    receipt = receiptBody(
+      created.id,
+      atomic,
+      await runSync(db, rows, atomic, source, key.propertyIds, config.INGEST_CHUNK_ROWS),
+      rows,
+    );
   } catch (err) {
     // Nothing was written: the key may be used again.
     await db.execute(sql`DELETE FROM ingest_batches WHERE id = ${created.id}`);
@@ -199,9 +212,19 @@ async function postReadings(db: Db, config: ServerConfig, req: IncomingMessage, 
 }
 
 /** Runs a batch; an atomic batch with refused rows answers its receipt of refusals (nothing written). */
-async function runSync(db: Db, rows: ReadingRow[], atomic: boolean, source: string, propertyIds: number[]) {
-  // Batches of one key that arrive while one of its batches is ingested are committed together (groupCommit.ts).
-  if (!atomic) return ingestGrouped(db, `${source}:${propertyIds.join(',')}`, rows, { source, propertyIds });
+async function runSync(
+  db: Db,
+  rows: ReadingRow[],
+  atomic: boolean,
+  source: string,
+  propertyIds: number[],
+  chunkRows: number,
+) {
+  // Batches of one key that arrive while one of its batches is ingested are committed together (groupCommit.ts),
+  // in transactions of about chunkRows rows.
+  if (!atomic) {
+    return ingestGrouped(db, `${source}:${propertyIds.join(',')}`, rows, { source, propertyIds, chunkRows });
+  }
   try {
     return await ingestBatch(db, rows, { atomic, source, propertyIds });
   } catch (err) {

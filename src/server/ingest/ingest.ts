@@ -12,7 +12,7 @@
  */
 import type { Db } from '../db/client.ts';
 import { ingestRows } from '../metrics.ts';
-import { beginBatch, derive, refreshLastReading } from './derive.ts';
+import { beginBatch, derive, refreshLastReading, skipRowChecks } from './derive.ts';
 import { quarantineSuspects } from './misread.ts';
 import { checkAgainstStored, insertReadings } from './readings.ts';
 import { retentionProblems } from './retention.ts';
@@ -22,8 +22,10 @@ import {
   type IngestProblem,
   type IngestResult,
   type MeterInfo,
+  type PointDays,
   type ReadingRow,
   timed,
+  type ValidRow,
 } from './types.ts';
 import { loadMeters, validateRows } from './validate.ts';
 
@@ -70,6 +72,11 @@ export interface IngestBatchOptions extends IngestOptions {
   trusted?: boolean;
   /** How a line is named in a reason's text (a merged batch names its rows' own lines: groupCommit.ts). */
   shownLine?: (line: number) => number;
+  /**
+   * Not atomic: commit the rows in transactions of about this many rows each, oldest first (chunksByTime), so
+   * that other work waits behind one part, not the whole batch. Default: one transaction.
+   */
+  chunkRows?: number;
 }
 
 /**
@@ -105,25 +112,58 @@ export async function ingestBatch(
   // Atomic: the refusal waits for the check against stored readings, so it names every bad row at once.
   const metersById = new Map([...meters.values()].map((m) => [m.id, m]));
 
-  const receipt = await db
-    .transaction(async (txn) => {
-      const tx = txn as unknown as Db;
-      return transact(tx);
-    })
-    .catch((err: unknown) => {
-      if (err instanceof IngestError) ingestRows().inc({ result: 'refused' }, rows.length);
-      throw err;
-    });
+  const inOneGo = options.atomic === true || options.bulk === true || options.deferRollups === true;
+  const parts = inOneGo ? [valid] : chunksByTime(valid, options.chunkRows ?? Number.POSITIVE_INFINITY);
+  const done: Part[] = [];
+  try {
+    for (const part of parts) {
+      done.push(
+        await db.transaction(async (txn) => {
+          const tx = txn as unknown as Db;
+          return transact(tx, part);
+        }),
+      );
+    }
+  } catch (err) {
+    if (err instanceof IngestError) ingestRows().inc({ result: 'refused' }, rows.length);
+    throw err;
+  }
+  const receipt = receiptOf(done);
   for (const status of ['accepted', 'duplicate', 'refused', 'quarantined'] as const) {
     if (receipt[status] > 0) ingestRows().inc({ result: status }, receipt[status]);
   }
   return receipt;
 
-  async function transact(tx: Db): Promise<IngestReceipt> {
+  /** The receipt of the whole batch from its parts (one part unless it was committed in chunks). */
+  function receiptOf(parts: Part[]): IngestReceipt {
+    const results: RowReceipt[] = [
+      ...problems.map((p) => ({ line: p.line, status: 'refused' as const, reason: p.reason })),
+      ...repeats.map((line) => ({ line, status: 'duplicate' as const })),
+      ...parts.flatMap((p) => p.results),
+    ];
+    results.sort((a, b) => a.line - b.line);
+    const tally = (status: RowStatus) => results.filter((r) => r.status === status).length;
+    const sum = (f: (p: Part) => number) => parts.reduce((n, p) => n + f(p), 0);
+    return {
+      rows: rows.length,
+      newReadings: sum((p) => p.newReadings),
+      hoursUpdated: sum((p) => p.hoursUpdated),
+      daysUpdated: sum((p) => p.daysUpdated),
+      ...(parts.length === 1 && parts[0]!.pendingDays ? { pendingDays: parts[0]!.pendingDays } : {}),
+      accepted: tally('accepted'),
+      duplicate: tally('duplicate'),
+      refused: tally('refused'),
+      quarantined: tally('quarantined'),
+      results,
+    };
+  }
+
+  /** One transaction: checks `part` against stored readings, inserts it, quarantines, derives. */
+  async function transact(tx: Db, part: ValidRow[]): Promise<Part> {
     const timings = options.timings;
-    const pointIds = [...new Set(valid.map((r) => metersById.get(r.meterId)!.pointId))];
+    const pointIds = [...new Set(part.map((r) => metersById.get(r.meterId)!.pointId))];
     await timed(timings, 'begin', () => beginBatch(tx, options.bulk === true, pointIds));
-    const checked = await timed(timings, 'check against stored', () => checkAgainstStored(tx, valid));
+    const checked = await timed(timings, 'check against stored', () => checkAgainstStored(tx, part));
     // Readings older than the retention's cutoff (retention.ts), among those not settled otherwise.
     const settledLines = new Set([
       ...checked.problems.map((p) => p.line),
@@ -132,11 +172,14 @@ export async function ingestBatch(
     ]);
     const tooOld = await retentionProblems(
       tx,
-      valid.filter((r) => !settledLines.has(r.line)),
+      part.filter((r) => !settledLines.has(r.line)),
     );
-    problems.push(...checked.problems, ...tooOld);
-    if (options.atomic && problems.length > 0) refuse();
-    const refusedLines = new Set([...checked.problems, ...tooOld].map((p) => p.line));
+    const refusals = [...checked.problems, ...tooOld];
+    if (options.atomic && problems.length + refusals.length > 0) {
+      problems.push(...refusals);
+      refuse();
+    }
+    const refusedLines = new Set(refusals.map((p) => p.line));
     const appends = refusedLines.size
       ? checked.appends.filter((r) => !refusedLines.has(r.line))
       : checked.appends;
@@ -144,15 +187,26 @@ export async function ingestBatch(
       ? checked.others.filter((r) => !refusedLines.has(r.line))
       : checked.others;
     const fresh = [...appends, ...others];
-    const { inserted, spans } = await timed(timings, 'insert readings', () =>
-      insertReadings(tx, appends, others),
-    );
+    const bulk = options.bulk === true;
+    // Without the per-row checks (skipRowChecks); the trigger that keeps meters.last_reading_at is skipped
+    // too, so refreshLastReading does its work from the spans. Back on for the quarantine (its deletes need
+    // that trigger), and off again for the derivation, whose rows reference what it joins.
+    const { inserted, spans } = await timed(timings, 'insert readings', async () => {
+      if (!bulk) await skipRowChecks(tx, true);
+      const out = await insertReadings(tx, appends, others);
+      if (!bulk) {
+        await refreshLastReading(tx, out.spans);
+        await skipRowChecks(tx, false);
+      }
+      return out;
+    });
     const quarantine =
       spans.length && !options.trusted
         ? await timed(timings, 'misread check', () =>
             quarantineSuspects(tx, spans, fresh, metersById, options.source ?? 'csv'),
           )
         : { issues: [], clearedDays: [] };
+    if (!bulk && spans.length > 0) await skipRowChecks(tx, true);
     const derived =
       spans.length > 0
         ? await derive(
@@ -166,10 +220,10 @@ export async function ingestBatch(
           )
         : { hoursUpdated: 0, daysUpdated: 0 };
     // A bulk batch skipped the trigger that keeps this (beginBatch).
-    if (options.bulk === true) await refreshLastReading(tx, spans);
+    if (bulk) await refreshLastReading(tx, spans);
     const results: RowReceipt[] = [
-      ...problems.map((p) => ({ line: p.line, status: 'refused' as const, reason: p.reason })),
-      ...[...repeats, ...checked.duplicates].map((line) => ({ line, status: 'duplicate' as const })),
+      ...refusals.map((p) => ({ line: p.line, status: 'refused' as const, reason: p.reason })),
+      ...checked.duplicates.map((line) => ({ line, status: 'duplicate' as const })),
       ...[...checked.quarantined, ...quarantine.issues].map((q) => ({
         line: q.line,
         status: 'quarantined' as const,
@@ -178,19 +232,39 @@ export async function ingestBatch(
     ];
     const settled = new Set(results.map((r) => r.line));
     for (const r of fresh) if (!settled.has(r.line)) results.push({ line: r.line, status: 'accepted' });
-    results.sort((a, b) => a.line - b.line);
-    const tally = (status: RowStatus) => results.filter((r) => r.status === status).length;
-    return {
-      rows: rows.length,
-      newReadings: inserted - quarantine.issues.length,
-      ...derived,
-      accepted: tally('accepted'),
-      duplicate: tally('duplicate'),
-      refused: tally('refused'),
-      quarantined: tally('quarantined'),
-      results,
-    };
+    return { results, newReadings: inserted - quarantine.issues.length, ...derived };
   }
+}
+
+/** What one transaction of a batch did. */
+interface Part {
+  results: RowReceipt[];
+  newReadings: number;
+  hoursUpdated: number;
+  daysUpdated: number;
+  pendingDays?: PointDays[];
+}
+
+/**
+ * A batch's rows in parts of about `size` rows for transactions of their own, in time order (all rows of one
+ * timestamp in one part), so each meter's readings are committed oldest first, as by batches sent one after
+ * another. A request waits behind one part's transaction at most, not behind the whole batch (docs/ingest.md,
+ * "Concurrent batches").
+ */
+function chunksByTime(rows: ValidRow[], size: number): ValidRow[][] {
+  if (rows.length <= size) return [rows];
+  const sorted = [...rows].sort((a, b) => a.ms - b.ms || a.meterId - b.meterId);
+  const parts: ValidRow[][] = [];
+  let part: ValidRow[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    part.push(sorted[i]!);
+    if (part.length >= size && sorted[i + 1]?.ms !== sorted[i]!.ms) {
+      parts.push(part);
+      part = [];
+    }
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
 }
 
 /**

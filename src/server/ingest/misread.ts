@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pgNumberArray, pgTextArray, queryRows } from '../db/sql.ts';
 import { MAX_PER_HOUR } from './bounds.ts';
+import { newestReadingRows } from './neighbours.ts';
 import { HOUR_MS, type MeterInfo, type MeterSpan, type PointDays, type ValidRow } from './types.ts';
 
 /** A reset counts when the new value is at most this share of the old one (and plausible since the reset). */
@@ -163,14 +164,16 @@ export async function quarantineSuspects(
                       ${pgNumberArray(registers.map((s) => s.maxMs))}::int8[]) AS a0(meter_id, lo_ms, hi_ms)
         ), w AS (
           SELECT a.meter_id,
-            coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts < a.lo
-                      ORDER BY r.ts DESC LIMIT 1), a.lo) AS lo,
+            coalesce((SELECT nb.ts FROM ${newestReadingRows(sql`a.meter_id`, sql`a.lo`, sql`a.lo`)} nb LIMIT 1), a.lo) AS lo,
             coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts > a.hi
                       ORDER BY r.ts LIMIT 1), a.hi) AS hi
           FROM a
         )
         SELECT w.meter_id, (extract(epoch FROM r.ts) * 1000)::float8 AS ms, r.value::text AS value
-        FROM w JOIN register_readings r ON r.meter_id = w.meter_id AND r.ts >= w.lo AND r.ts <= w.hi
+        FROM w CROSS JOIN LATERAL (
+          -- A lookup per meter by the key (a plain join scanned every partition of the table per meter).
+          SELECT r.ts, r.value FROM register_readings r
+          WHERE r.meter_id = w.meter_id AND r.ts >= w.lo AND r.ts <= w.hi OFFSET 0) r
         ORDER BY w.meter_id, r.ts`,
   );
   const newByKey = new Map(newRows.map((r) => [`${r.meterId}:${r.ms}`, r]));

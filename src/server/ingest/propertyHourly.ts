@@ -20,8 +20,11 @@ function upsert(scope: SQL): SQL {
       FROM pq
       JOIN measurement_points p ON p.property_id = pq.property_id AND p.quantity = pq.quantity
         AND p.apartment_id IS NOT NULL
-      JOIN hourly_consumption h ON h.measurement_point_id = p.id
-        AND h.hour_start >= pq.h_lo AND h.hour_start < pq.h_hi
+      -- A lookup per point by the key (point, hour): as a plain join the planner kept only the point in the
+      -- index condition and read every hour of every point of the quantity (30 ms of a 1,000-row batch).
+      CROSS JOIN LATERAL (
+        SELECT h.hour_start, h.value FROM hourly_consumption h
+        WHERE h.measurement_point_id = p.id AND h.hour_start >= pq.h_lo AND h.hour_start < pq.h_hi OFFSET 0) h
       GROUP BY 1, 2, 3, 4
     )
     INSERT INTO property_hourly_rollups AS pr (property_id, quantity, hour_start, sum, area_m2, count, apartments)

@@ -4,6 +4,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pgNumberArray, queryRows } from '../db/sql.ts';
+import { newestReadingRows } from './neighbours.ts';
 import { INSERT_CHUNK, type IngestProblem, type MeterSpan, type ValidRow, widen } from './types.ts';
 
 /** What checkAgainstStored found. */
@@ -34,24 +35,26 @@ function rowsParam(rows: ValidRow[]): SQL {
 export async function checkAgainstStored(tx: Db, rows: ValidRow[]): Promise<StoredCheck> {
   const result: StoredCheck = { problems: [], duplicates: [], quarantined: [], appends: [], others: [] };
   if (rows.length === 0) return result;
-  const meterIds = [...new Set(rows.map((r) => r.meterId))];
-  // Rows before a meter's first or after its last stored reading cannot be stored; only check the rest. The
-  // same statement says which meters have suspect readings in the queue (open or rejected).
+  // Per meter, the batch's oldest row: the newest stored reading is looked for from a month before it.
+  const oldest = new Map<number, number>();
+  for (const r of rows) if (!(oldest.get(r.meterId)! <= r.ms)) oldest.set(r.meterId, r.ms);
+  const meterIds = [...oldest.keys()];
+  // Rows after a meter's last stored reading cannot be stored; only check the rest (rows before its first one
+  // are rare, backfill: they take the checked path too). The same statement says which meters have suspect
+  // readings in the queue (open or rejected).
   const bounds = await queryRows<{
     meter_id: number;
-    first_ms: number | null;
     last_ms: number | null;
     issues: boolean;
   }>(
     tx,
     sql`SELECT m.id AS meter_id,
-          (SELECT (extract(epoch FROM r.ts) * 1000)::float8 FROM register_readings r
-            WHERE r.meter_id = m.id ORDER BY r.ts LIMIT 1) AS first_ms,
-          (SELECT (extract(epoch FROM r.ts) * 1000)::float8 FROM register_readings r
-            WHERE r.meter_id = m.id ORDER BY r.ts DESC LIMIT 1) AS last_ms,
+          (SELECT (extract(epoch FROM nb.ts) * 1000)::float8
+            FROM ${newestReadingRows(sql`m.id`, sql`to_timestamp(m.oldest_ms::float8 / 1000)`, null)} nb LIMIT 1) AS last_ms,
           EXISTS (SELECT 1 FROM data_issues q WHERE q.meter_id = m.id AND q.reading_value IS NOT NULL
                     AND q.status <> 'accepted') AS issues
-        FROM unnest(${pgNumberArray(meterIds)}::int[]) AS m(id)`,
+        FROM unnest(${pgNumberArray(meterIds)}::int[], ${pgNumberArray(meterIds.map((id) => oldest.get(id)!))}::int8[])
+          AS m(id, oldest_ms)`,
   );
   const stored = new Map(bounds.map((b) => [b.meter_id, b]));
   const suspects: ValidRow[] = [];
@@ -59,13 +62,7 @@ export async function checkAgainstStored(tx: Db, rows: ValidRow[]): Promise<Stor
   for (const r of rows) {
     const b = stored.get(r.meterId);
     if (b?.issues) withIssues.push(r);
-    if (
-      !b ||
-      b.first_ms === null ||
-      b.last_ms === null ||
-      r.ms < Number(b.first_ms) ||
-      r.ms > Number(b.last_ms)
-    ) {
+    if (!b || b.last_ms === null || r.ms > Number(b.last_ms)) {
       result.appends.push(r);
     } else suspects.push(r);
   }

@@ -5,6 +5,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { pgNumberArray, pgTextArray } from '../db/sql.ts';
 import { MAX_PER_HOUR } from './bounds.ts';
 import { RESET_FRACTION } from './misread.ts';
+import { newestReadingRows } from './neighbours.ts';
 import type { MeterSpan } from './types.ts';
 
 /** The CTE `a`: per meter, the time span (lo, hi) of the new readings. */
@@ -22,8 +23,7 @@ export function spansCte(spans: MeterSpan[]): SQL {
  */
 export function neighbourSpan(fresh: boolean): SQL {
   if (fresh) return sql`a.lo AS lo, a.hi AS hi`;
-  return sql`coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts < a.lo
-                  ORDER BY r.ts DESC LIMIT 1), a.lo) AS lo,
+  return sql`coalesce((SELECT nb.ts FROM ${newestReadingRows(sql`a.meter_id`, sql`a.lo`, sql`a.lo`)} nb LIMIT 1), a.lo) AS lo,
         coalesce((SELECT r.ts FROM register_readings r WHERE r.meter_id = a.meter_id AND r.ts > a.hi
                   ORDER BY r.ts LIMIT 1), a.hi) AS hi`;
 }
