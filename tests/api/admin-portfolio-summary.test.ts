@@ -17,6 +17,7 @@ import {
   registerReadings,
   tenancies,
 } from '../../src/server/db/schema.ts';
+import { ingestBatch } from '../../src/server/ingest/ingest.ts';
 import { type AdminFixture, seedAdminFixture } from './helpers/adminFixture.ts';
 import { freshDatabase } from './helpers/db.ts';
 
@@ -90,6 +91,19 @@ describe('property summaries', () => {
     expect(stored.validUntil?.toISOString()).toBe('2026-03-11T11:00:00.000Z');
     expect(await p1Row(new Date('2026-03-11T10:59:00Z'))).toMatchObject({ metersReporting: 1 });
     expect(await p1Row(new Date('2026-03-11T11:00:01Z'))).toMatchObject({ metersReporting: 0 });
+  });
+
+  it('a reading through the ingestion path (row checks and triggers skipped for a superuser) marks it dirty too', async () => {
+    await p1Row(new Date('2026-03-11T12:00:00Z'));
+    expect((await summary(fx.p1)).dirty).toBe(false);
+    const receipt = await ingestBatch(
+      database.db,
+      [{ line: 1, meterNumber: 'S-1', ts: '2026-03-11T11:00:00Z', value: '6' }],
+      { now: new Date('2026-03-11T12:00:00Z') },
+    );
+    expect(receipt.results.map((r) => r.status)).toEqual(['accepted']);
+    expect((await summary(fx.p1)).dirty).toBe(true);
+    expect(await p1Row(new Date('2026-03-11T12:00:00Z'))).toMatchObject({ metersReporting: 1 });
   });
 
   it('a tenancy ends at the end of its last day', async () => {

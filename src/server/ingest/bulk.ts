@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
-import { beginBatch, derive, refreshLastReading } from './derive.ts';
+import { beginBatch, derive, refreshLastReading, skipRowChecks } from './derive.ts';
 import { insertReadingsSql } from './readings.ts';
 import {
   HOUR_MS,
@@ -165,6 +165,8 @@ export async function bulkLoadIntoEmpty(
     options.timings,
     wholeHourSpans(meters, spans, shapes),
   );
+  // Triggers back on (beginBatch turned them off), so this update reaches the portfolio summaries' trigger.
+  await skipRowChecks(tx, false);
   await refreshLastReading(tx, all);
   return { rows, newReadings: rows, hoursUpdated, daysUpdated };
 }

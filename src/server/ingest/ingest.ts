@@ -195,8 +195,9 @@ export async function ingestBatch(
       if (!bulk) await skipRowChecks(tx, true);
       const out = await insertReadings(tx, appends, others);
       if (!bulk) {
-        await refreshLastReading(tx, out.spans);
+        // Checks and triggers back on first: the meters' update must reach the portfolio summaries' trigger.
         await skipRowChecks(tx, false);
+        await refreshLastReading(tx, out.spans);
       }
       return out;
     });
@@ -219,6 +220,8 @@ export async function ingestBatch(
             quarantine.clearedDays,
           )
         : { hoursUpdated: 0, daysUpdated: 0 };
+    // Triggers back on, so the meters' update below reaches the portfolio summaries' trigger (migration 0017).
+    if (spans.length > 0) await skipRowChecks(tx, false);
     // A bulk batch skipped the trigger that keeps this (beginBatch).
     if (bulk) await refreshLastReading(tx, spans);
     const results: RowReceipt[] = [
