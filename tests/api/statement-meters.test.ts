@@ -105,14 +105,12 @@ beforeAll(async () => {
         readingKind: 'register',
       })
       .returning();
-    await db
-      .insert(meters)
-      .values({
-        measurementPointId: p!.id,
-        number,
-        legacyKind: quantity === 'hca' ? 'radiator' : 'hotwater',
-        installedAt: new Date(installedAt),
-      });
+    await db.insert(meters).values({
+      measurementPointId: p!.id,
+      number,
+      legacyKind: quantity === 'hca' ? 'radiator' : 'hotwater',
+      installedAt: new Date(installedAt),
+    });
   };
   await meter(apartmentA, dk.propertyId, 'hca', 'Living room', 'HCA-1');
   await meter(apartmentA, dk.propertyId, 'hca', 'Bedroom', 'HCA-2');
