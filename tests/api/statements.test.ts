@@ -14,10 +14,12 @@ import { signAccessToken } from '../../src/server/auth/tokens.ts';
 import type { Database } from '../../src/server/db/client.ts';
 import { allocationStatements, tenancies } from '../../src/server/db/schema.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
+import { backfillDemo } from '../../src/server/demo/backfill.ts';
 import { seedDemo } from '../../src/server/demo/seed.ts';
 import { seedDemoStatements } from '../../src/server/demo/statements.ts';
 import { handleStatementDownload } from '../../src/server/statements/download.ts';
 import { importStatementFile, StatementImportError } from '../../src/server/statements/import.ts';
+import type { StatementDetails } from '../../src/server/statements/model.ts';
 import { createTestApi, errorCode, gql, type TestApi } from './helpers/api.ts';
 import { freshDatabase, testEngine } from './helpers/db.ts';
 import { type Fixture, seedFixture } from './helpers/fixtures.ts';
@@ -400,4 +402,38 @@ describe(`demo statements from the demo's meters (${testEngine})`, () => {
     for (const st of older)
       expect((st.details as { consumption: { unit: string } }).consumption.unit).toBe('hca-unit');
   });
+});
+
+describe(`demo statements once the backfill reaches the year (${testEngine})`, () => {
+  let database: Database;
+  const now = new Date('2026-06-03T10:00:00Z');
+  beforeAll(async () => {
+    database = await freshDatabase();
+    // First start with one recent day (DEMO_FIRST_DAYS): the heating year 2025-06-01 – 2026-05-31 has no meters.
+    // 6 days of history reach back into the year's last days (May 2026), once backfilled.
+    await seedDemo(database.db, { now, days: 6, apartments: 2, recentDays: 1 });
+  }, 300_000);
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('replaces the drawn statements of a year with ones that agree with the meters, one per tenancy', async () => {
+    const ofYear = () =>
+      database.db.select().from(allocationStatements).where(eq(allocationStatements.periodEnd, '2026-05-31'));
+    await seedDemoStatements(database.db, now);
+    const drawn = await ofYear();
+    expect(drawn.length).toBeGreaterThan(0);
+    for (const st of drawn) expect((st.details as StatementDetails).consumption.unit).toBe('hca-unit');
+    await backfillDemo(database.db);
+    expect(await seedDemoStatements(database.db, now)).toBeGreaterThan(0);
+    const metered = await ofYear();
+    expect(metered.map((st) => st.tenancyId).sort()).toEqual(drawn.map((st) => st.tenancyId).sort());
+    for (const st of metered) {
+      expect((st.details as StatementDetails).consumption.unit).toBe('kilo-watt-hour');
+      expect(st.periodStart > '2026-05-20').toBe(true);
+    }
+    // A second run changes nothing.
+    expect(await seedDemoStatements(database.db, now)).toBe(0);
+    expect((await ofYear()).map((st) => st.id)).toEqual(metered.map((st) => st.id));
+  }, 300_000);
 });

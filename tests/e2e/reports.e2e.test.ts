@@ -281,6 +281,46 @@ test.describe
       const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
       expect(text).toContain('Heating cost statement');
       expect(text).toContain('7. Your right to object');
+      // Read back against the numbers: the balance and the meter readings the account API gives for it.
+      const login = await page.request.post('/api/account/graphql', {
+        data: {
+          query: `mutation { tokenAuth(email: "tenant@demo.test", password: "${PASSWORD}") { token } }`,
+        },
+      });
+      const token = ((await login.json()) as { data: { tokenAuth: { token: string } } }).data.tokenAuth.token;
+      const tenancy = /\/t\/(\d+)\//.exec(page.url())![1];
+      const answer = await page.request.post('/api/account/graphql', {
+        headers: { authorization: `Bearer ${token}` },
+        data: {
+          query: `{ allocationStatements(tenancyId: "${tenancy}") { balance currency
+            meterReadings { meterNumber startValue endValue consumption } } }`,
+        },
+      });
+      const [statement] = (
+        (await answer.json()) as {
+          data: {
+            allocationStatements: {
+              balance: string;
+              currency: string;
+              meterReadings: { meterNumber: string; startValue: number | null; endValue: number | null }[];
+            }[];
+          };
+        }
+      ).data.allocationStatements;
+      const flat = text.replace(/\s+/g, ' ');
+      const currency = new Intl.NumberFormat('en-GB', { style: 'currency', currency: statement!.currency });
+      // Intl puts a no-break space after the currency code; the PDF's Helvetica text has a plain one.
+      const money = { format: (x: number) => currency.format(x).replace(/\u00a0/g, ' ') };
+      const balance = Number(statement!.balance);
+      expect(flat).toContain(
+        balance >= 0
+          ? `You pay in addition: ${money.format(balance)}`
+          : `You get back: ${money.format(-balance)}`,
+      );
+      expect(flat).toContain('12. Meter readings');
+      const n = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 3 });
+      for (const m of statement!.meterReadings.filter((r) => r.startValue !== null && r.endValue !== null))
+        expect(flat).toContain(`${m.meterNumber} ${n.format(m.startValue!)} ${n.format(m.endValue!)}`);
       // The PDF URL alone, without the bearer token, gives nothing.
       const href = (await page.request.get('/api/statements/1/pdf')).status();
       expect(href).toBe(401);

@@ -72,6 +72,18 @@ const propertyFileSchema = z.object({
     contactPhone: text.nullable().optional(),
     contactEmail: z.email().nullable().optional(),
     settings: z.array(text).default([]),
+    /**
+     * Property-level points, not in any flat: the building's supply heat meter (what the allocator estimate
+     * shares out), outdoor temperature. Allocators belong in flats.
+     */
+    measurementPoints: z
+      .array(
+        pointSchema.refine((p) => p.quantity !== 'hca', {
+          message: 'allocators (hca) belong in a flat',
+          path: ['quantity'],
+        }),
+      )
+      .default([]),
   }),
   apartments: z.array(apartmentSchema).min(1),
 });
@@ -103,17 +115,21 @@ export async function validatePropertyFile(db: Db, input: unknown): Promise<Prop
   const file = parsed.data;
   const problems: string[] = [];
   const uniqueIds = file.apartments.map((a) => a.uniqueId);
-  const meterNumbers = file.apartments.flatMap((a) =>
+  const meterNumbers = [file.property, ...file.apartments].flatMap((a) =>
     a.measurementPoints.flatMap((p) => p.meters.map((m) => m.number)),
   );
   const tenancyIds = file.apartments.flatMap((a) => a.tenancies.map((t) => t.tenancyId));
   for (const d of duplicates(uniqueIds)) problems.push(`apartment uniqueId ${d} appears more than once`);
   for (const d of duplicates(meterNumbers)) problems.push(`meter number ${d} appears more than once`);
   for (const d of duplicates(tenancyIds)) problems.push(`tenancyId ${d} appears more than once`);
-  for (const [i, a] of file.apartments.entries()) {
-    for (const [j, p] of a.measurementPoints.entries()) {
+  const owners = [
+    { path: 'property', points: file.property.measurementPoints },
+    ...file.apartments.map((a, i) => ({ path: `apartments.${i}`, points: a.measurementPoints })),
+  ];
+  for (const owner of owners) {
+    for (const [j, p] of owner.points.entries()) {
       for (const [k, m] of p.meters.entries()) {
-        const at = `apartments.${i}.measurementPoints.${j}.meters.${k}`;
+        const at = `${owner.path}.measurementPoints.${j}.meters.${k}`;
         if (m.removedAt && m.removedAt <= m.installedAt)
           problems.push(`${at}: removedAt is not after installedAt`);
         if (!m.legacyKind && !legacyKindOfQuantity(p.quantity as QuantityId)) {
@@ -182,7 +198,7 @@ export async function importProperty(
     const accountId =
       options.accountId ??
       (await tx.insert(accounts).values({ name: file.account }).returning({ id: accounts.id }))[0]!.id;
-    const { settings, ...property } = file.property;
+    const { settings, measurementPoints: propertyPoints, ...property } = file.property;
     const [created] = await tx
       .insert(properties)
       .values({
@@ -203,28 +219,17 @@ export async function importProperty(
       meters: 0,
       tenancies: 0,
     };
-    for (const a of file.apartments) {
-      const [apt] = await tx
-        .insert(apartments)
-        .values({
-          propertyId,
-          uniqueId: a.uniqueId,
-          apartment: a.apartment,
-          address: a.address,
-          zipcode: a.zipcode,
-          city: a.city,
-          areaM2: String(a.areaM2),
-          rooms: a.rooms,
-        })
-        .returning({ id: apartments.id });
-      result.apartments++;
-      for (const p of a.measurementPoints) {
+    const insertPoints = async (
+      apartmentId: number | null,
+      points: PropertyFile['property']['measurementPoints'],
+    ) => {
+      for (const p of points) {
         const info = QUANTITIES[p.quantity as QuantityId];
         const [point] = await tx
           .insert(measurementPoints)
           .values({
             propertyId,
-            apartmentId: apt!.id,
+            apartmentId,
             quantity: p.quantity,
             unit: info.unit,
             room: p.room ?? null,
@@ -245,6 +250,24 @@ export async function importProperty(
           result.meters++;
         }
       }
+    };
+    await insertPoints(null, propertyPoints);
+    for (const a of file.apartments) {
+      const [apt] = await tx
+        .insert(apartments)
+        .values({
+          propertyId,
+          uniqueId: a.uniqueId,
+          apartment: a.apartment,
+          address: a.address,
+          zipcode: a.zipcode,
+          city: a.city,
+          areaM2: String(a.areaM2),
+          rooms: a.rooms,
+        })
+        .returning({ id: apartments.id });
+      result.apartments++;
+      await insertPoints(apt!.id, a.measurementPoints);
       for (const t of a.tenancies) {
         await tx.insert(tenancies).values({
           apartmentId: apt!.id,

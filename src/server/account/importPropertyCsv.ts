@@ -75,7 +75,10 @@ export function parsePropertyCsv(text: string): ParsedPropertyCsv {
   let property: Json | null = null;
   let account: string | null = null;
   const apartments: Json[] = [];
-  const byUniqueId = new Map<string, { json: Json; index: number; points: Map<string, number> }>();
+  type Holder = { json: Json; path: string; points: Map<string, number> };
+  const byUniqueId = new Map<string, Holder>();
+  // Points with no apartment (an empty apartment_unique_id) are the property's own: its supply heat meter.
+  const propertyHolder: Holder = { json: { measurementPoints: [] }, path: 'property', points: new Map() };
   for (const { record, info } of records) {
     const line = info.lines;
     const kind = record[0]?.toLowerCase() ?? '';
@@ -92,6 +95,7 @@ export function parsePropertyCsv(text: string): ParsedPropertyCsv {
     }
     const v = Object.fromEntries(columns.map((c, i) => [c, record[i + 1] ?? ''])) as Record<string, string>;
     const apartmentOf = (id: string) => {
+      if (id === '' && kind !== 'tenancy') return propertyHolder;
       const found = byUniqueId.get(id);
       if (!found) problems.push(`line ${line}: apartment "${id}" is not defined on an earlier line`);
       return found;
@@ -139,7 +143,7 @@ export function parsePropertyCsv(text: string): ParsedPropertyCsv {
           tenancies: [],
         };
         const index = apartments.push(json) - 1;
-        byUniqueId.set(id, { json, index, points: new Map() });
+        byUniqueId.set(id, { json, path: `apartments.${index}`, points: new Map() });
         lines.set(`apartments.${index}`, line);
         break;
       }
@@ -162,7 +166,7 @@ export function parsePropertyCsv(text: string): ParsedPropertyCsv {
             meters: [],
           }) - 1;
         apt.points.set(v.name!, index);
-        lines.set(`apartments.${apt.index}.measurementPoints.${index}`, line);
+        lines.set(`${apt.path}.measurementPoints.${index}`, line);
         break;
       }
       case 'meter': {
@@ -183,7 +187,7 @@ export function parsePropertyCsv(text: string): ParsedPropertyCsv {
             removedAt: optional(v.removed_at),
             ...(v.legacy_kind ? { legacyKind: v.legacy_kind } : {}),
           }) - 1;
-        lines.set(`apartments.${apt.index}.measurementPoints.${pointIndex}.meters.${index}`, line);
+        lines.set(`${apt.path}.measurementPoints.${pointIndex}.meters.${index}`, line);
         break;
       }
       case 'tenancy': {
@@ -199,14 +203,15 @@ export function parsePropertyCsv(text: string): ParsedPropertyCsv {
             billingStart: optional(v.billing_start),
             billingEnd: optional(v.billing_end),
           }) - 1;
-        lines.set(`apartments.${apt.index}.tenancies.${index}`, line);
+        lines.set(`${apt.path}.tenancies.${index}`, line);
         break;
       }
     }
   }
   if (!property) problems.push('the file has no "property" line');
   if (problems.length) throw new PropertyImportError(problems);
-  return { file: { account, property, apartments }, lines };
+  const withPoints = { ...property!, measurementPoints: propertyHolder.json.measurementPoints };
+  return { file: { account, property: withPoints, apartments }, lines };
 }
 
 /** Rewrites "apartments.0.tenancies.1.start: …" as "line 7 (apartments.0.tenancies.1.start): …". */

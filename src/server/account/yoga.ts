@@ -3,7 +3,11 @@ import { JSONScalar } from '../graphql/json-scalar.ts';
 import { type BackendYoga, createBackendYoga, type FetchClasses } from '../graphql/yoga.ts';
 import type { ApiServices } from '../services.ts';
 import { addTenancy } from './resolvers/addTenancy.ts';
-import { allocationStatements, tenancyLatestAllocationStatement } from './resolvers/allocationStatements.ts';
+import {
+  allocationStatementSummary,
+  allocationStatements,
+  tenancyLatestAllocationStatement,
+} from './resolvers/allocationStatements.ts';
 import { allTenanciesForCurrentUser } from './resolvers/allTenanciesForCurrentUser.ts';
 import { changePassword } from './resolvers/changePassword.ts';
 import { confirmEmailChange } from './resolvers/confirmEmailChange.ts';
@@ -67,6 +71,7 @@ const resolvers: Resolvers = {
     socialAuth,
   },
   Tenancy: { latestAllocationStatement: tenancyLatestAllocationStatement },
+  AllocationStatementSummary: allocationStatementSummary,
   User: { accountHasStatements: userAccountHasStatements },
 };
 

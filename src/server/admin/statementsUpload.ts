@@ -7,11 +7,12 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { allocationStatements, apartments, tenancies } from '../db/schema.ts';
-import { importStatements, StatementImportError } from '../statements/import.ts';
+import { importStatements, meterNumbersOfTenancies, StatementImportError } from '../statements/import.ts';
 import {
   objectionDeadlineProblem,
   parseStatementJson,
   type StatementInput,
+  statementContentProblems,
   statementDay,
   statementRow,
 } from '../statements/model.ts';
@@ -131,6 +132,7 @@ async function check(
         .from(allocationStatements)
         .where(inArray(allocationStatements.tenancyId, [...idOf.values()]))
     : [];
+  const meterNumbers = await meterNumbersOfTenancies(db, [...idOf.keys()]);
   const taken = new Set(existing.map((e) => `${e.tenancyId} ${e.start} ${e.end}`));
   const seen = new Set<string>();
   for (const { file, statement: s } of parsed) {
@@ -143,6 +145,8 @@ async function check(
     const deadline = objectionDeadlineProblem(s.objectionDeadline, createdOn, property.country);
     if (deadline)
       problems.push({ file, field: 'objectionDeadline', message: `${s.objectionDeadline} ${deadline}` });
+    for (const p of statementContentProblems(s, property.country, meterNumbers.get(s.tenancy) ?? new Set()))
+      problems.push({ file, ...p });
     const key = `${id} ${s.periodStart} ${s.periodEnd}`;
     if (taken.has(key))
       problems.push({

@@ -4,7 +4,7 @@
  * reports of the last two complete months. Both are idempotent.
  */
 
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { Temporal } from 'temporal-polyfill';
@@ -169,7 +169,10 @@ function demoStatementsFor(
   });
 }
 
-/** Adds two heating years of statements for the demo tenancies that span them; skips ones already there. */
+/**
+ * Adds two heating years of statements for the demo tenancies that span them; skips ones already there, and
+ * replaces a year's stale ones when the meters now reach further into it. Returns how many were added.
+ */
 export async function seedDemoStatements(db: Db, now: Date): Promise<number> {
   let added = 0;
   const years = heatingYears(now, 2);
@@ -204,6 +207,19 @@ export async function seedDemoStatements(db: Db, now: Date): Promise<number> {
     );
     const idOf = new Map(rows.map((r) => [r.ref, Number(r.id)]));
     await db.transaction(async (tx) => {
+      // Once the meters reach into the year (the background backfill got there after the statements were first
+      // made), a statement of the year over another period (drawn units, or a shorter metered part) is the
+      // demo's own stale one: it gives way to the one that agrees with the meters.
+      if (metered)
+        await tx
+          .delete(allocationStatements)
+          .where(
+            and(
+              inArray(allocationStatements.tenancyId, [...idOf.values()]),
+              eq(allocationStatements.periodEnd, period.end),
+              ne(allocationStatements.periodStart, period.start),
+            ),
+          );
       for (const raw of inputs) {
         // The demo goes through the same checks as an operator's import file.
         const s = statementInputSchema.parse(raw);

@@ -30,6 +30,20 @@ export interface PdfLayout {
   rule(): void;
   /** A table row: the first cell left-aligned, the others right-aligned at the column edges (fractions). */
   row(cells: string[], opts?: { font?: PDFFont; edges?: number[] }): void;
+  /**
+   * Reserves `height` points of the page (a new page when they do not fit) and calls `draw` with the page, the
+   * text's left edge, the top of the space and the text width; `safe` makes a string writable in Helvetica.
+   */
+  drawing(
+    height: number,
+    draw: (area: {
+      page: PDFPage;
+      x: number;
+      top: number;
+      width: number;
+      safe: (s: string) => string;
+    }) => void,
+  ): void;
   /** Writes `footer(page, pages)` at the foot of every page; call once, last. */
   footer(footer: (page: number, pages: number) => string): void;
 }
@@ -123,6 +137,11 @@ export async function createPdfLayout(meta: { title: string; lang: string; now: 
         });
       });
       y -= height + 3;
+    },
+    drawing(height, draw) {
+      ensure(height + 4);
+      draw({ page, x: MARGIN, top: y, width, safe });
+      y -= height + 4;
     },
     footer(footer) {
       const pages = pdf.getPages();

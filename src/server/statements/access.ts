@@ -78,6 +78,7 @@ export async function statementDocument(
       landlordEmail: properties.contactEmail,
       landlordPhone: properties.contactPhone,
       propertyId: properties.id,
+      apartmentId: apartments.id,
       country: properties.country,
     })
     .from(allocationStatements)
@@ -116,5 +117,23 @@ export async function previousStatement(
     )
     .orderBy(desc(allocationStatements.id))
     .limit(1);
+  return row ? { ...row, details: row.details as StatementDetails } : null;
+}
+
+/** What a statement's meter readings and CO₂ split need: its flat, the property's country, period and details. */
+export async function statementBasis(db: Db, statementId: number) {
+  const [row] = await db
+    .select({
+      apartmentId: tenancies.apartmentId,
+      country: properties.country,
+      periodStart: allocationStatements.periodStart,
+      periodEnd: allocationStatements.periodEnd,
+      details: allocationStatements.details,
+    })
+    .from(allocationStatements)
+    .innerJoin(tenancies, eq(tenancies.id, allocationStatements.tenancyId))
+    .innerJoin(apartments, eq(apartments.id, tenancies.apartmentId))
+    .innerJoin(properties, eq(properties.id, apartments.propertyId))
+    .where(eq(allocationStatements.id, statementId));
   return row ? { ...row, details: row.details as StatementDetails } : null;
 }

@@ -14,6 +14,7 @@ import { readReportSettings } from '../reports/settings.ts';
 import type { ApiServices } from '../services.ts';
 import { previousStatement, statementDocument, statementFileName } from './access.ts';
 import { statementExtras } from './extras.ts';
+import { scaleFactors, statementMeterReadings } from './meters.ts';
 import { renderStatementPdf } from './pdf.ts';
 
 const json = (status: number, code: string, message: string) =>
@@ -52,6 +53,7 @@ export async function handleStatementDownload(
       dispute: disputeBodies(settings, document.country),
       consumer: consumerOrganisation(settings, document.country),
     },
+    await statementMeterReadings(db, document.apartmentId, document, scaleFactors(document.details)),
   );
   const bytes = await renderStatementPdf(document, lang, new Date(), extras);
   return new Response(new Uint8Array(bytes), {

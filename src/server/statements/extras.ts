@@ -4,8 +4,10 @@
  * last year at this period's weather, and the property's supply, fees and bodies. Pure: figures from the stored
  * statement, the tenancy's previous statement and the property's report settings.
  */
+import { type Co2CostSplit, co2CostSplit } from '../../lib/co2CostSplit.ts';
 import { climateCorrect } from '../../lib/degreeDays.ts';
 import type { Body, PropertyReportSettings } from '../../lib/reportSettings.ts';
+import type { StatementMeterReading } from './meters.ts';
 import type { StatementDetails } from './model.ts';
 
 /** The tenancy's statement of the period just before, as far as the comparison needs it. */
@@ -31,14 +33,53 @@ export interface StatementExtras {
   } | null;
   settings: PropertyReportSettings;
   bodies: { dispute: Body[]; consumer: Body };
+  /** The flat's meters with their readings at the period's start and end (statementMeterReadings). */
+  meters: StatementMeterReading[];
+  /** German properties with a CO₂ basis: the CO2KostAufG split (amounts in minor units). */
+  co2Split: Co2CostSplit | null;
+}
+
+/** Days from one ISO date to another, both inclusive. */
+const daysOf = (start: string, end: string) =>
+  Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1;
+
+/**
+ * The CO2KostAufG split of a German property's statement: the building's emissions over its area per year give
+ * the stage; the tenant's CO₂ cost is the building's by the tenant's share of the heating and hot-water cost.
+ */
+export function statementCo2Split(
+  s: { periodStart: string; periodEnd: string; details: StatementDetails },
+  country: string,
+): Co2CostSplit | null {
+  const { co2, expenses, area } = s.details;
+  if (country !== 'DE' || !co2) return null;
+  const heat = expenses.filter((e) => e.type === 'heating' || e.type === 'hot-water');
+  const minor = (x: string) => Math.round(Number(x) * 100);
+  const total = heat.reduce((sum, e) => sum + minor(e.propertyTotal), 0);
+  const tenant = heat.reduce((sum, e) => sum + minor(e.tenantFixed) + minor(e.tenantVariable), 0);
+  return co2CostSplit({
+    buildingKg: co2.buildingKg,
+    areaM2: area.propertyM2,
+    days: daysOf(s.periodStart, s.periodEnd),
+    co2Cost: minor(co2.cost),
+    heatShare: total > 0 ? tenant / total : 0,
+  });
 }
 
 /** Computes the extras of one statement. */
 export function statementExtras(
-  s: { fixedSharePercent: string; variableSharePercent: string; details: StatementDetails },
+  s: {
+    periodStart: string;
+    periodEnd: string;
+    fixedSharePercent: string;
+    variableSharePercent: string;
+    details: StatementDetails;
+    country: string;
+  },
   previous: PreviousStatement | null,
   settings: PropertyReportSettings,
   bodies: StatementExtras['bodies'],
+  meters: StatementMeterReading[] = [],
 ): StatementExtras {
   const { area, consumption, degreeDays } = s.details;
   const prices = s.details.expenses.map((e) => ({
@@ -77,5 +118,7 @@ export function statementExtras(
     lastYear,
     settings,
     bodies,
+    meters,
+    co2Split: statementCo2Split(s, s.country),
   };
 }

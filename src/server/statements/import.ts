@@ -5,12 +5,20 @@
 import { readFile } from 'node:fs/promises';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { allocationStatements, apartments, properties, tenancies } from '../db/schema.ts';
+import {
+  allocationStatements,
+  apartments,
+  measurementPoints,
+  meters,
+  properties,
+  tenancies,
+} from '../db/schema.ts';
 import {
   describeIssues,
   objectionDeadlineProblem,
   parseStatementJson,
   type StatementInput,
+  statementContentProblems,
   statementDay,
   statementRow,
 } from './model.ts';
@@ -40,6 +48,21 @@ export function parseStatementFile(text: string): StatementInput[] {
   return result.data;
 }
 
+/** The meter numbers of each tenancy's flat (tenancies.tenancy_id → numbers), for the statements' scale factors. */
+export async function meterNumbersOfTenancies(db: Db, refs: string[]): Promise<Map<string, Set<string>>> {
+  const rows = refs.length
+    ? await db
+        .select({ ref: tenancies.tenancyId, number: meters.number })
+        .from(tenancies)
+        .innerJoin(measurementPoints, eq(measurementPoints.apartmentId, tenancies.apartmentId))
+        .innerJoin(meters, eq(meters.measurementPointId, measurementPoints.id))
+        .where(inArray(tenancies.tenancyId, refs))
+    : [];
+  const byRef = new Map<string, Set<string>>(refs.map((r) => [r, new Set()]));
+  for (const r of rows) byRef.get(r.ref)?.add(r.number);
+  return byRef;
+}
+
 /**
  * Writes validated statements in one transaction, made `now`; unknown tenancies, periods already imported and
  * objection deadlines that break the rule (objectionDeadlineProblem: 6 weeks from receipt in Denmark, never
@@ -61,11 +84,15 @@ export async function importStatements(
   const countryOf = new Map(found.map((t) => [t.ref, t.country]));
   const problems = refs.filter((r) => !idOf.has(r)).map((r) => `  - tenancy: no tenancy "${r}"`);
   const createdOn = statementDay(now);
+  const meterNumbers = await meterNumbersOfTenancies(db, refs);
   const keys = new Set<string>();
   for (const s of statements) {
     const country = countryOf.get(s.tenancy);
     const deadline = country && objectionDeadlineProblem(s.objectionDeadline, createdOn, country);
     if (deadline) problems.push(`  - ${s.tenancy}: objectionDeadline ${s.objectionDeadline} ${deadline}`);
+    if (country)
+      for (const p of statementContentProblems(s, country, meterNumbers.get(s.tenancy) ?? new Set()))
+        problems.push(`  - ${s.tenancy}: ${p.field}: ${p.message}`);
     const key = `${s.tenancy} ${s.periodStart} ${s.periodEnd}`;
     if (keys.has(key))
       problems.push(`  - ${s.tenancy}: the period ${s.periodStart}–${s.periodEnd} is in the file twice`);

@@ -73,6 +73,22 @@ export const statementInputSchema = z
     balance: money.optional(),
     degreeDays: z.object({ period: z.number().min(0), normalYear: z.number().positive() }),
     objectionDeadline: isoDate,
+    /** Scale factors of the flat's meters (allocators' rating factors); a meter not listed has factor 1. */
+    meters: z
+      .array(
+        z
+          .object({ number: z.string().trim().min(1).max(100), scaleFactor: z.number().positive().max(1000) })
+          .strict(),
+      )
+      .optional(),
+    /**
+     * German properties (CO2KostAufG): the building's CO₂ emissions over the period in kg and their cost, as
+     * the fuel supplier's invoice states them.
+     */
+    co2: z
+      .object({ buildingKg: z.number().min(0), cost: nonNegativeMoney })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((s, ctx) => {
@@ -103,6 +119,11 @@ export const statementInputSchema = z
           ['expenses', i, 'tenantVariable'],
           `should be about ${(variable / 100).toFixed(2)} (variable share by consumption)`,
         );
+    });
+    const numbers = new Set<string>();
+    s.meters?.forEach((m, i) => {
+      if (numbers.has(m.number)) issue(['meters', i, 'number'], `meter "${m.number}" is listed twice`);
+      numbers.add(m.number);
     });
     const shares = s.expenses.reduce((sum, e) => sum + e.tenantFixed + e.tenantVariable, 0);
     if (s.balance !== undefined && s.balance !== shares - s.advancePayments)
@@ -141,6 +162,10 @@ export interface StatementDetails {
   area: { tenantM2: number; propertyM2: number };
   consumption: { unit: string; tenant: number; property: number };
   degreeDays: { period: number; normalYear: number };
+  /** Scale factors by meter number (absent: every meter's factor is 1). */
+  meters?: { number: string; scaleFactor: number }[];
+  /** CO2KostAufG basis of a German property: emissions (kg) and their cost (decimal string). */
+  co2?: { buildingKg: number; cost: string };
 }
 
 /** The row values for one validated statement. */
@@ -157,6 +182,8 @@ export function statementRow(s: StatementInput) {
     area: s.area,
     consumption: s.consumption,
     degreeDays: s.degreeDays,
+    ...(s.meters ? { meters: s.meters } : {}),
+    ...(s.co2 ? { co2: { buildingKg: s.co2.buildingKg, cost: minorToDecimal(s.co2.cost) } } : {}),
   };
   return {
     periodStart: s.periodStart,
@@ -206,6 +233,36 @@ export function objectionDeadlineProblem(
   if (deadline < earliest)
     return `must be at least ${OBJECTION_WEEKS[country]} weeks after the statement reaches the tenant: ${earliest} or later for a statement made on ${createdOn}`;
   return null;
+}
+
+/**
+ * What a statement's content must agree with beyond its own arithmetic: its scale factors name meters of the
+ * tenancy's flat (`meterNumbers`), and the CO2KostAufG basis is given for a German property's heating and only
+ * there. Returns field problems; empty when it keeps the rules. Shared by the import and the console's check.
+ */
+export function statementContentProblems(
+  s: StatementInput,
+  country: string,
+  meterNumbers: ReadonlySet<string>,
+): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
+  s.meters?.forEach((m, i) => {
+    if (!meterNumbers.has(m.number))
+      problems.push({
+        field: `meters.${i}.number`,
+        message: `"${m.number}" is not a meter of the tenancy's flat`,
+      });
+  });
+  const heats = s.expenses.some((e) => e.type === 'heating' || e.type === 'hot-water');
+  if (s.co2 && country !== 'DE')
+    problems.push({ field: 'co2', message: 'applies to German properties only (CO2KostAufG)' });
+  if (!s.co2 && country === 'DE' && heats)
+    problems.push({
+      field: 'co2',
+      message:
+        "is needed for a German property's heating: the building's CO₂ in kg and its cost (CO2KostAufG §7)",
+    });
+  return problems;
 }
 
 /** zod issues as "path: message" lines, for the CLI. */

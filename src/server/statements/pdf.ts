@@ -8,6 +8,7 @@ import type { Language } from '../../lib/languages.ts';
 import { createPdfLayout, MUTED, type PdfLayout } from '../pdf/layout.ts';
 import type { StatementExtras } from './extras.ts';
 import type { StatementDetails } from './model.ts';
+import { drawLastYearGraph, writeCo2Split, writeMeterReadings } from './pdfSections.ts';
 import { reportsT } from './texts.ts';
 
 /** What the PDF shows: the stored statement plus the tenancy and landlord it belongs to. */
@@ -34,6 +35,7 @@ export interface StatementDocument {
   landlordPhone: string | null;
   tenancyId: number;
   propertyId: number;
+  apartmentId: number;
   country: string;
 }
 
@@ -171,7 +173,7 @@ export async function renderStatementPdf(
   return layout.pdf.save();
 }
 
-interface Formatters {
+export interface Formatters {
   t: ReturnType<typeof reportsT>;
   amount: (x: string | number) => string;
   number: (x: number, digits?: number) => string;
@@ -223,6 +225,7 @@ function writeExtras(layout: PdfLayout, x: StatementExtras, s: StatementDocument
         })
       : t('pdf.no_last_year'),
   );
+  if (x.lastYear) drawLastYearGraph(layout, x.lastYear, unit, f);
 
   heading(t('pdf.s10'));
   const { settings } = x;
@@ -251,4 +254,7 @@ function writeExtras(layout: PdfLayout, x: StatementExtras, s: StatementDocument
   text(t('report.bodies_intro'), { gap: 2 });
   for (const b of [...x.bodies.dispute, x.bodies.consumer])
     text(`${t(`bodies.${b.kind}`)}: ${b.name}, ${b.url}`, { gap: 0 });
+
+  writeMeterReadings(layout, x, s, f);
+  writeCo2Split(layout, x, s, f);
 }
