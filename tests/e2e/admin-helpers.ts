@@ -1,5 +1,5 @@
 /** What the console's e2e tests share: the demo operators' second factor and a login through /admin/login. */
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { PASSWORD } from './helpers.ts';
 
@@ -91,4 +91,55 @@ export async function operatorToken(request: APIRequestContext, email = ORG_ADMI
     { c: operatorLogin.challenge, code: await freshTotp(email) },
   );
   return operatorSecondFactor.token;
+}
+
+/**
+ * Fresh activation codes for running tenancies that have no member yet, issued by the demo's organisation admin
+ * (inviteTenant without an address: a code for a letter). Each code is for another tenancy, taken from the last
+ * apartments first, so the demo's published code (DEMOACTIVATE) keeps its own vacant tenancy. For tests that sign
+ * up or add a tenancy, and for their retries, which cannot use a spent code again.
+ */
+export async function freshActivationCodes(browser: Browser, count: number): Promise<string[]> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await logInToConsole(page);
+    const token = await page.evaluate(() => localStorage.getItem('adminToken'));
+    expect(token).toBeTruthy();
+    const { properties } = await adminApi<{ properties: { id: string }[] }>(
+      page.request,
+      '{ properties { id } }',
+      {},
+      token!,
+    );
+    const free: string[] = [];
+    for (const property of properties) {
+      const { tenancyApartments } = await adminApi<{
+        tenancyApartments: { tenancies: { id: string; end: string | null; members: unknown[] }[] }[];
+      }>(
+        page.request,
+        'query ($p: ID!) { tenancyApartments(propertyId: $p) { tenancies { id end members { userId } } } }',
+        { p: property.id },
+        token!,
+      );
+      for (const apartment of tenancyApartments)
+        for (const tenancy of apartment.tenancies)
+          if (tenancy.end === null && tenancy.members.length === 0) free.push(tenancy.id);
+    }
+    const chosen = free.reverse().slice(0, count);
+    expect(chosen).toHaveLength(count);
+    const codes: string[] = [];
+    for (const tenancyId of chosen) {
+      const { inviteTenant } = await adminApi<{ inviteTenant: { activationCode: string } }>(
+        page.request,
+        'mutation ($t: ID!) { inviteTenant(tenancyId: $t) { activationCode } }',
+        { t: tenancyId },
+        token!,
+      );
+      codes.push(inviteTenant.activationCode);
+    }
+    return codes;
+  } finally {
+    await context.close();
+  }
 }

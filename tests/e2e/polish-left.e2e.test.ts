@@ -1,0 +1,90 @@
+/**
+ * Issue 25's items left after session 5, in Chromium: the dashboard's indoor-climate card with the latest values
+ * and their faces, a tenancy added (by the code form and by the pending-code modal) opened with a toast, the meter
+ * page named by the meter's number, and readout times in the page's language.
+ */
+import { expect, test } from '@playwright/test';
+import { freshActivationCodes } from './admin-helpers.ts';
+import { DASHBOARD, logIn, logInToDashboard, newPage, PASSWORD } from './helpers.ts';
+
+test('the indoor-climate card shows the latest temperature and humidity, each with its face', async ({
+  page,
+}) => {
+  await logInToDashboard(page, 'tenant@demo.test');
+  const now = page.getByTestId('climate-now');
+  await expect(now).toBeVisible({ timeout: 30_000 });
+  await expect(now).toContainText(/Temperature\s*[\d.]+ °C/);
+  await expect(now).toContainText(/Relative humidity\s*\d+ %/);
+  await expect(now.locator('svg.face[role="img"]')).toHaveCount(2);
+  await expect(now.locator('svg.face').first()).toHaveAttribute('aria-label', /^(Good|OK|Poor)$/);
+  await expect(page.locator('.climate-card')).toContainText(/Latest reading: \d{1,2} \w{3} \d{2}:\d{2}/);
+});
+
+test('a tenancy added by its code opens at once, selected, with a toast', async ({ browser }) => {
+  test.slow();
+  const [first, second] = await freshActivationCodes(browser, 2);
+  const page = await newPage(browser);
+  try {
+    const email = `adds.tenancies.${Date.now()}@demo.test`;
+    const created = await page.request.post('/api/account/graphql', {
+      data: {
+        query:
+          'mutation ($e: String!, $p: String!) { createEmailPasswordUser(email: $e, password: $p, language: "en") { token } }',
+        variables: { e: email, p: PASSWORD },
+      },
+    });
+    expect((await created.json()).errors).toBeUndefined();
+    await logIn(page, email);
+    await page.waitForURL(/\/no-tenancies$/, { timeout: 30_000 });
+
+    // The code form of /no-tenancies.
+    await page.getByLabel('Activation code').fill(first!);
+    await page.getByRole('button', { name: 'Add tenancy' }).click();
+    await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+    const firstTenancy = DASHBOARD.exec(new URL(page.url()).pathname)![1];
+    await expect(page.getByRole('status').filter({ hasText: 'The tenancy has been added.' })).toBeVisible();
+    await expect(page.getByTestId('toast-check')).toBeVisible();
+
+    // The pending-code modal of an app page: the new tenancy is the one opened, not the one selected before.
+    await page.evaluate((code) => localStorage.setItem('unusedActivationCode', code), second!);
+    await page.reload();
+    const dialog = page.getByRole('dialog', { name: 'Add another tenancy' });
+    await expect(dialog).toBeVisible({ timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Add tenancy' }).click();
+    await page.waitForURL((url) => DASHBOARD.test(url.pathname) && !url.pathname.includes(firstTenancy!), {
+      timeout: 30_000,
+    });
+    await expect(page.getByRole('status').filter({ hasText: 'The tenancy has been added.' })).toBeVisible();
+    await expect(page.locator('.app-header')).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('unusedActivationCode'))).toBeNull();
+    // The new tenancy stays selected: /t/ opens it again.
+    const secondTenancy = DASHBOARD.exec(new URL(page.url()).pathname)![1];
+    await page.goto('/t/');
+    await page.waitForURL(DASHBOARD, { timeout: 30_000 });
+    expect(DASHBOARD.exec(new URL(page.url()).pathname)![1]).toBe(secondTenancy);
+  } finally {
+    await page.context().close();
+  }
+});
+
+test("a meter page's breadcrumb and title name the meter's number; readout times are localised", async ({
+  page,
+}) => {
+  const tenancy = await logInToDashboard(page, 'tenant@demo.test');
+  await page.goto(`/t/${tenancy}/consumption/heat-energy`);
+  const meterLink = page.getByTestId('meter-table').locator('tbody a').first();
+  await expect(meterLink).toHaveAttribute('href', /\/meter\/\d+$/, { timeout: 30_000 });
+  const href = (await meterLink.getAttribute('href'))!;
+  const internalId = href.split('/').at(-1)!;
+  await page.goto(href);
+  const number = (await page.getByTestId('meter-number').locator('strong').textContent({ timeout: 30_000 }))!;
+  expect(number).toMatch(/^EN-/);
+  const current = page.locator('.breadcrumbs [aria-current="page"]');
+  await expect(current).toHaveText(`Meter ${number}`);
+  await expect(page).toHaveTitle(new RegExp(`^Meter ${number} · `));
+  expect(await page.title()).not.toContain(`Meter ${internalId} `);
+  // "27 Nov 2026 14:03", not "2026-11-27 14:03".
+  const times = page.locator('.readout-time');
+  await expect(times).toHaveCount(2);
+  for (const text of await times.allTextContents()) expect(text).toMatch(/^\d{1,2} \w{3} \d{4} \d{2}:\d{2}$/);
+});
