@@ -9,7 +9,7 @@ import {
   type TenancyDashboard,
   useTenancyDashboard,
 } from '../../client/operations/tenancyDashboard.ts';
-import { formatCo2Grams, formatNumber } from '../../lib/format.ts';
+import { formatCo2, formatNumber } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import {
   ratingBasisPeriod,
@@ -290,7 +290,7 @@ function Extras({
           <NoData inline />
         ) : (
           <>
-            <p data-testid="co2-total">{t('dashboard.co2_total', { value: formatCo2Grams(grams, lang) })}</p>
+            <p data-testid="co2-total">{t('dashboard.co2_total', { value: formatCo2(grams, lang) })}</p>
             <FunFacts grams={grams} limit={1} />
           </>
         )}
