@@ -14,3 +14,14 @@ describe('standaloneFormat (CO₂ KPI tiles)', () => {
     expect(standaloneFormat(heat, 1e9)).toBe(heat);
   });
 });
+
+describe('valueFormat: the hca plural of SPEC §9 follows the value as shown', () => {
+  it('rounds before choosing the word', () => {
+    const en = valueFormat('hca', 'HOURLY_VALUES', 'en');
+    expect(en.format(0.4)).toBe('0 units');
+    expect(en.format(1.4)).toBe('1 unit');
+    expect(en.format(1.6)).toBe('2 units');
+    expect(valueFormat('hca', 'HOURLY_VALUES', 'nb').format(1.2)).toBe('1 enhet');
+    expect(valueFormat('hca', 'HOURLY_VALUES', 'nb').format(0.2)).toBe('0 enheter');
+  });
+});

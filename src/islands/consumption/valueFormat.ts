@@ -7,6 +7,7 @@ import {
   moneyFormat,
   PER_M2,
   quantityDecimals,
+  roundTo,
   unitSymbol,
 } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
@@ -76,7 +77,8 @@ export function valueFormat(
     format: (v) =>
       v === null || !Number.isFinite(v)
         ? '–'
-        : `${formatNumber(v, lang, { minimumFractionDigits: decimals.min, maximumFractionDigits: decimals.max })} ${unitSymbol(quantity, v, lang)}${suffix}`.trim(),
+        : // SPEC §9's plural follows the value as shown: an hour's 0.4 hca units reads "0 units", 1.4 "1 unit".
+          `${formatNumber(v, lang, { minimumFractionDigits: decimals.min, maximumFractionDigits: decimals.max })} ${unitSymbol(quantity, roundTo(v, decimals.max), lang)}${suffix}`.trim(),
     unit: `${unitSymbol(quantity, 2, lang)}${suffix}`.trim(),
     decimals: decimals.max,
   };
