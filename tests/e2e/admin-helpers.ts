@@ -94,10 +94,10 @@ export async function operatorToken(request: APIRequestContext, email = ORG_ADMI
 }
 
 /**
- * Fresh activation codes for running tenancies that have no member yet, issued by the demo's organisation admin
- * (inviteTenant without an address: a code for a letter). Each code is for another tenancy, taken from the last
- * apartments first, so the demo's published code (DEMOACTIVATE) keeps its own vacant tenancy. For tests that sign
- * up or add a tenancy, and for their retries, which cannot use a spent code again.
+ * Fresh activation codes for running tenancies, each for another tenancy, issued by the demo's organisation admin
+ * (inviteTenant without an address: a code for a letter). Tenancies without members come first, then the last
+ * apartments' (a code is refused only to a user already on its tenancy, so co-tenants join this way too). For tests
+ * that sign up or add a tenancy, and for their retries, which cannot use a spent code again.
  */
 export async function freshActivationCodes(browser: Browser, count: number): Promise<string[]> {
   const context = await browser.newContext();
@@ -112,7 +112,7 @@ export async function freshActivationCodes(browser: Browser, count: number): Pro
       {},
       token!,
     );
-    const free: string[] = [];
+    const running: { id: string; members: number }[] = [];
     for (const property of properties) {
       const { tenancyApartments } = await adminApi<{
         tenancyApartments: { tenancies: { id: string; end: string | null; members: unknown[] }[] }[];
@@ -124,9 +124,13 @@ export async function freshActivationCodes(browser: Browser, count: number): Pro
       );
       for (const apartment of tenancyApartments)
         for (const tenancy of apartment.tenancies)
-          if (tenancy.end === null && tenancy.members.length === 0) free.push(tenancy.id);
+          if (tenancy.end === null) running.push({ id: tenancy.id, members: tenancy.members.length });
     }
-    const chosen = free.reverse().slice(0, count);
+    const chosen = running
+      .reverse()
+      .sort((a, b) => Number(a.members > 0) - Number(b.members > 0))
+      .slice(0, count)
+      .map((t) => t.id);
     expect(chosen).toHaveLength(count);
     const codes: string[] = [];
     for (const tenancyId of chosen) {

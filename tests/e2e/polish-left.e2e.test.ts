@@ -88,3 +88,65 @@ test("a meter page's breadcrumb and title name the meter's number; readout times
   await expect(times).toHaveCount(2);
   for (const text of await times.allTextContents()) expect(text).toMatch(/^\d{1,2} \w{3} \d{4} \d{2}:\d{2}$/);
 });
+
+test('screenshots of the pages these items changed', async ({ browser, baseURL }) => {
+  const shots = process.env.E2E_SCREENSHOTS;
+  test.skip(!shots, 'only when E2E_SCREENSHOTS names a folder');
+  test.setTimeout(600_000);
+  const page = await newPage(browser);
+  try {
+    const tenancy = await logInToDashboard(page, 'tenant@demo.test');
+    const accept = page.getByRole('button', { name: 'Accept' });
+    if (await accept.isVisible()) await accept.click();
+    const snap = async (name: string, lang: string) => {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      for (const width of [390, 1400]) {
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+        await page.waitForTimeout(400);
+        await page.screenshot({ path: `${shots}/${name}-${lang}-${width}.png`, fullPage: true });
+      }
+      await page.setViewportSize({ width: 1400, height: 900 });
+    };
+    const settled = () =>
+      expect(page.locator('.spinner-inline, .chart-skeleton, .placeholder, .placeholder-line')).toHaveCount(
+        0,
+        {
+          timeout: 30_000,
+        },
+      );
+    await page.goto(`/t/${tenancy}/consumption/heat-energy`);
+    const meterHref = (await page
+      .getByTestId('meter-table')
+      .locator('tbody a')
+      .first()
+      .getAttribute('href'))!;
+    for (const lang of ['en', 'da', 'nb'] as const) {
+      await page.context().addCookies([{ name: 'lang', value: lang, url: baseURL! }]);
+      await page.evaluate((l) => localStorage.setItem('language', l), lang);
+      await page.goto(`/t/${tenancy}/`);
+      await expect(page.getByTestId('climate-now')).toBeVisible({ timeout: 30_000 });
+      await settled();
+      await snap('dashboard', lang);
+      await page.goto(meterHref);
+      await expect(page.getByTestId('meter-number')).toBeVisible({ timeout: 30_000 });
+      await snap('meter', lang);
+      // A one-day custom period.
+      const day = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+      await page.goto(`/t/${tenancy}/consumption/hca?startDate=${day}&endDate=${day}`);
+      await page.waitForTimeout(2500);
+      await snap('hca-one-day', lang);
+      await page.goto(`/t/${tenancy}/consumption/heat-energy`);
+      await page.getByRole('radio', { name: 'CO₂' }).or(page.getByLabel('CO₂')).first().check();
+      await page.waitForTimeout(2500);
+      await snap('heat-co2', lang);
+      await page.goto(`/t/${tenancy}/alarms`);
+      await page.waitForTimeout(1500);
+      await snap('alarms', lang);
+      await page.goto(`/t/${tenancy}/profile`);
+      await page.waitForTimeout(1500);
+      await snap('profile', lang);
+    }
+  } finally {
+    await page.context().close();
+  }
+});
