@@ -144,6 +144,34 @@ test('layout: KPI figures keep their face beside them, the active menu label wra
   expect([...sizes]).toEqual(['18px']);
 });
 
+test("the auth pages' language select: arrow keys only browse, Enter chooses, a pointer choice applies", async ({
+  page,
+}) => {
+  await page.goto('/login');
+  const select = page.locator('#page-language');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  // The script is on once Astro's page-load has run; the form is server-rendered before that.
+  await page.waitForFunction(() => document.readyState === 'complete');
+  await select.focus();
+  await select.press('ArrowDown');
+  const browsed = await select.inputValue();
+  expect(browsed).not.toBe('en');
+  await page.waitForTimeout(1500);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await select.press('Enter');
+  await expect(page.locator('html')).toHaveAttribute('lang', browsed, { timeout: 15_000 });
+  await expect(page.locator('#page-language')).toBeFocused();
+  // Browsing and leaving puts the page's language back.
+  await page.locator('#page-language').press('ArrowUp');
+  await page.locator('#page-language').press('Tab');
+  await expect(page.locator('#page-language')).toHaveValue(browsed);
+  await page.waitForTimeout(1000);
+  await expect(page.locator('html')).toHaveAttribute('lang', browsed);
+  // A pointer choice (selectOption acts as one) applies at once.
+  await page.locator('#page-language').selectOption('en');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en', { timeout: 15_000 });
+});
+
 test('screenshots of the pages these items changed', async ({ browser, baseURL }) => {
   const shots = process.env.E2E_SCREENSHOTS;
   test.skip(!shots, 'only when E2E_SCREENSHOTS names a folder');

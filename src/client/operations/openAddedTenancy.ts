@@ -7,7 +7,7 @@ import { UserQueryDocument } from '../gql/account.ts';
 import { authorizedRequest } from '../graphql.ts';
 
 /** The address of the tenancy not among `before`, or /t/ (the session's choice) when none is found. */
-export async function addedTenancyPath(before: ReadonlySet<string>): Promise<string> {
+async function addedTenancyPath(before: ReadonlySet<string>): Promise<string> {
   try {
     const data = await authorizedRequest('account', UserQueryDocument, {});
     const added = data.allTenanciesForCurrentUser.find((t) => !before.has(t.id));

@@ -19,7 +19,7 @@ const HUMIDITY = 'indoor-relative-humidity';
 type Latest = { value: number; timestamp: string } | null;
 
 /** The last bucket with a value of a quantity in a graph, or null. */
-export function latestValue(
+function latestValue(
   graph:
     | {
         timestamps: string[];
