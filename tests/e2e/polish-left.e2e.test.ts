@@ -107,7 +107,7 @@ test('layout: KPI figures keep their face beside them, the active menu label wra
   await page.getByLabel('CO₂').check();
   const total = page.getByTestId('kpi-total');
   await expect(total).toHaveText(/CO₂/, { timeout: 30_000 });
-  const tile = page.locator('.kpi-tile').filter({ has: total }).first();
+  const tile = total;
   const number = (await tile.locator('.kpi-number').boundingBox())!;
   const face = (await tile.locator('svg.face').boundingBox())!;
   // On the figure's line, not below it.
