@@ -134,6 +134,23 @@ export function formatQuantity(
   return parts.join(' ');
 }
 
+/**
+ * From this many grams a CO₂ figure is written in kg: five-digit gram figures and longer are hard to read, and
+ * the public report writes every CO₂ figure in kg with one decimal.
+ */
+export const CO2_KG_FROM_GRAMS = 10_000;
+
+/** Formats grams of CO₂ as kg with one decimal, as the report does, e.g. "12.3 kg CO₂"; '–' when not finite. */
+export function formatCo2Kg(grams: number, lang: Language): string {
+  if (typeof grams !== 'number' || !Number.isFinite(grams)) return MISSING;
+  return `${formatNumber(grams / 1000, lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} kg CO₂`;
+}
+
+/** A CO₂ figure standing alone: whole grams below CO2_KG_FROM_GRAMS, kg from there. */
+export function formatCo2(grams: number, lang: Language): string {
+  return Math.abs(grams) >= CO2_KG_FROM_GRAMS ? formatCo2Kg(grams, lang) : formatCo2Grams(grams, lang);
+}
+
 /** Formats grams of CO2 as whole grams, e.g. "1,234 g CO₂"; '–' when not finite. */
 export function formatCo2Grams(grams: number, lang: Language): string {
   if (typeof grams !== 'number' || !Number.isFinite(grams)) return MISSING;

@@ -1,5 +1,5 @@
 /** What the console's e2e tests share: the demo operators' second factor and a login through /admin/login. */
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { PASSWORD } from './helpers.ts';
 
@@ -91,4 +91,59 @@ export async function operatorToken(request: APIRequestContext, email = ORG_ADMI
     { c: operatorLogin.challenge, code: await freshTotp(email) },
   );
   return operatorSecondFactor.token;
+}
+
+/**
+ * Fresh activation codes for running tenancies, each for another tenancy, issued by the demo's organisation admin
+ * (inviteTenant without an address: a code for a letter). Tenancies without members come first, then the last
+ * apartments' (a code is refused only to a user already on its tenancy, so co-tenants join this way too). For tests
+ * that sign up or add a tenancy, and for their retries, which cannot use a spent code again.
+ */
+export async function freshActivationCodes(browser: Browser, count: number): Promise<string[]> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await logInToConsole(page);
+    const token = await page.evaluate(() => localStorage.getItem('adminToken'));
+    expect(token).toBeTruthy();
+    const { properties } = await adminApi<{ properties: { id: string }[] }>(
+      page.request,
+      '{ properties { id } }',
+      {},
+      token!,
+    );
+    const running: { id: string; members: number }[] = [];
+    for (const property of properties) {
+      const { tenancyApartments } = await adminApi<{
+        tenancyApartments: { tenancies: { id: string; end: string | null; members: unknown[] }[] }[];
+      }>(
+        page.request,
+        'query ($p: ID!) { tenancyApartments(propertyId: $p) { tenancies { id end members { userId } } } }',
+        { p: property.id },
+        token!,
+      );
+      for (const apartment of tenancyApartments)
+        for (const tenancy of apartment.tenancies)
+          if (tenancy.end === null) running.push({ id: tenancy.id, members: tenancy.members.length });
+    }
+    const chosen = running
+      .reverse()
+      .sort((a, b) => Number(a.members > 0) - Number(b.members > 0))
+      .slice(0, count)
+      .map((t) => t.id);
+    expect(chosen).toHaveLength(count);
+    const codes: string[] = [];
+    for (const tenancyId of chosen) {
+      const { inviteTenant } = await adminApi<{ inviteTenant: { activationCode: string } }>(
+        page.request,
+        'mutation ($t: ID!) { inviteTenant(tenancyId: $t) { activationCode } }',
+        { t: tenancyId },
+        token!,
+      );
+      codes.push(inviteTenant.activationCode);
+    }
+    return codes;
+  } finally {
+    await context.close();
+  }
 }

@@ -108,7 +108,7 @@ test.describe
       }
     });
 
-    test('the dashboard loads at most 170 KB of JS, and not the chart library', async () => {
+    test('the dashboard loads at most 172 KB of JS, and not the chart library', async () => {
       await logInToDashboard(page, 'tenant@demo.test');
       // A cold page with a warm session: what a returning tenant loads.
       const cold = await page.context().newPage();
@@ -121,7 +121,8 @@ test.describe
       // names its CSS classes, so "apexcharts" alone would flag it.
       const chart = files.filter((f) => /__apex_/.test(f.body));
       expect(chart.map((f) => f.url)).toEqual([]);
-      expect(total(files), report(files)).toBeLessThanOrEqual(170 * KB);
+      // 172 KB since the indoor-climate card's latest values (ClimateNow.tsx, issue 25): 170.4 KB measured then.
+      expect(total(files), report(files)).toBeLessThanOrEqual(172 * KB);
       await cold.close();
     });
     test('a chart page on a phone loads at most 200 KB of JS and not the chart library, until the chart is touched', async ({

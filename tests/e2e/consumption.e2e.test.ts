@@ -48,7 +48,7 @@ test.describe
         await expect(card.locator('.compact-graph-svg')).toHaveCount(1);
         await expect(card.locator(`a[href$="/consumption/${q}"]`).first()).toBeAttached();
       }
-      await expect(page.getByTestId('co2-total')).toHaveText(/[\d,]+ g CO₂/);
+      await expect(page.getByTestId('co2-total')).toHaveText(/[\d,.]+ k?g CO₂/);
       await expect(page.locator('.fun-facts li')).toHaveCount(1);
       // The menu links every consumption page of the tenancy.
       await expect(page.locator('.nav-sublink')).toHaveCount(QUANTITIES.length + 1);
@@ -204,7 +204,7 @@ test.describe
       await settle(page);
       await page.getByLabel('CO₂').check();
       await settle(page);
-      await expect(page.getByTestId('kpi-total')).toHaveText(/g CO₂/);
+      await expect(page.getByTestId('kpi-total')).toHaveText(/[\d,.]+ k?g CO₂/);
       await expect(page.locator('.fun-facts li')).toHaveCount(4);
       await page.getByLabel('Consumption', { exact: true }).check();
       await page.getByLabel('Correct for the weather (degree days)').check();

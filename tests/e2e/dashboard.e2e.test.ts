@@ -99,8 +99,10 @@ test.describe
         operations.join(', '),
       ).toHaveLength(1);
       expect(operations, operations.join(', ')).not.toContain('TenantUnits');
+      // Besides them only the indoor-climate card's latest values (one small graph request, ClimateNow.tsx).
       expect(operations.filter((name) => name !== 'Notifications').sort()).toEqual([
         'TenancyDashboard',
+        'TenantGraph',
         'UserQuery',
       ]);
 

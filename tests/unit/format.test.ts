@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  formatCo2,
   formatCo2Grams,
   formatNumber,
   formatQuantity,
@@ -203,5 +204,15 @@ describe('roundTo', () => {
     expect(Object.is(roundTo(-0.001, 2), -0)).toBe(true);
     expect(roundTo(1e21 + 1, 2)).toBe(1e21);
     expect(roundTo(Number.POSITIVE_INFINITY, 2)).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('formatCo2', () => {
+  it('keeps whole grams below 10 kg and writes kg with one decimal from there, as the report does', () => {
+    expect(formatCo2(9_999.4, 'en')).toBe('9,999 g CO₂');
+    expect(formatCo2(10_000, 'en')).toBe('10.0 kg CO₂');
+    expect(formatCo2(1_234_567, 'en')).toBe('1,234.6 kg CO₂');
+    expect(formatCo2(1_234_567, 'da')).toBe('1.234,6 kg CO₂');
+    expect(formatCo2(Number.NaN, 'nb')).toBe(MISSING);
   });
 });

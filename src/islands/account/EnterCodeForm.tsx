@@ -4,10 +4,11 @@
  */
 import { navigate } from 'astro:transitions/client';
 import { useMachine } from '@xstate/react';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { addTenancy } from '../../client/operations/addTenancy.ts';
+import { openAddedTenancy } from '../../client/operations/openAddedTenancy.ts';
 import { validateActivationCode } from '../../client/operations/validateActivationCode.ts';
 import { clearPendingCodes, pendingActivationCode, storeValidatedCode } from '../../client/pendingCode.ts';
 import { errorMessageKey, type ServerErrorCode, serverErrorCode } from '../../lib/errors.ts';
@@ -29,6 +30,9 @@ export default function EnterCodeForm({ lang, mode }: { lang: Language; mode: Mo
 
 function Form({ mode }: { mode: Mode }) {
   const { t } = useTranslation(['account', 'domain']);
+  // The toast's text in the current language, read when the code is added (the machine is made once).
+  const addedText = useRef('');
+  addedText.current = t('account:modal.added');
   const id = useId();
   const [addError, setAddError] = useState<{ code: ServerErrorCode; raw: unknown } | null>(null);
   const machine = useMemo(
@@ -50,8 +54,8 @@ function Form({ mode }: { mode: Mode }) {
               throw err;
             }
             clearPendingCodes();
-            // A full load, so the session reads the new tenancy list.
-            window.location.assign('/t/');
+            // A full load, so the session reads the new tenancy list; the new tenancy is opened, with a toast.
+            await openAddedTenancy(new Set(), addedText.current);
             return result;
           }),
         },

@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addTenancy } from '../../client/operations/addTenancy.ts';
+import { openAddedTenancy } from '../../client/operations/openAddedTenancy.ts';
 import { clearPendingCodes, pendingActivationCode } from '../../client/pendingCode.ts';
 import { type ServerErrorCode, serverErrorCode } from '../../lib/errors.ts';
 import type { Language } from '../../lib/languages.ts';
@@ -34,7 +35,8 @@ function PendingCode() {
 
 function CodeDialog({ code, onClosed }: { code: string; onClosed: () => void }) {
   const { t } = useTranslation('account');
-  const hasTenancies = useSession((s) => s.context.tenancies.length > 0);
+  const tenancies = useSession((s) => s.context.tenancies);
+  const hasTenancies = tenancies.length > 0;
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<{ code: ServerErrorCode; raw: unknown } | null>(null);
   // Closing by the close control, Escape or "Not now" forgets the code (SPEC §3: the code is used once).
@@ -62,9 +64,11 @@ function CodeDialog({ code, onClosed }: { code: string; onClosed: () => void }) 
             setBusy(true);
             setFailure(null);
             try {
+              const before = new Set(tenancies.map((x) => x.id));
               await addTenancy(code);
               clearPendingCodes();
-              window.location.assign('/t/');
+              // SPEC §9 toast, on the new tenancy's dashboard (it is selected there).
+              await openAddedTenancy(before, t('modal.added'));
             } catch (err) {
               setFailure({ code: serverErrorCode(err), raw: err });
               // SPEC §8: a used code is shown for 3 s, then the modal closes and the code is forgotten.

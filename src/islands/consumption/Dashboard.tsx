@@ -9,7 +9,7 @@ import {
   type TenancyDashboard,
   useTenancyDashboard,
 } from '../../client/operations/tenancyDashboard.ts';
-import { formatCo2Grams, formatNumber } from '../../lib/format.ts';
+import { formatCo2, formatNumber } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import {
   ratingBasisPeriod,
@@ -21,6 +21,7 @@ import { type QuantityId, quantityKey } from '../../lib/quantities.ts';
 import { consumptionRating, ratingKey } from '../../lib/ratings.ts';
 import { tenancyQuantities } from '../../lib/tenancyQuantities.ts';
 import { Providers } from '../shared/Providers.tsx';
+import { ClimateNow } from './ClimateNow.tsx';
 import { FunFacts } from './FunFacts.tsx';
 import { GraphPanel } from './GraphPanel.tsx';
 import { quantityGraphModel } from './graphModel.ts';
@@ -43,7 +44,7 @@ export default function Dashboard({ lang }: { lang: Language }) {
 function DashboardView() {
   const { t } = useTranslation(['consumption', 'domain', 'common']);
   // The units come with the dashboard's own request (tenancyDashboard), not before it.
-  const { lang, ready, tenancy, hasHourlyData, userId } = useTenancyData({ fetchUnits: false });
+  const { lang, ready, tenancy, unit, hasHourlyData, userId } = useTenancyData({ fetchUnits: false });
   const state = usePeriod('default', hasHourlyData);
   const { period, comparison, serverResolution: resolution } = state;
   const { consumption: quantities, climate } = useMemo(
@@ -125,8 +126,11 @@ function DashboardView() {
           />
         ))}
         {climate && (
-          <section className="card climate-card">
-            <h2 className="card-heading">{t('dashboard.indoor_climate')}</h2>
+          <section className="card climate-card" aria-labelledby="climate-title">
+            <h2 id="climate-title" className="card-heading">
+              {t('dashboard.indoor_climate')}
+            </h2>
+            {unit ? <ClimateNow unitId={unit.unit.id} lang={lang} /> : <div className="placeholder-line" />}
             <p>
               <a className="button secondary" href={`${base}consumption/indoor-climate`}>
                 {t('dashboard.open_indoor_climate')}
@@ -286,7 +290,7 @@ function Extras({
           <NoData inline />
         ) : (
           <>
-            <p data-testid="co2-total">{t('dashboard.co2_total', { value: formatCo2Grams(grams, lang) })}</p>
+            <p data-testid="co2-total">{t('dashboard.co2_total', { value: formatCo2(grams, lang) })}</p>
             <FunFacts grams={grams} limit={1} />
           </>
         )}

@@ -15,7 +15,7 @@ import type { Scope } from './quantityScope.ts';
 import type { PeriodState } from './usePeriod.ts';
 import type { QuantityOptionsState } from './useQuantityOptions.ts';
 import type { QuantityQueries } from './useQuantityQueries.ts';
-import type { ValueFormat } from './valueFormat.ts';
+import { standaloneFormat, type ValueFormat } from './valueFormat.ts';
 
 type Props = {
   quantity: string;
@@ -34,7 +34,7 @@ export function QuantityKpiCard({
   scope,
   queries,
   options,
-  format,
+  format: seriesFormat,
   comparison,
   comparisonName,
   failed,
@@ -44,6 +44,8 @@ export function QuantityKpiCard({
   const { kpis, table, graph } = queries;
   const { climateOn, estimateOn, normalized } = options;
   const kpi = kpis.data?.[0];
+  // A large CO₂ total and its comparisons in kg, as the report writes them; the graph keeps grams per bucket.
+  const format = standaloneFormat(seriesFormat, kpi?.total);
   const correction = consumptionOf(graph.data, quantity)?.climateCorrection ?? kpi?.climateCorrection ?? null;
 
   const tiles: KpiTile[] = [];

@@ -3,8 +3,9 @@
  * KPIs, the per-meter table, the per-m² and CO₂ views, and the degree-day correction of heat. What the page asks
  * the server is in useQuantityQueries, its options in useQuantityOptions; each card is a component of its own.
  */
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { setCrumbLabel } from '../../client/crumbLabels.ts';
 import type { Language } from '../../lib/languages.ts';
 import { isQuantityId, quantityKey } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
@@ -76,6 +77,20 @@ function QuantityView({ quantity, scope }: Props) {
       ]),
     [graph.data, quantity, resolution, format, comparison, comparisonName, climateOn, t],
   );
+
+  // SPEC §2 names a meter by its number: the URL (and so the server-rendered crumb and title) has only the
+  // measurement point's internal id, so both are renamed once the unit's table has the point's meter.
+  const meterId = scope.kind === 'meter' ? scope.id : null;
+  const meterNumber = meterId
+    ? (scopedRows[0]?.object.group?.meter?.number ?? readout.data?.meterNumber ?? null)
+    : null;
+  const meterWord = t('crumbs.meter');
+  useEffect(() => {
+    if (!meterId || !meterNumber) return;
+    const label = `${meterWord} ${meterNumber}`;
+    setCrumbLabel(`meter:${meterId}`, label);
+    document.title = document.title.replace(`${meterWord} ${meterId}`, label);
+  }, [meterId, meterNumber, meterWord]);
 
   if (!ready) return null;
   if (units.isSuccess && !unit) return <NoData />;

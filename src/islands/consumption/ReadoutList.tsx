@@ -1,13 +1,14 @@
 /** A meter's first and last register readout in the period (SPEC §7 readout query), with its number and CSV. */
 import { useTranslation } from 'react-i18next';
 import type { useReadoutMinMax } from '../../client/operations/readoutMinMax.ts';
-import { localTimestamp } from '../../lib/buckets.ts';
+import { bucketLabel, localTimestamp } from '../../lib/buckets.ts';
 import { csvNumber } from '../../lib/csv.ts';
 import type { Language } from '../../lib/languages.ts';
 import { CsvButton, type TableModel } from './DataTable.tsx';
 import { KpiGrid } from './Kpis.tsx';
 import { valueFormat } from './valueFormat.ts';
 
+/** Times are shown in the page's language ("27 Nov 2026 14:03"), and kept as YYYY-MM-DD HH:mm in the CSV. */
 export function ReadoutList({
   readout,
   lang,
@@ -25,7 +26,7 @@ export function ReadoutList({
       [
         { text: t('readout.first'), csv: t('readout.first') },
         {
-          text: localTimestamp(readout.firstReadoutTimestamp),
+          text: bucketLabel(readout.firstReadoutTimestamp, 'HOUR', lang, { long: true }),
           csv: localTimestamp(readout.firstReadoutTimestamp),
         },
         {
@@ -36,7 +37,7 @@ export function ReadoutList({
       [
         { text: t('readout.last'), csv: t('readout.last') },
         {
-          text: localTimestamp(readout.lastReadoutTimestamp),
+          text: bucketLabel(readout.lastReadoutTimestamp, 'HOUR', lang, { long: true }),
           csv: localTimestamp(readout.lastReadoutTimestamp),
         },
         { text: format.format(readout.lastReadoutValue), csv: csvNumber(readout.lastReadoutValue, lang, 3) },

@@ -1,17 +1,33 @@
 /** How a series' numbers are shown: consumption by its quantity (SPEC §9), CO₂ in grams, cost in money. */
 import {
+  CO2_KG_FROM_GRAMS,
   formatCo2Grams,
+  formatCo2Kg,
   formatNumber,
   moneyFormat,
   PER_M2,
   quantityDecimals,
+  roundTo,
   unitSymbol,
 } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import { isQuantityId } from '../../lib/quantities.ts';
 
 /** A series' display: the text of a value, the axis unit, and the decimals CSV rounds to. */
-export type ValueFormat = { format: (v: number | null) => string; unit: string; decimals: number };
+export type ValueFormat = {
+  format: (v: number | null) => string;
+  unit: string;
+  decimals: number;
+  /** CO₂ only: the format of figures that stand alone (KPI tiles) when they are large, in kg as the report. */
+  large?: { from: number; format: (v: number | null) => string };
+};
+
+/** The format for a card of figures that stand alone: `large` when the card's main figure reaches its bound. */
+export function standaloneFormat(format: ValueFormat, main: number | null | undefined): ValueFormat {
+  return format.large && main != null && Math.abs(main) >= format.large.from
+    ? { ...format, format: format.large.format }
+    : format;
+}
 
 /** The graph type a view shows. */
 export type GraphType = 'HOURLY_VALUES' | 'COST' | 'CO2';
@@ -30,6 +46,10 @@ export function valueFormat(
       format: (v) => (v === null ? '–' : `${formatCo2Grams(v, lang)}${suffix}`),
       unit: `g CO₂${suffix}`,
       decimals: 0,
+      large: {
+        from: CO2_KG_FROM_GRAMS,
+        format: (v) => (v === null ? '–' : `${formatCo2Kg(v, lang)}${suffix}`),
+      },
     };
   }
   if (graphType === 'COST') {
@@ -57,7 +77,8 @@ export function valueFormat(
     format: (v) =>
       v === null || !Number.isFinite(v)
         ? '–'
-        : `${formatNumber(v, lang, { minimumFractionDigits: decimals.min, maximumFractionDigits: decimals.max })} ${unitSymbol(quantity, v, lang)}${suffix}`.trim(),
+        : // SPEC §9's plural follows the value as shown: an hour's 0.4 hca units reads "0 units", 1.4 "1 unit".
+          `${formatNumber(v, lang, { minimumFractionDigits: decimals.min, maximumFractionDigits: decimals.max })} ${unitSymbol(quantity, roundTo(v, decimals.max), lang)}${suffix}`.trim(),
     unit: `${unitSymbol(quantity, 2, lang)}${suffix}`.trim(),
     decimals: decimals.max,
   };

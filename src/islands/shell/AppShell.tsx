@@ -6,6 +6,7 @@ import { navigate } from 'astro:transitions/client';
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../client/config.ts';
+import { useCrumbLabels, withCrumbLabels } from '../../client/crumbLabels.ts';
 import { useNotifications } from '../../client/operations/notificationQueries.ts';
 import { loggedOutPath } from '../../client/pendingCode.ts';
 import { rememberReturnTo } from '../../client/returnTo.ts';
@@ -103,6 +104,8 @@ function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Cru
   // The unread count is in the header: on a phone the menu is closed, and where SPEC §2 takes notifications out
   // of the menu (a property with settings) it is the way to them besides the alarm settings' link.
   const unread = useNotifications(tenancyId).data?.unreadCount ?? 0;
+  // A crumb the page's island named once its data came (the meter number for a meter page's internal id).
+  const learned = useCrumbLabels();
 
   return (
     <>
@@ -124,7 +127,7 @@ function Frame({ tenancyId, crumbs, pathname }: { tenancyId: string; crumbs: Cru
       <Header
         tenancy={tenancy}
         tenancies={tenancies}
-        crumbs={crumbs}
+        crumbs={withCrumbLabels(crumbs, learned)}
         menuOpen={menuOpen}
         onMenu={() => setMenuOpen(true)}
         unread={

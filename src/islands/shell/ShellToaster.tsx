@@ -1,6 +1,7 @@
 /** The page's toaster (SPEC §9 toasts), loaded by the shell when it may be needed (see AppShell). */
 import { useEffect } from 'react';
 import toast, { Toaster, useToasterStore } from 'react-hot-toast';
+import { takeFlashToast } from '../../client/flashToast.ts';
 import { MAX_VISIBLE_TOASTS, toastDuration } from '../../lib/toastPolicy.ts';
 import { Icon } from './Icons.tsx';
 
@@ -20,6 +21,11 @@ const SUCCESS_ICON = (
 
 export default function ShellToaster() {
   const { toasts } = useToasterStore();
+  // A message kept across a full page load (flashToast.ts), shown once.
+  useEffect(() => {
+    const message = takeFlashToast();
+    if (message) toast.success(message);
+  }, []);
   useEffect(() => {
     // SPEC §9: at most 20 toasts are visible; the oldest beyond that are dismissed.
     const visible = toasts.filter((item) => item.visible);

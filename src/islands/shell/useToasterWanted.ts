@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
+import { hasFlashToast } from '../../client/flashToast.ts';
 
 /**
  * The toaster (react-hot-toast, 4.5 KB gzipped) loads on the first pointer or key press, or on any page but the
- * dashboard, which raises no toasts of its own. Toasts raised before it has loaded wait in react-hot-toast's
+ * dashboard, which raises no toasts of its own (unless a message waits from the page before: flashToast.ts). Toasts raised before it has loaded wait in react-hot-toast's
  * store and show when it mounts. Once loaded, it stays.
  */
 export function useToasterWanted(pathname: string): boolean {
@@ -10,7 +11,7 @@ export function useToasterWanted(pathname: string): boolean {
   const onDashboard = /^\/t\/[^/]+\/?$/.test(pathname);
   useEffect(() => {
     if (wanted) return;
-    if (!onDashboard) {
+    if (!onDashboard || hasFlashToast()) {
       setWanted(true);
       return;
     }
