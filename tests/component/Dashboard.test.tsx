@@ -109,7 +109,7 @@ describe('the dashboard island', () => {
     const list = await screen.findByTestId('rating-list');
     expect(list.textContent).toContain('Heat energy: B: 70-85%');
     const co2 = await screen.findByTestId('co2-total');
-    expect(co2.textContent).toBe('Your consumption in this period caused 89,056 g CO₂.');
+    expect(co2.textContent).toBe('Your consumption in this period caused 89.1 kg CO₂.');
   });
 
   it('says a rating needs a year when the property has no basis, and no data without a total', async () => {
