@@ -189,6 +189,18 @@ test.describe
       await flat.getByLabel('Installed at').fill('2025-01-01T00:00');
       await page.keyboard.press('Enter');
       await expect(flat.getByRole('link', { name: `HM-${SUFFIX}` })).toBeVisible();
+
+      // A point of the property (outdoor temperature by default): its quantity has no meter kind of its own, so
+      // the meter form asks for one.
+      await page.getByRole('button', { name: 'Add a point of the property' }).click();
+      await page.getByLabel('Name', { exact: true }).fill('Outdoor');
+      await page.getByLabel('Name', { exact: true }).press('Enter');
+      await page.getByRole('button', { name: 'Add a meter to Outdoor' }).click();
+      await page.getByLabel('Meter number').fill(`OT-${SUFFIX}`);
+      await page.getByLabel('Installed at').fill('2025-01-01T00:00');
+      await page.getByLabel('Meter kind').selectOption('temperature');
+      await page.getByLabel('Meter number').press('Enter');
+      await expect(page.getByRole('link', { name: `OT-${SUFFIX}` })).toBeVisible();
       for (const width of [1400, 390]) {
         await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);

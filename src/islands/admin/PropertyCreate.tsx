@@ -12,7 +12,13 @@ import {
   CreateMeasurementPointDocument,
   CreateMeterDocument,
 } from '../../client/gql/admin.ts';
-import { QUANTITY_IDS, quantityKey } from '../../lib/quantities.ts';
+import {
+  LEGACY_KINDS,
+  legacyKindOfQuantity,
+  QUANTITY_IDS,
+  type QuantityId,
+  quantityKey,
+} from '../../lib/quantities.ts';
 import { errorOf, fromLocalInput, PropsError } from './propsShared.tsx';
 
 /** A button that opens a form in place; Cancel or a save closes it and gives focus back to the button. */
@@ -235,15 +241,20 @@ export function NewPointForm({
   );
 }
 
-/** A new meter on a point whose other meters are removed by then. */
+/**
+ * A new meter on a point whose other meters are removed by then. A point whose quantity has no legacy meter kind
+ * of its own (SPEC §3's kind names) asks for one.
+ */
 export function NewMeterForm({
   propertyId,
   pointId,
+  quantity,
   label,
   onClose,
 }: {
   propertyId: string;
   pointId: string;
+  quantity: string;
   label: string;
   onClose: () => void;
 }) {
@@ -252,6 +263,8 @@ export function NewMeterForm({
   const [number, setNumber] = useState('');
   const [installed, setInstalled] = useState('');
   const [radioId, setRadioId] = useState('');
+  const needsKind = legacyKindOfQuantity(quantity as QuantityId) === null;
+  const [legacyKind, setLegacyKind] = useState('');
   const save = useCreate(
     propertyId,
     () =>
@@ -261,6 +274,7 @@ export function NewMeterForm({
           number,
           installedAt: fromLocalInput(installed),
           radioId: radioId || null,
+          ...(needsKind ? { legacyKind } : {}),
         },
       }),
     onClose,
@@ -297,6 +311,28 @@ export function NewMeterForm({
           required={false}
           hint={t('meter.radio_hint')}
         />
+        {needsKind && (
+          <div className="field">
+            <label htmlFor={`${base}-kind`}>{t('create.legacy_kind')}</label>
+            <select
+              id={`${base}-kind`}
+              required
+              value={legacyKind}
+              aria-describedby={`${base}-kind-hint`}
+              onChange={(e) => setLegacyKind(e.target.value)}
+            >
+              <option value="">{t('create.legacy_kind_choose')}</option>
+              {LEGACY_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {k}
+                </option>
+              ))}
+            </select>
+            <p className="hint" id={`${base}-kind-hint`}>
+              {t('create.legacy_kind_hint')}
+            </p>
+          </div>
+        )}
       </div>
       <PropsError code={errorOf(save.error)?.code} />
       <Buttons pending={save.isPending} onCancel={onClose} />

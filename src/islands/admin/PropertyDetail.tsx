@@ -295,6 +295,7 @@ function PointsTable({
           key={addTo.id}
           propertyId={propertyId}
           pointId={addTo.id}
+          quantity={addTo.quantity}
           label={t('create.meter', { name: addTo.name })}
           onClose={() => setAdding(null)}
         />
