@@ -7,9 +7,8 @@ import { issueTokens } from '../../../src/server/auth/login.ts';
 import type { Database } from '../../../src/server/db/client.ts';
 import { call, codeOf, Q } from './accountsApi.ts';
 import { PASSWORD } from './accountsFixture.ts';
-import { type AdminFixture, seedAdminFixture } from './adminFixture.ts';
-import { createTestApi, type GqlResult, type TestApi } from './api.ts';
-import { freshDatabase } from './db.ts';
+import { type AdminFixture, setUpAdminApi } from './adminFixture.ts';
+import type { GqlResult, TestApi } from './api.ts';
 
 type Who = 'orgAdmin' | 'managerHere' | 'managerElsewhere' | 'otherOrgAdmin' | 'tenant' | 'anonymous';
 
@@ -32,9 +31,7 @@ export interface AdminMatrix {
 }
 
 export async function setUpAdminMatrix(): Promise<AdminMatrix> {
-  const database = await freshDatabase();
-  const fx = await seedAdminFixture(database.db);
-  const api = await createTestApi(database, { TRUST_PROXY: '1' });
+  const { database, fx, api } = await setUpAdminApi();
   const sign = async (u: { id: number; email: string }) =>
     (await issueTokens(database.db, api.services.config, 'admin', api.services.keys.admin, u)).token;
   const tenant = await call<{ tokenAuth: { token: string } }>(api.account, Q.tokenAuth, {
