@@ -15,6 +15,15 @@ type Who = 'orgAdmin' | 'managerHere' | 'managerElsewhere' | 'otherOrgAdmin' | '
 /** What the tenant and an anonymous caller get from every console call. */
 export const UNAUTH = { tenant: 'UNAUTHENTICATED', anonymous: 'UNAUTHENTICATED' } as const;
 
+/** The answers to a call of one P1 object that only the organisation admin and P1's manager may make. */
+export const P1_ONLY = {
+  orgAdmin: undefined,
+  managerHere: undefined,
+  managerElsewhere: 'FORBIDDEN',
+  otherOrgAdmin: 'FORBIDDEN',
+  ...UNAUTH,
+};
+
 export interface AdminMatrix {
   database: Database;
   api: TestApi;
