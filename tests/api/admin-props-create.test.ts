@@ -7,21 +7,13 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apartments, auditLog, measurementPoints, meters } from '../../src/server/db/schema.ts';
 import { codeOf } from './helpers/accountsApi.ts';
-import { type AdminMatrix, setUpAdminMatrix, UNAUTH } from './helpers/adminMatrix.ts';
+import { type AdminMatrix, P1_ONLY, setUpAdminMatrix } from './helpers/adminMatrix.ts';
 
 const FLAT = `mutation ($i: NewApartmentInput!) { createApartment(input: $i) { id uniqueId address areaM2 rooms
   points { id } } }`;
 const POINT = `mutation ($i: NewPointInput!) { createMeasurementPoint(input: $i) { id quantity unit name room
   meters { id } } }`;
 const METER = `mutation ($i: NewMeterInput!) { createMeter(input: $i) { id number radioId installedAt removedAt } }`;
-
-const P1_ONLY = {
-  orgAdmin: undefined,
-  managerHere: undefined,
-  managerElsewhere: 'FORBIDDEN',
-  otherOrgAdmin: 'FORBIDDEN',
-  ...UNAUTH,
-};
 
 let m: AdminMatrix;
 let flatP1 = 0;

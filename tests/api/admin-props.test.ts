@@ -1,9 +1,9 @@
 /**
  * The console's properties and meters (issue 21): each call × {organisation admin, manager of P1, manager of P2,
- * another organisation's admin, tenant, anonymous}, refusals that change nothing, the upload's all-or-nothing
- * validation with line numbers, the forms' edits with before/after in the audit log, a meter's settings and a
- * swap with end and start readings. Fixture: tests/api/helpers/adminFixture.ts, plus a heat point and meter on
- * P1's flat with two readings.
+ * another organisation's admin, tenant, anonymous}, refusals that change nothing, the forms' edits with
+ * before/after in the audit log, a meter's settings and a swap with end and start readings (the later describes
+ * build on the swaps). The upload's validation: admin-props-upload.test.ts. Fixture:
+ * tests/api/helpers/adminFixture.ts, plus a heat point and meter on P1's flat with two readings (adminProps.ts).
  */
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,14 +17,11 @@ import {
   registerReadings,
 } from '../../src/server/db/schema.ts';
 import { codeOf } from './helpers/accountsApi.ts';
-import { type AdminMatrix, setUpAdminMatrix, UNAUTH } from './helpers/adminMatrix.ts';
+import { type AdminMatrix, P1_ONLY, UNAUTH } from './helpers/adminMatrix.ts';
+import { csv, DETAIL, IMPORT, type PropsIds, setUpProps } from './helpers/adminProps.ts';
 
-const DETAIL = `query ($id: ID!) { propertyDetail(id: $id) { property { number } apartments { uniqueId areaM2 rooms
-  points { name room meters { number } } } } }`;
 const METER = `query ($id: ID!) { adminMeter(id: $id) { number radioId rolloverDigits resetOn installedAt removedAt
   readings { ts value } estimatedHours hoursWithValues history { number removedAt } } }`;
-const IMPORT = `mutation ($f: PropertyFileFormat!, $c: String!) { importPropertyFile(format: $f, content: $c) {
-  propertyId apartments measurementPoints meters tenancies } }`;
 const APARTMENT = `mutation ($i: ApartmentInput!) { updateApartment(input: $i) { id address areaM2 rooms
   points { name meters { number } } } }`;
 const POINT = `mutation ($i: PointInput!) { updateMeasurementPoint(input: $i) { id name room } }`;
@@ -33,59 +30,11 @@ const SETTINGS = `mutation ($i: MeterSettingsInput!) { updateMeterSettings(input
 const SWAP = `mutation ($i: MeterSwapInput!) { swapMeter(input: $i) { id number installedAt radioId
   readings { ts value } history { number removedAt } } }`;
 
-/** The same refusals for every read and write of one P1 object: managers elsewhere and outsiders get nothing. */
-const P1_ONLY = {
-  orgAdmin: undefined,
-  managerHere: undefined,
-  managerElsewhere: 'FORBIDDEN',
-  otherOrgAdmin: 'FORBIDDEN',
-  ...UNAUTH,
-};
-
-const csv = (number: string, unit: string, meter: string) => `# an upload through the console
-property,ignored,${number},Fjordhuset,Fjordvej 2,8000,Aarhus C
-apartment,${unit},st. tv,"Fjordvej 2, st. tv",8000,Aarhus C,72.5,3
-point,${unit},heat-energy,Heat
-meter,${unit},Heat,${meter},2024-01-01T00:00:00Z
-tenancy,${unit},T-${unit},Jens Hansen,2025-04-01
-`;
-
-/** An upload's listed problems. */
-const problemsOf = (r: { errors?: { extensions?: unknown }[] }) =>
-  (r.errors?.[0]?.extensions as { problems?: unknown } | undefined)?.problems;
-
 let m: AdminMatrix;
-const ids = { apartment: 0, point: 0, meter: 0 };
+let ids: PropsIds;
 
 beforeAll(async () => {
-  m = await setUpAdminMatrix();
-  const db = m.database.db;
-  const [flat] = await db.select().from(apartments).where(eq(apartments.uniqueId, 'U-P1-1'));
-  const [point] = await db
-    .insert(measurementPoints)
-    .values({
-      propertyId: m.fx.p1,
-      apartmentId: flat!.id,
-      quantity: 'heat-energy',
-      unit: 'kilo-watt-hour',
-      name: 'Heat',
-      readingKind: 'register',
-    })
-    .returning();
-  const [meter] = await db
-    .insert(meters)
-    .values({
-      measurementPointId: point!.id,
-      number: 'M-P1-HEAT',
-      legacyKind: 'energy',
-      installedAt: new Date('2024-01-01T00:00:00Z'),
-    })
-    .returning();
-  await db.insert(registerReadings).values([
-    { meterId: meter!.id, ts: new Date('2025-01-01T00:00:00Z'), value: '100' },
-    { meterId: meter!.id, ts: new Date('2025-02-01T00:00:00Z'), value: '250.5' },
-  ]);
-  Object.assign(ids, { apartment: flat!.id, point: point!.id, meter: meter!.id });
+  ({ m, ids } = await setUpProps());
 }, 600_000);
 afterAll(async () => {
   await m?.database.close();
@@ -271,86 +220,6 @@ describe('role matrix: properties and meters', () => {
       ],
     });
     expect(await audits('meter.swap')).toBe(2);
-  });
-});
-
-describe('upload: all or nothing, with line and field', () => {
-  const counts = async () => ({
-    properties: (await m.database.db.select({ n: count() }).from(properties))[0]!.n,
-    apartments: (await m.database.db.select({ n: count() }).from(apartments))[0]!.n,
-    audits: (await m.database.db.select({ n: count() }).from(auditLog))[0]!.n,
-  });
-
-  it('a CSV with a bad line names it and writes nothing', async () => {
-    const before = await counts();
-    const bad = `${csv('BAD-1', 'U-BAD-1', 'MB-1')}apartment,U-BAD-2,st. th,Fjordvej 2,8000,Aarhus C,0,2
-point,U-BAD-2,not-a-quantity,Heat
-meter,U-NOPE,Heat,MB-2,2024-01-01T00:00:00Z
-`;
-    const r = await m.as('orgAdmin', IMPORT, { f: 'CSV', c: bad });
-    expect(codeOf(r)).toBe('PROPERTY_FILE_INVALID');
-    expect(problemsOf(r)).toEqual(['line 9: apartment "U-NOPE" is not defined on an earlier line']);
-    const parsedOk = `${csv('BAD-1', 'U-BAD-1', 'MB-1')}apartment,U-BAD-2,st. th,Fjordvej 2,8000,Aarhus C,0,2
-point,U-BAD-2,not-a-quantity,Heat
-`;
-    const r2 = await m.as('orgAdmin', IMPORT, { f: 'CSV', c: parsedOk });
-    expect(problemsOf(r2)).toEqual([
-      'line 7 (apartments.1.areaM2): Too small: expected number to be >0',
-      'line 8 (apartments.1.measurementPoints.0.quantity): unknown quantity (see SPEC §3)',
-    ]);
-    expect(await counts()).toEqual(before);
-  });
-
-  it('a property number or meter that exists already, and a file that is not JSON, are refused', async () => {
-    const before = await counts();
-    const taken = await m.as('orgAdmin', IMPORT, { f: 'CSV', c: csv('P1', 'U-NEW-1', 'M-P1-HEAT') });
-    expect(problemsOf(taken)).toEqual([
-      'property number P1 already exists',
-      'meter number M-P1-HEAT already exists',
-    ]);
-    const notJson = await m.as('orgAdmin', IMPORT, { f: 'JSON', c: '{"account": ' });
-    expect(codeOf(notJson)).toBe('PROPERTY_FILE_INVALID');
-    expect(String(problemsOf(notJson))).toMatch(/^\(file\): not JSON/);
-    expect(await counts()).toEqual(before);
-  });
-
-  it('a JSON file is imported into the caller’s organisation', async () => {
-    const file = {
-      account: 'ignored',
-      property: { number: 'J-1', address: 'Jsonvej 1', zipcode: '8000', city: 'Aarhus C' },
-      apartments: [
-        {
-          uniqueId: 'U-J-1',
-          apartment: '1. tv',
-          address: 'Jsonvej 1, 1. tv',
-          zipcode: '8000',
-          city: 'Aarhus C',
-          areaM2: 60,
-          rooms: 2,
-          measurementPoints: [
-            {
-              quantity: 'cold-water-volume',
-              name: 'Cold water',
-              meters: [{ number: 'CW-J-1', installedAt: '2024-01-01T00:00:00Z' }],
-            },
-          ],
-        },
-      ],
-    };
-    const r = await m.as('orgAdmin', IMPORT, { f: 'JSON', c: JSON.stringify(file) });
-    expect(r.errors).toBeUndefined();
-    expect(r.data!.importPropertyFile).toMatchObject({
-      apartments: 1,
-      measurementPoints: 1,
-      meters: 1,
-      tenancies: 0,
-    });
-    const [p] = await m.database.db.select().from(properties).where(eq(properties.number, 'J-1'));
-    expect(p!.accountId).toBe(m.fx.org1);
-    // The new property is the organisation admin's at once; P1's manager does not reach it.
-    const id = (r.data!.importPropertyFile as { propertyId: string }).propertyId;
-    expect(codeOf(await m.as('orgAdmin', DETAIL, { id }))).toBeUndefined();
-    expect(codeOf(await m.as('managerHere', DETAIL, { id }))).toBe('FORBIDDEN');
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { createOperator } from '../../../src/server/admin/operators.ts';
 import { hashPassword } from '../../../src/server/auth/password.ts';
-import type { Db } from '../../../src/server/db/client.ts';
+import type { Database, Db } from '../../../src/server/db/client.ts';
 import {
   accounts,
   apartments,
@@ -14,6 +14,8 @@ import {
   users,
 } from '../../../src/server/db/schema.ts';
 import { PASSWORD } from './accountsFixture.ts';
+import { createTestApi, type TestApi } from './api.ts';
+import { freshDatabase } from './db.ts';
 
 export interface AdminFixture {
   org1: number;
@@ -96,4 +98,12 @@ export async function seedAdminFixture(db: Db): Promise<AdminFixture> {
     },
     tenant: { id: tenant!.id, email: tenant!.email },
   };
+}
+
+/** A fresh database with the fixture, and the backends over it behind a trusted proxy (the tests set client IPs). */
+export async function setUpAdminApi(): Promise<{ database: Database; fx: AdminFixture; api: TestApi }> {
+  const database = await freshDatabase();
+  const fx = await seedAdminFixture(database.db);
+  const api = await createTestApi(database, { TRUST_PROXY: '1' });
+  return { database, fx, api };
 }

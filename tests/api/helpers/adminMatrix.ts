@@ -7,14 +7,22 @@ import { issueTokens } from '../../../src/server/auth/login.ts';
 import type { Database } from '../../../src/server/db/client.ts';
 import { call, codeOf, Q } from './accountsApi.ts';
 import { PASSWORD } from './accountsFixture.ts';
-import { type AdminFixture, seedAdminFixture } from './adminFixture.ts';
-import { createTestApi, type GqlResult, type TestApi } from './api.ts';
-import { freshDatabase } from './db.ts';
+import { type AdminFixture, setUpAdminApi } from './adminFixture.ts';
+import type { GqlResult, TestApi } from './api.ts';
 
 type Who = 'orgAdmin' | 'managerHere' | 'managerElsewhere' | 'otherOrgAdmin' | 'tenant' | 'anonymous';
 
 /** What the tenant and an anonymous caller get from every console call. */
 export const UNAUTH = { tenant: 'UNAUTHENTICATED', anonymous: 'UNAUTHENTICATED' } as const;
+
+/** The answers to a call of one P1 object that only the organisation admin and P1's manager may make. */
+export const P1_ONLY = {
+  orgAdmin: undefined,
+  managerHere: undefined,
+  managerElsewhere: 'FORBIDDEN',
+  otherOrgAdmin: 'FORBIDDEN',
+  ...UNAUTH,
+};
 
 export interface AdminMatrix {
   database: Database;
@@ -32,9 +40,7 @@ export interface AdminMatrix {
 }
 
 export async function setUpAdminMatrix(): Promise<AdminMatrix> {
-  const database = await freshDatabase();
-  const fx = await seedAdminFixture(database.db);
-  const api = await createTestApi(database, { TRUST_PROXY: '1' });
+  const { database, fx, api } = await setUpAdminApi();
   const sign = async (u: { id: number; email: string }) =>
     (await issueTokens(database.db, api.services.config, 'admin', api.services.keys.admin, u)).token;
   const tenant = await call<{ tokenAuth: { token: string } }>(api.account, Q.tokenAuth, {

@@ -55,3 +55,12 @@ export async function registerMeter(
   });
   return point!.id;
 }
+
+/** A register heat point named "Heat" (kWh) of an apartment, without a meter; returns its id. */
+export async function heatPoint(db: Db, at: { propertyId: number; apartmentId: number }): Promise<number> {
+  const [point] = await db
+    .insert(measurementPoints)
+    .values({ ...at, quantity: 'heat-energy', unit: 'kilo-watt-hour', name: 'Heat', readingKind: 'register' })
+    .returning();
+  return point!.id;
+}
