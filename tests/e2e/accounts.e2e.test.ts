@@ -4,43 +4,12 @@
  * and axe on every new page in en, da and nb.
  */
 
-import { test as base, expect, type Page } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { startTestOidc, type TestOidc } from '../api/helpers/oidc.ts';
 import { startTestSmtp, type TestSmtp } from '../api/helpers/smtp.ts';
+import { firstRun, hydrated, inviteAsAdmin, person, signUp, snap, test } from './accounts-helpers.ts';
 import { freshActivationCodes } from './admin-helpers.ts';
 import { DASHBOARD, logIn, logInToDashboard, oidcUrl, seriousA11yViolations, smtpUrl } from './helpers.ts';
-
-/** Where screenshots of the new buttons and modals go, when set. */
-const shots = process.env.E2E_SCREENSHOTS ?? '';
-const NEW_PASSWORD = 'Fjord-Lantern-42';
-const hydrated = (page: Page) => expect(page.locator('astro-island:not([ssr]) form')).toBeVisible();
-
-/**
- * The address of one of the group's new people. A retry of the serial group runs every test again, and the people
- * the first try signed up exist by then, so each retry (and each --repeat-each run) has addresses of its own.
- */
-function person(name: string): string {
-  const { retry, repeatEachIndex } = test.info();
-  return retry === 0 && repeatEachIndex === 0
-    ? `${name}@demo.test`
-    : `${name}.${repeatEachIndex}.${retry}@demo.test`;
-}
-
-/** Whether this is the group's first run on this server (the demo's published code is still unused). */
-const firstRun = () => test.info().retry === 0 && test.info().repeatEachIndex === 0;
-
-/** `visitor()`: a page in a fresh context (empty storage), as another person on another device. */
-const test = base.extend<{ visitor: () => Promise<Page> }>({
-  visitor: async ({ browser }, use) => {
-    const contexts: Awaited<ReturnType<typeof browser.newContext>>[] = [];
-    await use(async () => {
-      const context = await browser.newContext();
-      contexts.push(context);
-      return context.newPage();
-    });
-    for (const context of contexts) await context.close();
-  },
-});
 
 let smtp: TestSmtp | null = null;
 let oidc: TestOidc | null = null;
@@ -53,52 +22,6 @@ test.afterAll(async () => {
   await smtp?.close();
   await oidc?.close();
 });
-
-/** Screenshots at 390 and 1400 px, when E2E_SCREENSHOTS names a folder. */
-async function snap(page: Page, name: string) {
-  if (!shots) return;
-  for (const width of [390, 1400]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: `${shots}/${name}-${width}.png` });
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
-}
-
-/** Signs up on /signup/email → set-password; the pending code is used by the form. */
-async function signUp(page: Page, email: string) {
-  await page.getByRole('link', { name: 'Sign up with email' }).click();
-  await expect(page).toHaveURL('/signup/email');
-  await hydrated(page);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Email').press('Enter');
-  await expect(page).toHaveURL('/signup/set-password');
-  await hydrated(page);
-  await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
-  await page.getByLabel('Repeat password').fill(NEW_PASSWORD);
-  // Enter, as many people submit: just after a soft navigation the page's scroll still jumps (0 and 112 px, seen
-  // at 1400 × 900 on the CI machine), and a click aimed before a jump lands on <main> and is lost.
-  await page.getByLabel('Repeat password').press('Enter');
-  await expect(page).toHaveURL('/signup/account-created', { timeout: 30_000 });
-  // Enter on the focused button, for the same reason (a soft navigation just happened).
-  const go = page.getByRole('button', { name: 'Go to your consumption' });
-  await expect(go).toBeEnabled();
-  await go.press('Enter');
-  await page.waitForURL(DASHBOARD, { timeout: 30_000 });
-}
-
-/** The demo's tenancy admin invites `email` on the settings page; returns the dashboard and the mailed signup link. */
-async function inviteAsAdmin(page: Page, email: string): Promise<{ dashboard: string; link: URL }> {
-  await logInToDashboard(page, 'admin@demo.test');
-  const dashboard = new URL(page.url()).pathname;
-  await page.goto(`${dashboard}settings`);
-  const invite = page.getByLabel('Email', { exact: true });
-  await invite.fill(email, { timeout: 30_000 });
-  await page.getByRole('button', { name: 'Send invitation' }).click();
-  const mail = await smtp!.waitFor((m) => m.to.includes(email), 15_000);
-  const link = new URL(/https?:\/\/\S+\/signup\?activationCode=[A-Z]{12}/.exec(mail.text)![0]);
-  return { dashboard, link };
-}
 
 test.describe
   .serial('accounts', () => {
@@ -156,7 +79,7 @@ test.describe
       test.skip(!smtp, 'needs the test SMTP server');
       // Two people on two devices, each with a cold page: minutes on a busy 2-core machine.
       test.slow();
-      const { dashboard, link } = await inviteAsAdmin(page, person('co.tenant'));
+      const { dashboard, link } = await inviteAsAdmin(page, smtp!, person('co.tenant'));
       await expect(page.getByTestId('invitations')).toContainText(person('co.tenant'));
 
       const invitee = await visitor();
@@ -263,7 +186,7 @@ test.describe
       test.skip(!smtp || !oidc, 'needs the test SMTP server and the local OIDC provider');
       // Two people on two devices, each with a cold page: minutes on a busy 2-core machine.
       test.slow();
-      const { dashboard, link } = await inviteAsAdmin(page, person('social.joiner'));
+      const { dashboard, link } = await inviteAsAdmin(page, smtp!, person('social.joiner'));
 
       const joiner = await visitor();
       await joiner.goto(`${link.pathname}${link.search}`);
@@ -405,24 +328,3 @@ test.describe
       expect(failures).toEqual([]);
     });
   });
-
-// Not in the serial group: it needs no account of the group's, and a retry of it spends no code. The code in the link
-// is well formed but unknown, so /signup checks it with the server, says it is invalid and forgets it. Until session 6
-// this test went on to /no-tenancies without waiting for that check: when the check answered first, the code was
-// already forgotten and /no-tenancies rightly sent the visitor to /login (the intermittent failure of CI run 6).
-test('a logged-out user with a pending activation code is sent to signup, otherwise to login', async ({
-  page,
-}) => {
-  await page.goto('/t/?activationCode=ABCDEFGHIJKL');
-  await expect(page).toHaveURL('/signup');
-  await expect(page.getByTestId('code-refused')).toContainText('The activation code you entered is invalid.');
-  expect(await page.evaluate(() => localStorage.getItem('unvalidatedActivationCode'))).toBeNull();
-  // A kept code sends /no-tenancies to signup too.
-  await page.evaluate(() => localStorage.setItem('unvalidatedActivationCode', 'ABCDEFGHIJKL'));
-  await page.goto('/no-tenancies');
-  await expect(page).toHaveURL('/signup');
-  await expect(page.getByTestId('code-refused')).toBeVisible();
-  await page.evaluate(() => localStorage.removeItem('unvalidatedActivationCode'));
-  await page.goto('/t/');
-  await expect(page).toHaveURL('/login');
-});

@@ -1,0 +1,178 @@
+/** Part "http" of the live-ingestion bench (tests/bench/ingest-live.ts). */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { sql } from 'drizzle-orm';
+import pino from 'pino';
+import { generateKeyRing } from '../../../src/server/auth/keys.ts';
+import { parseServerConfig } from '../../../src/server/config.ts';
+import { properties } from '../../../src/server/db/schema.ts';
+import { queryRows } from '../../../src/server/db/sql.ts';
+import { seedDemo } from '../../../src/server/demo/seed.ts';
+import { createAppServer } from '../../../src/server/http.ts';
+import { createApiKey } from '../../../src/server/ingest/apiKeys.ts';
+import { groupCommitStats } from '../../../src/server/ingest/groupCommit.ts';
+import type { ReadingRow } from '../../../src/server/ingest/ingest.ts';
+import { copenhagenMinute, demoTenant, openBenchDatabase, post } from '../api.ts';
+import { APARTMENTS, HOUR, machine, median, p95 } from './common.ts';
+
+const GRAPH = `query G($graph: TenantGraphInput!) { tenantGraph(graph: $graph) { graphs { consumption { values } } } }`;
+
+/** Part "http": HTTP ingest against the bulk loader, tenantGraph under ingestion, freshness. */
+export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string): Promise<void> {
+  console.log(`\n== HTTP ingest (${engine}): 4 clients × 1,000-row batches, against the bulk loader ==`);
+  console.log(`machine: ${machine()}`);
+  const { database, cleanup } = await openBenchDatabase(engine, adminUrl);
+  let server: Server | undefined;
+  try {
+    // History up to three weeks ago: 20 days since are what the clients send (about 32 batches of 1,000, enough
+    // for a rate on a shared machine; a week gave 8 batches and ratios that varied 2× between runs).
+    const seededTo = new Date(Math.floor(Date.now() / HOUR) * HOUR - 21 * 24 * HOUR);
+    const t0 = performance.now();
+    await seedDemo(database.db, { now: seededTo, days: 60, apartments: APARTMENTS });
+    const bulkSeconds = (performance.now() - t0) / 1000;
+    const [count] = await queryRows<{ n: number }>(
+      database.db,
+      sql`SELECT count(*)::int AS n FROM register_readings`,
+    );
+    const bulkRate = Number(count!.n) / bulkSeconds;
+    const services = {
+      config: parseServerConfig({
+        DATA_DIR: tmpdir(),
+        LOG_LEVEL: 'warn',
+        INGEST_KEY_RATE_LIMIT: '1000000',
+        // The app's default unless the bench is run with another (the transactions' size against the wait).
+        ...(process.env.INGEST_CHUNK_ROWS ? { INGEST_CHUNK_ROWS: process.env.INGEST_CHUNK_ROWS } : {}),
+      }),
+      database,
+      logger: pino({ level: 'warn' }),
+      keys: await generateKeyRing(),
+    };
+    server = createAppServer({ services });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const [property] = await database.db.select().from(properties);
+    const { key } = await createApiKey(database.db, {
+      name: 'bench',
+      propertyIds: [property!.id],
+      by: 'bench',
+    });
+    const registers = await queryRows<{ number: string; value: string }>(
+      database.db,
+      sql`SELECT m.number, (SELECT r.value::text FROM register_readings r WHERE r.meter_id = m.id
+                            ORDER BY r.ts DESC LIMIT 1) AS value
+          FROM meters m JOIN measurement_points p ON p.id = m.measurement_point_id
+          WHERE m.removed_at IS NULL AND p.reading_kind = 'register' ORDER BY m.number`,
+    );
+    const { token, unitId } = await demoTenant(`${origin}/api/tenant/graphql`);
+    const graph = async (periodBegin: string, periodEnd: string) => {
+      const started = performance.now();
+      const data = (await post(
+        `${origin}/api/tenant/graphql`,
+        GRAPH,
+        {
+          graph: {
+            graphType: 'HOURLY_VALUES',
+            resolution: 'HOUR',
+            periodBegin,
+            periodEnd,
+            objects: [{ kind: 'UNIT', id: unitId }],
+            quantities: ['heat-energy'],
+          },
+        },
+        token,
+      )) as { tenantGraph: { graphs: { consumption: { values: (number | null)[] }[] }[] } };
+      return { ms: performance.now() - started, values: data.tenantGraph.graphs[0]!.consumption[0]!.values };
+    };
+    const day = (end: Date) =>
+      [copenhagenMinute(new Date(end.getTime() - 24 * HOUR)), copenhagenMinute(end)] as const;
+    const idle: number[] = [];
+    for (let i = 0; i < 40; i++) idle.push((await graph(...day(seededTo))).ms);
+
+    // Each client owns a quarter of the registers and sends their hours in order, 1,000 rows a batch.
+    const clients = [0, 1, 2, 3].map((c) => registers.filter((_, i) => i % 4 === c));
+    const post1 = async (rows: ReadingRow[]) => {
+      const csv = `meter_number,timestamp,value\n${rows.map((r) => `${r.meterNumber},${r.ts},${r.value}`).join('\n')}\n`;
+      const res = await fetch(`${origin}/api/ingest/v1/readings`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'text/csv' },
+        body: csv,
+      });
+      if (res.status !== 200) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
+      return (await res.json()) as { totals: { accepted: number } };
+    };
+    let sent = 0;
+    let ingesting = true;
+    const merges = { ...groupCommitStats };
+    const during: number[] = [];
+    const hoursToSend = 20 * 24;
+    const started = performance.now();
+    const clientRuns = clients.map(async (own) => {
+      const values = own.map((m) => Number(m.value));
+      const perBatch = Math.max(1, Math.floor(1000 / own.length));
+      for (let h = 1; h <= hoursToSend; h += perBatch) {
+        const rows: ReadingRow[] = [];
+        for (let k = h; k < Math.min(h + perBatch, hoursToSend + 1); k++) {
+          const ts = new Date(seededTo.getTime() + k * HOUR).toISOString();
+          own.forEach((m, i) => {
+            values[i] = values[i]! + 0.1;
+            rows.push({ line: rows.length + 2, meterNumber: m.number, ts, value: values[i]!.toFixed(3) });
+          });
+        }
+        const receipt = await post1(rows);
+        sent += receipt.totals.accepted;
+      }
+    });
+    const watcher = (async () => {
+      while (ingesting) during.push((await graph(...day(seededTo))).ms);
+    })();
+    await Promise.all(clientRuns);
+    const httpSeconds = (performance.now() - started) / 1000;
+    ingesting = false;
+    await watcher;
+    const httpRate = sent / httpSeconds;
+    console.log(
+      `bulk loader (same run): ${Math.round(bulkRate).toLocaleString('en')} readings/s; HTTP: ${sent.toLocaleString('en')} readings ` +
+        `in ${httpSeconds.toFixed(1)} s = ${Math.round(httpRate).toLocaleString('en')} readings/s = ` +
+        `${((100 * httpRate) / bulkRate).toFixed(0)} % of the bulk rate (goal ≥ 50 %)`,
+    );
+    console.log(
+      `group commit: ${groupCommitStats.batches - merges.batches} batches in ${groupCommitStats.transactions - merges.transactions} merges, ` +
+        `committed in transactions of about ${services.config.INGEST_CHUNK_ROWS} rows (INGEST_CHUNK_ROWS)`,
+    );
+    console.log(
+      `tenantGraph (24 h at HOUR) p95: idle ${p95(idle).toFixed(0)} ms, while ingesting ${p95(during).toFixed(0)} ms ` +
+        `(${(p95(during) / p95(idle)).toFixed(1)}×, goal ≤ 2×; ${during.length} requests)`,
+    );
+
+    // Freshness: one new hour of the tenant's heat register, then tenantGraph until it shows the hour.
+    const [heat] = await queryRows<{ number: string; value: string }>(
+      database.db,
+      sql`SELECT m.number, (SELECT r.value::text FROM register_readings r WHERE r.meter_id = m.id
+                            ORDER BY r.ts DESC LIMIT 1) AS value
+          FROM meters m JOIN measurement_points p ON p.id = m.measurement_point_id
+          WHERE p.apartment_id = ${Number(unitId)} AND p.quantity = 'heat-energy' AND m.removed_at IS NULL`,
+    );
+    let value = Number(heat!.value);
+    const fresh: number[] = [];
+    for (let k = hoursToSend + 1; k <= hoursToSend + 20; k++) {
+      const ts = new Date(seededTo.getTime() + k * HOUR);
+      value += 0.5;
+      await post1([{ line: 2, meterNumber: heat!.number, ts: ts.toISOString(), value: value.toFixed(3) }]);
+      const answered = performance.now();
+      const hourStart = new Date(ts.getTime() - HOUR);
+      for (;;) {
+        const { values } = await graph(copenhagenMinute(hourStart), copenhagenMinute(ts));
+        if (values[0] !== null && values[0] !== undefined) break;
+      }
+      fresh.push(performance.now() - answered);
+    }
+    console.log(
+      `freshness (POST answered → tenantGraph shows the hour): p95 ${p95(fresh).toFixed(0)} ms, median ${median(fresh).toFixed(0)} ms (goal p95 ≤ 2 s)`,
+    );
+  } finally {
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    await database.close();
+    await cleanup();
+  }
+}
