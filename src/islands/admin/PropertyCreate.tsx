@@ -4,7 +4,7 @@
  * refusal, and on success reloads the property and returns focus to the button.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminRequest } from '../../client/admin/session.ts';
 import {
@@ -25,10 +25,14 @@ import { errorOf, fromLocalInput, PropsError } from './propsShared.tsx';
 export function Opener({ label, children }: { label: string; children: (close: () => void) => ReactNode }) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
-  const close = () => {
-    setOpen(false);
-    requestAnimationFrame(() => button.current?.focus());
-  };
+  const wasOpen = useRef(false);
+  // Focus goes back once the button is in the document again: after the commit that closed the form, not on a
+  // timer, which could run before that commit on a busy machine (seen in CI: focus stayed on the body).
+  useEffect(() => {
+    if (wasOpen.current && !open) button.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
+  const close = () => setOpen(false);
   return (
     <div className="stack">
       {!open && (
