@@ -4,9 +4,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signAccessToken } from '../../src/server/auth/tokens.ts';
-import type { Database } from '../../src/server/db/client.ts';
+import { describe, expect, it } from 'vitest';
 import {
   alarms as alarmTable,
   hourlyConsumption,
@@ -14,87 +12,37 @@ import {
   mailOutbox,
   measurementPoints,
   notifications,
-  tenancies,
 } from '../../src/server/db/schema.ts';
 import { manualClock } from '../../src/server/jobs/clock.ts';
 import { createJobRunner } from '../../src/server/jobs/runner.ts';
-import { createTestApi, errorCode, gql, type TestApi } from './helpers/api.ts';
-import { freshDatabase } from './helpers/db.ts';
-import { type Fixture, hoursOf, seedFixture } from './helpers/fixtures.ts';
+import { heatDay, setUpAlarmApi } from './helpers/alarms.ts';
+import { errorCode, gql } from './helpers/api.ts';
+import { hoursOf } from './helpers/fixtures.ts';
 
-const ALARM_FIELDS = `id tenancyId type quantity frequency threshold minimum maximum leakRule enabled status
-  lastFired { periodStart state value reference reason } history { periodStart state value reference reason }`;
-const CREATE = `mutation ($t: ID!, $a: AlarmInput!) { createAlarm(tenancyId: $t, alarm: $a) { ${ALARM_FIELDS} } }`;
-const ONE = `query ($t: ID!, $id: ID!) { alarm(tenancyId: $t, id: $id) { ${ALARM_FIELDS} } }`;
 const NOTIFICATIONS = `query ($t: ID!) { notifications(tenancyId: $t) { totalCount unreadCount
   items { id kind alarmId quantity frequency periodStart periodEnd value reference reason read totals { quantity value } } } }`;
 const NOTIFICATION = `query ($t: ID!, $id: ID!) { notification(tenancyId: $t, id: $id) { id read kind } }`;
 const MARK = `mutation ($t: ID!, $id: ID!, $r: Boolean) { markNotificationRead(tenancyId: $t, id: $id, read: $r) { id read } }`;
 const MARK_ALL = `mutation ($t: ID!) { markAllNotificationsRead(tenancyId: $t) { ok count } }`;
 
-interface AlarmData {
-  id: string;
-  status: string;
-  threshold: number | null;
-  lastFired: { periodStart: string; value: number; reference: number; reason: string } | null;
-  history: { periodStart: string; state: string; value: number | null; reason: string | null }[];
-}
-
-let database: Database;
-let api: TestApi;
-let fx: Fixture;
-let tenancyA: string;
-let tenancyB: string;
-const tokens = { alice: '', bob: '' };
+const s = setUpAlarmApi();
+const { create, get } = s;
 const clock = manualClock(new Date('2025-03-31T06:00:00Z'));
-const runner = () => createJobRunner({ db: database.db, logger: pino({ level: 'silent' }), clock });
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  fx = await seedFixture(database.db);
-  api = await createTestApi(database);
-  for (const name of ['alice', 'bob'] as const)
-    tokens[name] = (await signAccessToken('tenant', api.services.keys.tenant, fx.users[name], 300)).token;
-  const rows = await database.db.select().from(tenancies);
-  tenancyA = String(rows.find((t) => t.tenancyId === 'T-A-2025')!.id);
-  tenancyB = String(rows.find((t) => t.tenancyId === 'T-B-2024')!.id);
-});
-afterAll(async () => {
-  await database?.close();
-});
-
-const heatDay = (threshold: number, type = 'THRESHOLD') => ({
-  type,
-  quantity: 'heat-energy',
-  frequency: 'DAY',
-  threshold,
-});
-
-async function create(who: keyof typeof tokens, tenancy: string, alarm: Record<string, unknown>) {
-  const r = await gql<{ createAlarm: AlarmData }>(api.tenant, CREATE, { t: tenancy, a: alarm }, tokens[who]);
-  expect(r.errors).toBeUndefined();
-  return r.data!.createAlarm;
-}
-
-async function get(who: keyof typeof tokens, tenancy: string, id: string) {
-  const r = await gql<{ alarm: AlarmData }>(api.tenant, ONE, { t: tenancy, id }, tokens[who]);
-  expect(r.errors).toBeUndefined();
-  return r.data!.alarm;
-}
+const runner = () => createJobRunner({ db: s.database.db, logger: pino({ level: 'silent' }), clock });
 
 describe('evaluation by the worker', () => {
   it('on the 23-hour DST day: equal to the threshold stays OK, one unit above fires, once', async () => {
     // Bob's heat is 3 kWh every hour: 2025-03-30 has 23 hours, so 69 kWh.
-    const equal = await create('bob', tenancyB, heatDay(69));
-    const above = await create('bob', tenancyB, heatDay(68));
+    const equal = await create('bob', s.tenancyB, heatDay(69));
+    const above = await create('bob', s.tenancyB, heatDay(68));
     clock.set(new Date('2025-03-31T06:00:00Z'));
     await runner().tick();
-    const ok = await get('bob', tenancyB, equal.id);
+    const ok = await get('bob', s.tenancyB, equal.id);
     expect(ok.status).toBe('OK');
     expect(ok.history).toEqual([
       { periodStart: '2025-03-30', state: 'OK', value: 69, reference: 69, reason: null },
     ]);
-    const fired = await get('bob', tenancyB, above.id);
+    const fired = await get('bob', s.tenancyB, above.id);
     expect(fired.status).toBe('TRIGGERED');
     expect(fired.lastFired).toMatchObject({
       periodStart: '2025-03-30',
@@ -107,10 +55,10 @@ describe('evaluation by the worker', () => {
     clock.advance(3_600_000);
     await runner().tick();
     const list = await gql<{ notifications: { items: { alarmId: string; kind: string; value: number }[] } }>(
-      api.tenant,
+      s.api.tenant,
       NOTIFICATIONS,
-      { t: tenancyB },
-      tokens.bob,
+      { t: s.tenancyB },
+      s.tokens.bob,
     );
     const mine = list.data!.notifications.items.filter((n) => n.alarmId === above.id);
     expect(mine).toEqual([expect.objectContaining({ kind: 'HIGH_CONSUMPTION', value: 69 })]);
@@ -118,26 +66,26 @@ describe('evaluation by the worker', () => {
   });
 
   it('increase: the DST day against the day before (72 kWh) is no increase', async () => {
-    const cmp = await create('bob', tenancyB, heatDay(0, 'COMPARISON'));
+    const cmp = await create('bob', s.tenancyB, heatDay(0, 'COMPARISON'));
     clock.set(new Date('2025-03-31T08:00:00Z'));
     await runner().tick();
-    expect((await get('bob', tenancyB, cmp.id)).history[0]).toMatchObject({ state: 'OK', value: 69 });
+    expect((await get('bob', s.tenancyB, cmp.id)).history[0]).toMatchObject({ state: 'OK', value: 69 });
   });
 
   it('a week with a missing day waits for the data, then records "unknown" and never fires', async () => {
     // Data ends on 2025-04-05 (the range ends 2025-04-06 exclusive): the week Mar 31 to Apr 6 lacks a day.
-    const week = await create('bob', tenancyB, { ...heatDay(1), frequency: 'WEEK' });
+    const week = await create('bob', s.tenancyB, { ...heatDay(1), frequency: 'WEEK' });
     clock.set(new Date('2025-04-07T06:00:00Z'));
     await runner().tick();
-    expect((await get('bob', tenancyB, week.id)).history).toEqual([]);
-    const [job] = await database.db
+    expect((await get('bob', s.tenancyB, week.id)).history).toEqual([]);
+    const [job] = await s.database.db
       .select()
       .from(jobs)
       .where(eq(jobs.key, `evaluate-alarm:alarm:${week.id}:2025-03-31`));
     expect(job).toMatchObject({ status: 'pending', attempts: 0 });
     clock.set(new Date('2025-04-11T06:00:00Z'));
     await runner().tick();
-    const after = await get('bob', tenancyB, week.id);
+    const after = await get('bob', s.tenancyB, week.id);
     expect(after.status).toBe('OK');
     expect(after.history).toEqual([
       { periodStart: '2025-03-31', state: 'UNKNOWN', value: null, reference: 1, reason: 'missing_data' },
@@ -147,13 +95,13 @@ describe('evaluation by the worker', () => {
 
   it("indoor climate: the average of both rooms against the maximum, in the user's language by mail", async () => {
     // Alice (da): living room 20, 21, 22 in turn and bedroom 24: a 24-hour day averages 22.5 °C.
-    const equal = await create('alice', tenancyA, {
+    const equal = await create('alice', s.tenancyA, {
       type: 'INDOOR_CLIMATE',
       quantity: 'indoor-temperature',
       frequency: 'DAY',
       maximum: 22.5,
     });
-    const above = await create('alice', tenancyA, {
+    const above = await create('alice', s.tenancyA, {
       type: 'INDOOR_CLIMATE',
       quantity: 'indoor-temperature',
       frequency: 'DAY',
@@ -162,8 +110,8 @@ describe('evaluation by the worker', () => {
     });
     clock.set(new Date('2025-03-21T06:00:00Z'));
     await runner().tick();
-    expect((await get('alice', tenancyA, equal.id)).history[0]).toMatchObject({ state: 'OK', value: 22.5 });
-    expect((await get('alice', tenancyA, above.id)).lastFired).toMatchObject({
+    expect((await get('alice', s.tenancyA, equal.id)).history[0]).toMatchObject({ state: 'OK', value: 22.5 });
+    expect((await get('alice', s.tenancyA, above.id)).lastFired).toMatchObject({
       periodStart: '2025-03-20',
       reason: 'above_maximum',
       reference: 22.4,
@@ -171,7 +119,10 @@ describe('evaluation by the worker', () => {
     // The mail step runs a minute later and writes one mail in Danish (besides March's report from earlier).
     clock.advance(120_000);
     await runner().drain();
-    const mails = await database.db.select().from(mailOutbox).where(eq(mailOutbox.to, fx.users.alice.email));
+    const mails = await s.database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.to, s.fx.users.alice.email));
     expect(mails.map((m) => m.subject).sort()).toEqual([
       'Din forbrugsrapport for marts 2025',
       'Indeklima: Indetemperatur',
@@ -183,11 +134,11 @@ describe('evaluation by the worker', () => {
   it('zero consumption and the leak rule on water: a dry day, a day with use in every hour, a day with dry hours at 00 and 12', async () => {
     // Bob's apartment gets a cold-water meter: 20 March dry, 21 March 4 L every hour, 22 March the same but
     // 00:00 and 12:00, so no run of 24 hours ends on the 22nd (a run from the 21st into the 22nd would).
-    const [point] = await database.db
+    const [point] = await s.database.db
       .insert(measurementPoints)
       .values({
-        propertyId: fx.propertyId,
-        apartmentId: fx.apartmentB,
+        propertyId: s.fx.propertyId,
+        apartmentId: s.fx.apartmentB,
         quantity: 'cold-water-volume',
         unit: 'cubic-meter',
         name: 'Cold water',
@@ -204,18 +155,18 @@ describe('evaluation by the worker', () => {
         value: dry ? '0' : '0.004',
       };
     });
-    await database.db.insert(hourlyConsumption).values(rows);
-    await database.db.execute(sql`
+    await s.database.db.insert(hourlyConsumption).values(rows);
+    await s.database.db.execute(sql`
       INSERT INTO daily_rollups (measurement_point_id, day, sum, min, max, count)
       SELECT measurement_point_id, (hour_start AT TIME ZONE 'Europe/Copenhagen')::date, sum(value), min(value), max(value), count(*)
       FROM hourly_consumption WHERE measurement_point_id = ${point!.id} GROUP BY 1, 2`);
-    const leak = await create('bob', tenancyB, {
+    const leak = await create('bob', s.tenancyB, {
       type: 'ZERO_CONSUMPTION',
       quantity: 'cold-water-volume',
       frequency: 'DAY',
       leakRule: true,
     });
-    const history = async () => (await get('bob', tenancyB, leak.id)).history;
+    const history = async () => (await get('bob', s.tenancyB, leak.id)).history;
     clock.set(new Date('2025-03-21T06:00:00Z'));
     await runner().tick();
     expect((await history())[0]).toMatchObject({
@@ -231,10 +182,10 @@ describe('evaluation by the worker', () => {
     await runner().tick();
     expect((await history())[0]).toMatchObject({ periodStart: '2025-03-22', state: 'OK' });
     const list = await gql<{ notifications: { items: { alarmId: string; kind: string; reason: string }[] } }>(
-      api.tenant,
+      s.api.tenant,
       NOTIFICATIONS,
-      { t: tenancyB },
-      tokens.bob,
+      { t: s.tenancyB },
+      s.tokens.bob,
     );
     expect(
       list.data!.notifications.items.filter((n) => n.alarmId === leak.id).map((n) => [n.kind, n.reason]),
@@ -242,7 +193,7 @@ describe('evaluation by the worker', () => {
       ['HIGH_CONSUMPTION', 'leak'],
       ['ZERO_CONSUMPTION', 'zero'],
     ]);
-    await database.db
+    await s.database.db
       .update(alarmTable)
       .set({ enabled: false })
       .where(eq(alarmTable.id, Number(leak.id)));
@@ -255,31 +206,31 @@ describe('notifications', () => {
       (
         await gql<{
           notifications: { unreadCount: number; totalCount: number; items: { id: string; read: boolean }[] };
-        }>(api.tenant, NOTIFICATIONS, { t: tenancyB }, tokens.bob)
+        }>(s.api.tenant, NOTIFICATIONS, { t: s.tenancyB }, s.tokens.bob)
       ).data!.notifications;
-    const rows = await database.db.select().from(notifications);
+    const rows = await s.database.db.select().from(notifications);
     expect(rows.length).toBeGreaterThan(0);
     const first = await list();
     expect(first.unreadCount).toBe(first.totalCount);
     const id = first.items[0]!.id;
-    expect((await gql(api.tenant, MARK, { t: tenancyB, id }, tokens.bob)).data).toEqual({
+    expect((await gql(s.api.tenant, MARK, { t: s.tenancyB, id }, s.tokens.bob)).data).toEqual({
       markNotificationRead: { id, read: true },
     });
     expect((await list()).unreadCount).toBe(first.totalCount - 1);
-    await gql(api.tenant, MARK, { t: tenancyB, id, r: false }, tokens.bob);
+    await gql(s.api.tenant, MARK, { t: s.tenancyB, id, r: false }, s.tokens.bob);
     expect((await list()).unreadCount).toBe(first.totalCount);
-    expect(errorCode(await gql(api.tenant, NOTIFICATION, { t: tenancyB, id }, tokens.alice))).toBe(
+    expect(errorCode(await gql(s.api.tenant, NOTIFICATION, { t: s.tenancyB, id }, s.tokens.alice))).toBe(
       'FORBIDDEN',
     );
     // On Alice's own tenancy, Bob's notification id and an unknown one get the same NOT_FOUND.
     for (const nid of [id, '999999', 'nope']) {
-      const r = await gql(api.tenant, NOTIFICATION, { t: tenancyA, id: nid }, tokens.alice);
+      const r = await gql(s.api.tenant, NOTIFICATION, { t: s.tenancyA, id: nid }, s.tokens.alice);
       expect(errorCode(r)).toBe('NOT_FOUND');
       expect(r.errors![0]!.message).toBe('No such notification');
     }
-    expect(errorCode(await gql(api.tenant, MARK, { t: tenancyA, id }, tokens.alice))).toBe('NOT_FOUND');
-    expect(errorCode(await gql(api.tenant, MARK_ALL, { t: tenancyB }, tokens.alice))).toBe('FORBIDDEN');
-    const all = await gql(api.tenant, MARK_ALL, { t: tenancyB }, tokens.bob);
+    expect(errorCode(await gql(s.api.tenant, MARK, { t: s.tenancyA, id }, s.tokens.alice))).toBe('NOT_FOUND');
+    expect(errorCode(await gql(s.api.tenant, MARK_ALL, { t: s.tenancyB }, s.tokens.alice))).toBe('FORBIDDEN');
+    const all = await gql(s.api.tenant, MARK_ALL, { t: s.tenancyB }, s.tokens.bob);
     expect(all.data).toEqual({ markAllNotificationsRead: { ok: true, count: first.totalCount } });
     expect((await list()).unreadCount).toBe(0);
   });
