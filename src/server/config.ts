@@ -145,6 +145,12 @@ const schema = z.object({
    * at a time). Smaller: shorter waits, fewer rows per second (docs/ingest.md, "Concurrent batches").
    */
   INGEST_CHUNK_ROWS: z.coerce.number().int().min(1).default(5_000),
+  /**
+   * Ingestion API: a synchronous batch with an Idempotency-Key still pending after this many seconds was
+   * interrupted (its process stopped mid-batch); a replay of the same key and body then runs it again. Keep it
+   * above the longest a synchronous request can last (Node's requestTimeout, 300 s).
+   */
+  INGEST_SYNC_STALE_SECONDS: z.coerce.number().int().min(1).default(300),
   /** Ingestion API: most rows in one batch; more: 413. */
   INGEST_MAX_ROWS: z.coerce.number().int().min(1).default(200_000),
   /** Ingestion API: requests per minute per API key; more: 429 with Retry-After. */

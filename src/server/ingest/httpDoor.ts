@@ -175,39 +175,71 @@ async function postReadings(db: Db, config: ServerConfig, req: IncomingMessage, 
         VALUES (${key.id}, ${idem}, ${bodySha}, ${atomic}, ${rows.length}, ${async ? JSON.stringify(rows) : null}::jsonb)
         ON CONFLICT (api_key_id, idempotency_key) DO NOTHING RETURNING id`,
   );
+  let batchId = created?.id;
+  let resumed = false;
   if (!created) {
-    const [first] = await queryRows<{ id: number; body_sha256: string; status: string; receipt: unknown }>(
+    const [first] = await queryRows<{
+      id: number;
+      body_sha256: string;
+      status: string;
+      receipt: unknown;
+      interrupted: boolean;
+      created_at: string;
+    }>(
       db,
-      sql`SELECT id, body_sha256, status, receipt FROM ingest_batches
-          WHERE api_key_id = ${key.id} AND idempotency_key = ${idem}`,
+      sql`SELECT id, body_sha256, status, receipt, created_at::text AS created_at,
+            (status = 'pending' AND rows IS NULL
+              AND created_at < now() - make_interval(secs => ${config.INGEST_SYNC_STALE_SECONDS})) AS interrupted
+          FROM ingest_batches WHERE api_key_id = ${key.id} AND idempotency_key = ${idem}`,
     );
     if (first!.body_sha256 !== bodySha) {
       throw new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another body');
     }
-    if (first!.status === 'pending') send(202, pendingBody(first!.id), { location: batchPath(first!.id) });
-    else send(200, first!.receipt, { 'idempotent-replayed': 'true' });
-    return;
+    if (first!.status !== 'pending') {
+      send(200, first!.receipt, { 'idempotent-replayed': 'true' });
+      return;
+    }
+    // A synchronous batch still pending long after any request could have lasted was interrupted (the process
+    // stopped mid-batch). This replay takes it over, once: rows stored before the stop come back as duplicates.
+    const claimed = first!.interrupted
+      ? await queryRows<{ id: number }>(
+          db,
+          sql`UPDATE ingest_batches SET created_at = now()
+              WHERE id = ${first!.id} AND status = 'pending' AND created_at::text = ${first!.created_at}
+              RETURNING id`,
+        )
+      : [];
+    if (claimed.length === 0) {
+      send(202, pendingBody(first!.id), { location: batchPath(first!.id) });
+      return;
+    }
+    batchId = first!.id;
+    resumed = true;
   }
   if (async) {
-    await enqueue(db, ingestBatchTask, { batchId: created.id }, new Date());
-    send(202, pendingBody(created.id), { location: batchPath(created.id) });
+    await enqueue(db, ingestBatchTask, { batchId: batchId! }, new Date());
+    send(202, pendingBody(batchId!), { location: batchPath(batchId!) });
     return;
   }
   let receipt: unknown;
   try {
-    receipt = receiptBody(
-      created.id,
-      atomic,
-      await runSync(db, rows, atomic, source, key.propertyIds, config.INGEST_CHUNK_ROWS),
-      rows,
-    );
+    receipt = {
+      ...receiptBody(
+        batchId!,
+        atomic,
+        await runSync(db, rows, atomic, source, key.propertyIds, config.INGEST_CHUNK_ROWS),
+        rows,
+      ),
+      ...(resumed ? { resumed: true } : {}),
+    };
   } catch (err) {
-    // Nothing was written: the key may be used again.
-    await db.execute(sql`DELETE FROM ingest_batches WHERE id = ${created.id}`);
+    // A first run that failed wrote nothing (or, when not atomic, only whole parts that a resend reports as
+    // duplicates): the key may be used again.
+    if (!resumed) await db.execute(sql`DELETE FROM ingest_batches WHERE id = ${batchId!}`);
     throw err;
   }
   await db.execute(sql`UPDATE ingest_batches SET status = 'done', receipt = ${JSON.stringify(receipt)}::jsonb,
-    finished_at = now() WHERE id = ${created.id}`);
+    finished_at = now() WHERE id = ${batchId!}`);
   send(200, receipt);
 }
 
@@ -238,12 +270,21 @@ const pendingBody = (id: number) => ({ batch: id, status: 'pending', href: batch
 
 async function getBatch(db: Db, config: ServerConfig, req: IncomingMessage, id: number, send: Send) {
   const key = await authenticate(db, config, req);
-  const [batch] = await queryRows<{ status: string; receipt: unknown }>(
+  const [batch] = await queryRows<{ status: string; receipt: unknown; interrupted: boolean }>(
     db,
-    sql`SELECT status, receipt FROM ingest_batches WHERE id = ${id} AND api_key_id = ${key.id}`,
+    sql`SELECT status, receipt, (status = 'pending' AND rows IS NULL
+          AND created_at < now() - make_interval(secs => ${config.INGEST_SYNC_STALE_SECONDS})) AS interrupted
+        FROM ingest_batches WHERE id = ${id} AND api_key_id = ${key.id}`,
   );
   if (!batch) throw new HttpError(404, 'NOT_FOUND', `No batch ${id} of this key`);
-  if (batch.status === 'pending') send(200, pendingBody(id));
+  if (batch.interrupted) {
+    send(200, {
+      batch: id,
+      status: 'interrupted',
+      message:
+        'The server stopped while this batch was stored. Send the same request with the same Idempotency-Key again: rows stored before the stop come back as duplicates.',
+    });
+  } else if (batch.status === 'pending') send(200, pendingBody(id));
   else send(200, batch.receipt);
 }
 
