@@ -86,7 +86,7 @@ test.describe
       await page.goto(`/report/${unknown}?lang=da`);
       await expect(page).toHaveURL(`/report/shell/da#${unknown}`);
       await expect(page.locator('main')).toContainText(
-        'Denne rapport er ikke længere tilgængelig; kontakt udlejer.',
+        'Rapporten er ikke længere tilgængelig. Kontakt din udlejer.',
       );
       // A shell without a code says the same, without asking the server.
       await page.goto('/report/shell/en');
