@@ -90,6 +90,15 @@ const baseOptions = {
 
 const serverResources: Resources = import.meta.env.SSR ? await loadAllResources() : {};
 
+/**
+ * `{{quantity, lowercase}}`: a name that starts a label ("Heat energy") inside a sentence ("Åbn varmeenergi"):
+ * Danish and Norwegian write common nouns in lower case there.
+ */
+function addFormatters(instance: I18n): I18n {
+  instance.services.formatter?.add('lowercase', (value, lng) => String(value).toLocaleLowerCase(lng));
+  return instance;
+}
+
 function createServerI18n(lang: Language): I18n {
   const instance = i18next.createInstance();
   void instance.init({
@@ -100,7 +109,7 @@ function createServerI18n(lang: Language): I18n {
     resources: serverResources,
     initAsync: false,
   });
-  return instance;
+  return addFormatters(instance);
 }
 
 /** The browser's instance, ready with the page's language before any island module finishes loading. */
@@ -114,7 +123,7 @@ async function createBrowserI18n(lang: Language): Promise<I18n> {
     fallbackLng: false,
     ns: PRELOADED_NAMESPACES,
   });
-  return instance;
+  return addFormatters(instance);
 }
 
 // The server rendered the page in <html lang>, so the browser loads that language before hydrating:

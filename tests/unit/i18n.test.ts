@@ -19,6 +19,12 @@ describe('i18n on the server', () => {
     expect(serverT('da')('domain:validation.email_invalid')).not.toBe('validation.email_invalid');
   });
 
+  it('writes a quantity name in lower case inside a sentence ({{quantity, lowercase}})', () => {
+    expect(serverT('da')('consumption:dashboard.open', { quantity: 'Varmeenergi' })).toBe('Åbn varmeenergi');
+    expect(serverT('nb')('consumption:dashboard.open', { quantity: 'Varmtvann' })).toBe('Åpne varmtvann');
+    expect(serverT('en')('consumption:dashboard.open', { quantity: 'Heat energy' })).toBe('Open heat energy');
+  });
+
   it('keeps one instance per language, so requests never share a mutable language', () => {
     expect(getI18n('da')).toBe(getI18n('da'));
     expect(getI18n('da')).not.toBe(getI18n('nb'));
