@@ -91,7 +91,7 @@ describe('the dashboard island', () => {
     expect(within(card).getByRole('link', { name: 'Heat energy' }).getAttribute('href')).toBe(
       '/t/11/consumption/heat-energy',
     );
-    expect(within(card).getByRole('link', { name: 'Open Heat energy' })).toBeTruthy();
+    expect(within(card).getByRole('link', { name: 'Open heat energy' })).toBeTruthy();
     expect(within(card).getByText('B').getAttribute('title')).toMatch(/^B: 70-85%/);
 
     const requests = callsOf(TenancyDashboardDocument);
