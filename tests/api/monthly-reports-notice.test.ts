@@ -19,6 +19,7 @@ import { manualClock } from '../../src/server/jobs/clock.ts';
 import { enqueue } from '../../src/server/jobs/queue.ts';
 import { createJobRunner } from '../../src/server/jobs/runner.ts';
 import { consumptionReportTask } from '../../src/server/jobs/tasks/consumptionReport.ts';
+import { notificationMailTask } from '../../src/server/jobs/tasks/notificationMail.ts';
 import type { MonthlyReport } from '../../src/server/reports/model.ts';
 import { createTestApi, errorCode, gql, type TestApi } from './helpers/api.ts';
 import { freshDatabase, testEngine } from './helpers/db.ts';
@@ -108,7 +109,44 @@ describe(`the monthly notice links the report and carries its comparison (${test
     // 2229 against 648 is +244 %.
     expect(mail!.body).toContain('Heat energy: 2,229 kWh · the month before 648 kWh (+244%)');
     expect(mail!.body).toContain(
-      `Your report for March 2025: https://app.example.test/report/${report!.code}`,
+      `Your report for March 2025: https://app.example.test/report/${report!.code}?lang=en`,
+    );
+  });
+});
+
+describe(`the notice mail's report link without APP_URL (${testEngine})`, () => {
+  it("uses the app's own http://HOST:PORT, in the mail's language", async () => {
+    const [first] = await database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, fx.users.bob.id), eq(notifications.kind, 'consumption_report')));
+    const code = (first!.details as { report: { code: string } }).report.code;
+    // The same notice again, not yet mailed (a new key), for a mail of its own.
+    const { id: _id, ...notice } = first!;
+    await database.db.insert(notifications).values({ ...notice, key: `${notice.key}:again`, mailedAt: null });
+    const saved = { APP_URL: process.env.APP_URL, HOST: process.env.HOST, PORT: process.env.PORT };
+    delete process.env.APP_URL;
+    process.env.HOST = '127.0.0.1';
+    process.env.PORT = '4987';
+    try {
+      const clock = manualClock(new Date('2025-04-07T06:00:00Z'));
+      const runner = createJobRunner({ db: database.db, logger: pino({ level: 'silent' }), clock });
+      await enqueue(
+        database.db,
+        notificationMailTask,
+        { userId: fx.users.bob.id, bucket: 'again' },
+        clock.now(),
+      );
+      await runner.drain();
+    } finally {
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+    const mails = await database.db.select().from(mailOutbox).where(eq(mailOutbox.to, fx.users.bob.email));
+    // Before issue 22's fix the mail had no report link at all without APP_URL.
+    expect(mails.at(-1)!.body).toContain(
+      `Your report for March 2025: http://127.0.0.1:4987/report/${code}?lang=en`,
     );
   });
 });

@@ -1,10 +1,11 @@
 /**
  * Demo extras, run once after the demo data is seeded (and again after the history backfill, harmlessly):
- * two heating years of allocation statements for every demo tenancy that spans them, and the public monthly
- * reports of the last two complete months. Both are idempotent.
+ * allocation statements computed from the demo's own meters for every demo tenancy that spans their periods
+ * (two heating years, or a short demo's measured months; never where nothing was measured), and the public
+ * monthly reports of the last two complete months. Both are idempotent.
  */
 
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { Temporal } from 'temporal-polyfill';
@@ -74,57 +75,87 @@ async function periodDegreeDays(db: Db, start: string, end: string): Promise<num
   return Math.round(degreeDays(modelled));
 }
 
-/** The consumption a statement is shared by: the flats' heat meters (kWh), or drawn allocator units. */
-type Basis = { unit: 'kilo-watt-hour' | 'hca-unit'; byTenancy: number[] };
-
 /**
- * The heat-meter kWh of each tenancy's flat over [from, to], from the daily rollups the app reads (issue 22: the
- * statements agree with the meters). The demo's flats all have heat meters, so by the one pricing rule
- * (src/lib/allocators.ts) the heat meter, not the allocators, is what is shared by. Null when the demo's meter
- * history does not reach into the period.
+ * The demo flats' heat-meter history as the app reads it: the first and the last whole day (23 hours or more in
+ * the daily rollups) before today; null when there is none.
  */
-async function meteredPeriod(
-  db: Db,
-  year: { start: string; end: string },
-  tenancyIds: number[],
-): Promise<{ from: string; byTenancy: number[] } | null> {
-  const rows = await queryRows<{ id: number; first: string | null; kwh: string | null }>(
+async function measuredSpan(db: Db, before: string): Promise<{ first: string; last: string } | null> {
+  const [row] = await queryRows<{ first: string | null; last: string | null }>(
     db,
-    sql`WITH heat AS (
-          SELECT t.id, d.day, d.sum, d.count FROM tenancies t
-            JOIN measurement_points mp ON mp.apartment_id = t.apartment_id AND mp.quantity = 'heat-energy'
-            JOIN daily_rollups d ON d.measurement_point_id = mp.id
-           WHERE t.id = ANY(${`{${tenancyIds.join(',')}}`}::int[])
-             AND d.day BETWEEN ${year.start}::date AND ${year.end}::date),
-        first AS (SELECT min(day) AS day FROM heat WHERE count >= 23)
-        SELECT t.id, (SELECT day FROM first)::text AS first,
-               (SELECT sum(h.sum) FROM heat h WHERE h.id = t.id AND h.day >= (SELECT day FROM first))::text AS kwh
-          FROM unnest(${`{${tenancyIds.join(',')}}`}::int[]) AS t(id)`,
+    sql`SELECT min(d.day)::text AS first, max(d.day)::text AS last
+          FROM daily_rollups d JOIN measurement_points mp ON mp.id = d.measurement_point_id
+          JOIN properties p ON p.id = mp.property_id
+         WHERE p.number = ${PROPERTY_NUMBER} AND mp.quantity = 'heat-energy' AND mp.apartment_id IS NOT NULL
+           AND d.count >= 23 AND d.day < ${before}::date`,
   );
-  const from = rows[0]?.first ?? null;
-  if (from === null) return null;
-  const byId = new Map(rows.map((r) => [Number(r.id), Number(r.kwh ?? 0)]));
-  return { from, byTenancy: tenancyIds.map((id) => byId.get(id) ?? 0) };
+  return row?.first && row.last ? { first: row.first, last: row.last } : null;
 }
 
-/** Builds the demo statements of one heating year for the tenancies given (pure apart from the rng). */
+/** A statement period of the demo; `index` picks its prices' year and its random stream. */
+interface DemoPeriod {
+  start: string;
+  end: string;
+  index: number;
+}
+
+/**
+ * The periods the demo makes statements for, only where the meters measured (issue 22: nothing is invented).
+ * The last two heating years that ended, each from the first measured day on; a year the history does not
+ * reach gets none. A short demo (DEMO_DAYS under about a year) whose history reaches no ended heating year gets
+ * its statements over the last two months it measured instead, clipped to the measured days.
+ */
+function demoPeriods(now: Date, span: { first: string; last: string }): DemoPeriod[] {
+  const max = (x: string, y: string) => (x > y ? x : y);
+  const min = (x: string, y: string) => (x < y ? x : y);
+  const years = heatingYears(now, 2)
+    .map((y, index) => ({ start: max(y.start, span.first), end: y.end, index }))
+    .filter((p) => p.start <= p.end && p.end <= span.last);
+  if (years.length > 0) return years;
+  const lastMonth = Temporal.PlainDate.from(span.last).with({ day: 1 });
+  return [lastMonth.subtract({ months: 1 }), lastMonth]
+    .map((month, index) => ({
+      start: max(month.toString(), span.first),
+      end: min(month.add({ months: 1 }).subtract({ days: 1 }).toString(), span.last),
+      index,
+    }))
+    .filter((p) => p.start <= p.end);
+}
+
+/**
+ * The heat-meter kWh of each tenancy's flat over the period, from the daily rollups the app reads (issue 22: the
+ * statements agree with the meters). The demo's flats all have heat meters, so by the one pricing rule
+ * (src/lib/allocators.ts) the heat meter, not the allocators, is what is shared by.
+ */
+async function meteredKwh(db: Db, period: DemoPeriod, tenancyIds: number[]): Promise<number[]> {
+  const rows = await queryRows<{ id: number; kwh: string | null }>(
+    db,
+    sql`SELECT t.id, sum(d.sum)::text AS kwh FROM tenancies t
+          JOIN measurement_points mp ON mp.apartment_id = t.apartment_id AND mp.quantity = 'heat-energy'
+          JOIN daily_rollups d ON d.measurement_point_id = mp.id
+         WHERE t.id = ANY(${`{${tenancyIds.join(',')}}`}::int[])
+           AND d.day BETWEEN ${period.start}::date AND ${period.end}::date
+         GROUP BY t.id`,
+  );
+  const byId = new Map(rows.map((r) => [Number(r.id), Number(r.kwh ?? 0)]));
+  return tenancyIds.map((id) => byId.get(id) ?? 0);
+}
+
+/** Builds the demo statements of one period for the tenancies given (pure apart from the rng). */
 function demoStatementsFor(
-  year: { start: string; end: string },
+  period: DemoPeriod,
   tenancyRows: { ref: string; area: number }[],
-  degreeDaysOfPeriod: number,
-  yearIndex: number,
+  degreeDays: { period: number; normalYear: number },
   issuedOn: string,
-  metered: Basis | null,
+  kwh: number[],
 ): StatementFileEntry[] {
-  const rng = xoroshiro128plus(DEMO_SEED + 77 + yearIndex);
+  const rng = xoroshiro128plus(DEMO_SEED + 77 + period.index);
   const propertyArea = tenancyRows.reduce((s, t) => s + t.area, 0);
-  // Outside the demo's meter history (short demos) there is nothing to agree with: units are drawn there.
-  const drawn = tenancyRows.map((t) => Math.round(t.area * (16 + uniformFloat64(rng) * 12)));
-  const basis: Basis = metered ?? { unit: 'hca-unit', byTenancy: drawn };
-  const units = basis.byTenancy.map((x) => Math.round(x * 1000) / 1000);
+  const units = kwh.map((x) => Math.round(x * 1000) / 1000);
   const propertyUnits = units.reduce((s, u) => s + u, 0);
-  const scale = tenancyRows.length / 24;
-  const inflation = 1 + 0.04 * yearIndex;
+  // The year's costs, for the part of it the period covers.
+  const days = Temporal.PlainDate.from(period.start).until(Temporal.PlainDate.from(period.end)).days + 1;
+  const scale = (tenancyRows.length / 24) * Math.min(1, days / 365);
+  const inflation = 1 + 0.04 * period.index;
   const totals = [
     { type: 'heating' as const, minor: Math.round(1_240_000 * scale * inflation) * 100 },
     { type: 'meter-rental' as const, minor: Math.round(21_600 * scale) * 100 },
@@ -141,85 +172,100 @@ function demoStatementsFor(
       ).toFixed(2),
     }));
     const share = expenses.reduce((s, e) => s + Number(e.tenantFixed) + Number(e.tenantVariable), 0);
-    // Advance payments: twelve equal monthly amounts in whole kroner, set from last year's estimate.
+    // Advance payments: equal monthly amounts in whole kroner, set from last year's estimate.
     const monthly = Math.round((share * (0.9 + uniformFloat64(rng) * 0.2)) / 12);
     return {
       tenancy: t.ref,
-      periodStart: year.start,
-      periodEnd: year.end,
+      periodStart: period.start,
+      periodEnd: period.end,
       currency: 'DKK',
       fixedSharePercent: FIXED_PERCENT,
       variableSharePercent: 100 - FIXED_PERCENT,
       area: { tenantM2: t.area, propertyM2: propertyArea },
-      consumption: { unit: basis.unit, tenant: units[i]!, property: propertyUnits },
+      consumption: { unit: 'kilo-watt-hour', tenant: units[i]!, property: propertyUnits },
       expenses,
       advancePayments: (monthly * 12).toFixed(2),
-      degreeDays: {
-        period: degreeDaysOfPeriod,
-        // The same published normal as the app's (src/lib/degreeDays.ts), over the same days.
-        normalYear: Math.round(
-          normalDegreeDaysBetween(
-            Temporal.PlainDate.from(year.start),
-            Temporal.PlainDate.from(year.end).add({ days: 1 }),
-          ),
-        ),
-      },
+      degreeDays,
       objectionDeadline: deadline,
     };
   });
 }
 
 /**
- * Adds two heating years of statements for the demo tenancies that span them; skips ones already there, and
- * replaces a year's stale ones when the meters now reach further into it. Returns how many were added.
+ * Adds the demo tenancies' statements over the periods the meters measured (demoPeriods); skips ones already
+ * there, and removes the demo's own statements that no longer agree with the history: a year's drawn or shorter
+ * ones once the meters reach further into it (the background backfill), and a short demo's month statements
+ * once a heating year is measured or the months move on. Returns how many were added.
  */
 export async function seedDemoStatements(db: Db, now: Date): Promise<number> {
-  let added = 0;
+  const span = await measuredSpan(db, today(now));
   const years = heatingYears(now, 2);
-  for (const [index, year] of years.entries()) {
+  const periods = span ? demoPeriods(now, span) : [];
+  const demoTenancies = (
+    await queryRows<{ id: number }>(
+      db,
+      sql`SELECT t.id FROM tenancies t JOIN apartments a ON a.id = t.apartment_id
+            JOIN properties p ON p.id = a.property_id WHERE p.number = ${PROPERTY_NUMBER}`,
+    )
+  ).map((r) => Number(r.id));
+  if (demoTenancies.length === 0) return 0;
+  const kept = periods.map((p) => `${p.start}/${p.end}`);
+  // The demo's statements of a period it no longer makes: a heating year (or its later part) without its
+  // measured period, or a short demo's months. The demo's own are the ones made at 10:00 sharp on their issue
+  // day (below); a statement an operator imported is left alone.
+  const lastYearEnd = years.at(-1)!.end;
+  await db.delete(allocationStatements).where(
+    and(
+      inArray(allocationStatements.tenancyId, demoTenancies),
+      sql`to_char(${allocationStatements.createdAt} AT TIME ZONE ${TIME_ZONE}, 'HH24:MI:SS.US') = '10:00:00.000000'`,
+      sql`(${allocationStatements.periodStart}::text || '/' || ${allocationStatements.periodEnd}::text) <> ALL(${`{${kept.join(',')}}`}::text[])`,
+      sql`(${allocationStatements.periodEnd} > ${lastYearEnd}::date
+           OR ${allocationStatements.periodEnd} = ANY(${`{${years.map((y) => y.end).join(',')}}`}::date[]))`,
+    ),
+  );
+  let added = 0;
+  for (const period of periods) {
     const rows = await queryRows<{ id: number; ref: string; area: string }>(
       db,
       sql`SELECT t.id, t.tenancy_id AS ref, a.area_m2::text AS area
             FROM tenancies t JOIN apartments a ON a.id = t.apartment_id
             JOIN properties p ON p.id = a.property_id
-           WHERE p.number = ${PROPERTY_NUMBER} AND t.start <= ${year.start}::date
-             AND (t.end IS NULL OR t.end >= ${year.end}::date)
+           WHERE p.number = ${PROPERTY_NUMBER} AND t.start <= ${period.start}::date
+             AND (t.end IS NULL OR t.end >= ${period.end}::date)
            ORDER BY t.id`,
     );
     if (rows.length === 0) continue;
-    // Where the demo's meters reach into the year, the statement covers the metered part and shares by it.
-    const metered = await meteredPeriod(
+    const normalYear = normalDegreeDaysBetween(
+      Temporal.PlainDate.from(period.start),
+      Temporal.PlainDate.from(period.end).add({ days: 1 }),
+    );
+    // A few summer days have (almost) no normal degree days: nothing to compare the period's weather with.
+    if (normalYear < 0.5) continue;
+    const degreeDays = {
+      period: await periodDegreeDays(db, period.start, period.end),
+      // The same published normal as the app's (src/lib/degreeDays.ts), over the same days.
+      normalYear: Math.max(1, Math.round(normalYear)),
+    };
+    const kwh = await meteredKwh(
       db,
-      year,
+      period,
       rows.map((r) => Number(r.id)),
     );
-    const period = { start: metered?.from ?? year.start, end: year.end };
-    const dd = await periodDegreeDays(db, period.start, period.end);
+    if (kwh.reduce((sum, x) => sum + x, 0) <= 0) continue;
     // Made two months after the period, or today if that is sooner; the deadline is the Danish 6 weeks after.
-    const issuedOn = [Temporal.PlainDate.from(year.end).add({ months: 2 }).toString(), today(now)].sort()[0]!;
+    const issuedOn = [
+      Temporal.PlainDate.from(period.end).add({ months: 2 }).toString(),
+      today(now),
+    ].sort()[0]!;
     const inputs = demoStatementsFor(
       period,
       rows.map((r) => ({ ref: r.ref, area: Number(r.area) })),
-      dd,
-      index,
+      degreeDays,
       issuedOn,
-      metered && { unit: 'kilo-watt-hour', byTenancy: metered.byTenancy },
+      kwh,
     );
     const idOf = new Map(rows.map((r) => [r.ref, Number(r.id)]));
     await db.transaction(async (tx) => {
-      // Once the meters reach into the year (the background backfill got there after the statements were first
-      // made), a statement of the year over another period (drawn units, or a shorter metered part) is the
-      // demo's own stale one: it gives way to the one that agrees with the meters.
-      if (metered)
-        await tx
-          .delete(allocationStatements)
-          .where(
-            and(
-              inArray(allocationStatements.tenancyId, [...idOf.values()]),
-              eq(allocationStatements.periodEnd, period.end),
-              ne(allocationStatements.periodStart, period.start),
-            ),
-          );
       for (const raw of inputs) {
         // The demo goes through the same checks as an operator's import file.
         const s = statementInputSchema.parse(raw);

@@ -98,9 +98,11 @@ function reportLines(n: NotificationText, lang: Language, baseUrl: string | unde
       t('notification.report.corrected', { change: formatChange(report.correctedChangePercent, lang) }),
     );
   const period = periodText(n, lang);
-  // Without APP_URL the mail cannot hold an absolute link; the app's notification still links the report.
+  // The link opens the report in the mail's language, as the app's link opens it in the app's.
   if (baseUrl)
-    lines.push(t('notification.report.report_link', { period, url: `${baseUrl}/report/${report.code}` }));
+    lines.push(
+      t('notification.report.report_link', { period, url: `${baseUrl}/report/${report.code}?lang=${lang}` }),
+    );
   return lines;
 }
 
@@ -141,7 +143,7 @@ export function notificationMail(
   user: { name: string; language: string },
   items: NotificationText[],
   appUrl: string | undefined,
-  /** The app's origin (APP_URL), for links to public pages such as the monthly report. */
+  /** The app's origin (APP_URL, else http://HOST:PORT), for links to public pages such as the monthly report. */
   baseUrl?: string,
 ): { subject: string; text: string } {
   const { t, lang } = mailT(user.language);

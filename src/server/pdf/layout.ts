@@ -1,6 +1,7 @@
 /**
  * A4 text layout on pdf-lib with the standard Helvetica fonts, shared by the statement and the monthly report
  * PDFs: wrapped paragraphs, headings, rules, right-aligned table rows, page breaks and a footer on every page.
+ * A heading is never the last thing on a page: it moves to the next page with its first two lines of content.
  */
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 
@@ -10,6 +11,8 @@ const INK = rgb(0.11, 0.1, 0.09);
 export const MUTED = rgb(0.34, 0.33, 0.31);
 const LINE = rgb(0.85, 0.84, 0.83);
 type Colour = typeof INK;
+/** Lines of content (text lines, table rows; a drawing counts as all of them) a heading keeps on its page. */
+const KEEP_LINES = 2;
 
 // Helvetica is WinAnsi-encoded: these characters are not in it, so they are written the nearest way it can.
 const WIN_ANSI_FALLBACKS: Record<string, string> = {
@@ -67,12 +70,51 @@ export async function createPdfLayout(meta: { title: string; lang: string; now: 
   let page: PDFPage = pdf.addPage([A4.width, A4.height]);
   let y = A4.height - MARGIN;
   const width = A4.width - 2 * MARGIN;
+  const bottom = MARGIN + 24;
 
-  const ensure = (space: number) => {
-    if (y - space < MARGIN + 24) {
-      page = pdf.addPage([A4.width, A4.height]);
-      y = A4.height - MARGIN;
+  /**
+   * Everything is written as units: `space` is what must fit below y for the unit to start on this page,
+   * `advance` how far it moves y down, `lines` how many lines of content it counts as (a heading: none).
+   */
+  interface Unit {
+    space: number;
+    advance: number;
+    lines: number;
+    draw: (at: number) => void;
+  }
+  const newPage = () => {
+    page = pdf.addPage([A4.width, A4.height]);
+    y = A4.height - MARGIN;
+  };
+  const drawUnit = (u: Unit) => {
+    u.draw(y);
+    y -= u.advance;
+  };
+  // A heading waits here with the units after it until they hold KEEP_LINES lines of content: then all of
+  // them go on this page if they fit together, else on the next page, so a heading never ends a page alone.
+  let kept: Unit[] | null = null;
+  const keptLines = () => (kept ?? []).reduce((n, u) => n + u.lines, 0);
+  const flush = () => {
+    if (!kept) return;
+    const units = kept;
+    kept = null;
+    const last = units.at(-1)!;
+    const needed = units.slice(0, -1).reduce((h, u) => h + u.advance, 0) + last.space;
+    if (y - needed < bottom) newPage();
+    for (const u of units) drawUnit(u);
+  };
+  const place = (u: Unit) => {
+    if (kept) {
+      kept.push(u);
+      if (keptLines() >= KEEP_LINES) flush();
+      return;
     }
+    if (u.space > 0 && y - u.space < bottom) newPage();
+    drawUnit(u);
+  };
+  /** Vertical space only: kept with what comes before it, never a reason for a new page. */
+  const gap = (points: number) => {
+    if (points !== 0) place({ space: 0, advance: points, lines: 0, draw: () => {} });
   };
   const wrap = (value: string, font: PDFFont, size: number, max: number): string[] => {
     const lines: string[] = [];
@@ -87,34 +129,51 @@ export async function createPdfLayout(meta: { title: string; lang: string; now: 
     if (line) lines.push(line);
     return lines;
   };
+  const textUnits = (
+    value: string,
+    opts: { size?: number; font?: PDFFont; color?: Colour },
+    lines: number,
+  ): Unit[] => {
+    const size = opts.size ?? 10;
+    const font = opts.font ?? regular;
+    return wrap(safe(value), font, size, width).map((line) => ({
+      space: size + 4,
+      advance: size + 4,
+      lines,
+      draw: (at) => page.drawText(line, { x: MARGIN, y: at - size, size, font, color: opts.color ?? INK }),
+    }));
+  };
   const layout: PdfLayout = {
     pdf,
     regular,
     bold,
     width,
     text(value, opts = {}) {
-      const size = opts.size ?? 10;
-      const font = opts.font ?? regular;
-      for (const line of wrap(safe(value), font, size, width)) {
-        ensure(size + 4);
-        page.drawText(line, { x: MARGIN, y: y - size, size, font, color: opts.color ?? INK });
-        y -= size + 4;
-      }
-      y -= opts.gap ?? 4;
+      for (const u of textUnits(value, opts, 1)) place(u);
+      gap(opts.gap ?? 4);
     },
     heading(value) {
-      ensure(40);
-      y -= 10;
-      layout.text(value, { size: 12.5, font: bold, gap: 6 });
+      // A heading after a kept group that already holds content starts a group of its own; right after
+      // another heading (an empty section) the two stay together.
+      if (kept && keptLines() > 0) flush();
+      kept ??= [];
+      gap(10);
+      for (const u of textUnits(value, { size: 12.5, font: bold }, 0)) place(u);
+      gap(6);
     },
     rule() {
-      page.drawLine({
-        start: { x: MARGIN, y },
-        end: { x: A4.width - MARGIN, y },
-        thickness: 0.6,
-        color: LINE,
+      place({
+        space: 0,
+        advance: 6,
+        lines: 0,
+        draw: (at) =>
+          page.drawLine({
+            start: { x: MARGIN, y: at },
+            end: { x: A4.width - MARGIN, y: at },
+            thickness: 0.6,
+            color: LINE,
+          }),
       });
-      y -= 6;
     },
     row(cells, opts = {}) {
       const size = 9.5;
@@ -129,21 +188,30 @@ export async function createPdfLayout(meta: { title: string; lang: string; now: 
         return { left, right, lines: wrap(safe(cells[i] ?? ''), font, size, right - left - 6) };
       });
       const height = Math.max(1, ...spans.map((c) => c.lines.length)) * lineHeight + 4;
-      ensure(height + 4);
-      spans.forEach((cell, i) => {
-        cell.lines.forEach((line, n) => {
-          const x = i === 0 ? cell.left : cell.right - font.widthOfTextAtSize(line, size);
-          page.drawText(line, { x, y: y - size - n * lineHeight, size, font, color: INK });
-        });
+      place({
+        space: height + 4,
+        advance: height + 3,
+        lines: 1,
+        draw: (at) =>
+          spans.forEach((cell, i) => {
+            cell.lines.forEach((line, n) => {
+              const x = i === 0 ? cell.left : cell.right - font.widthOfTextAtSize(line, size);
+              page.drawText(line, { x, y: at - size - n * lineHeight, size, font, color: INK });
+            });
+          }),
       });
-      y -= height + 3;
     },
     drawing(height, draw) {
-      ensure(height + 4);
-      draw({ page, x: MARGIN, top: y, width, safe });
-      y -= height + 4;
+      place({
+        space: height + 4,
+        advance: height + 4,
+        lines: KEEP_LINES,
+        draw: (at) => draw({ page, x: MARGIN, top: at, width, safe }),
+      });
     },
     footer(footer) {
+      // A heading still waiting (the document ended right after it) is written now.
+      flush();
       const pages = pdf.getPages();
       pages.forEach((p, i) => {
         p.drawText(safe(footer(i + 1, pages.length)), {

@@ -1,6 +1,7 @@
 /** Mails a user's new notifications as one mail: the notification itself, or a summary when there are several. */
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { z } from 'zod';
+import { parseServerConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { mailOutbox, notifications, users } from '../../db/schema.ts';
 import { notificationMail } from '../messages.ts';
@@ -8,12 +9,19 @@ import { enqueue } from '../queue.ts';
 import { defineTask } from '../task.ts';
 import { sendMailTask } from './sendMail.ts';
 
-const appUrl = () =>
-  z
-    .url()
-    .optional()
-    .catch(undefined)
-    .parse(process.env.APP_URL || undefined);
+/**
+ * The app's origin for the mail's links: APP_URL, else http://HOST:PORT as the configuration documents it (the
+ * embedded worker runs in the server, so that is the server's own address). Without this fallback a mail sent
+ * with APP_URL unset carried no report link at all (issue 22).
+ */
+const appUrl = (): string | undefined => {
+  try {
+    return parseServerConfig().APP_URL;
+  } catch {
+    // A configuration the server refused cannot reach here; a bad APP_URL alone only costs the links.
+    return undefined;
+  }
+};
 
 export const notificationMailTask = defineTask({
   name: 'notification-mail',
@@ -43,7 +51,7 @@ export const notificationMailTask = defineTask({
       return;
     }
     const tenancyIds = [...new Set(pending.map((n) => n.tenancyId))];
-    const base = appUrl()?.replace(/\/$/, '');
+    const base = appUrl();
     const url = base && (tenancyIds.length === 1 ? `${base}/t/${tenancyIds[0]}/notifications` : base);
     const mail = notificationMail(user, pending, url, base);
     const [row] = await tx
