@@ -49,7 +49,7 @@ interface PropertyFigureSettings {
 }
 
 /** The settings columns, selected beside each access row (left joined: a property may have no row). */
-const settingsColumns = {
+export const settingsColumns = {
   hotWaterShare: propertyReportSettings.hotWaterShare,
   hcaKwhPerUnit: propertyReportSettings.hcaKwhPerUnit,
 };
@@ -125,13 +125,13 @@ async function loadAccess(db: Db, userId: number, only?: SQL): Promise<Map<numbe
   return accessFromRows(rows);
 }
 
-type AccessRow = Pick<
+export type AccessRow = Pick<
   Awaited<ReturnType<typeof accessQuery>>[number],
   'apartment' | 'property' | 'tenant' | 'start' | 'end' | 'settings'
 >;
 
 /** The caller's units from the access query's rows (in tenancy order), with merged windows. */
-function accessFromRows(rows: AccessRow[]): Map<number, UnitAccess> {
+export function accessFromRows(rows: AccessRow[]): Map<number, UnitAccess> {
   const access = new Map<number, UnitAccess>();
   for (const { start, end, apartment, property, tenant, settings } of rows) {
     const row = { apartment, property, tenant, settings: figureSettings(settings) };

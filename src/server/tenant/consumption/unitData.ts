@@ -3,11 +3,11 @@
  * its points and meters, in a fixed number of statements (COST and CO2 apply the day's price or CO₂ factor in the
  * series' SQL).
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
 import { firstWithoutCost, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import type { Db } from '../../db/client.ts';
-import { measurementPoints } from '../../db/schema.ts';
+import { measurementPoints, meters } from '../../db/schema.ts';
 import { badInput } from '../../graphql/errors.ts';
 import { clipToTenancies, type UnitAccess, unitAccess } from '../access.ts';
 import type { BucketPlan } from '../graph/buckets.ts';
@@ -64,6 +64,32 @@ export async function loadUnit(db: Db, userId: number, unitId: number, quantitie
     .where(and(eq(measurementPoints.apartmentId, unitId), inArray(measurementPoints.quantity, quantities)))
     .orderBy(measurementPoints.quantity, measurementPoints.room, measurementPoints.id);
   return { access, points };
+}
+
+/**
+ * The unit's points of the quantities (in loadUnit's order) with the meter currently installed on each (as
+ * objects.ts's currentMeters: the newest one not removed), in one statement. Only for a unit whose access the
+ * caller has already been checked for.
+ */
+export async function pointsAndMeters(db: Db, unitId: number, quantities: QuantityId[]) {
+  const rows = await db
+    .select({ point: measurementPoints, meter: meters })
+    .from(measurementPoints)
+    .leftJoin(meters, and(eq(meters.measurementPointId, measurementPoints.id), isNull(meters.removedAt)))
+    .where(and(eq(measurementPoints.apartmentId, unitId), inArray(measurementPoints.quantity, quantities)))
+    .orderBy(
+      measurementPoints.quantity,
+      measurementPoints.room,
+      measurementPoints.id,
+      desc(meters.installedAt),
+    );
+  const points: PointRow[] = [];
+  const meterOf = new Map<number, typeof meters.$inferSelect>();
+  for (const { point, meter } of rows) {
+    if (points.at(-1)?.id !== point.id) points.push(point);
+    if (meter && !meterOf.has(point.id)) meterOf.set(point.id, meter);
+  }
+  return { points, meters: meterOf };
 }
 
 /** A plan over a whole period for totals (months from monthly_rollups, edges from daily_rollups). */
