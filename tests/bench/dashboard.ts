@@ -63,6 +63,12 @@ async function cpuSeconds(database: Database) {
 
 async function benchEngine(engine: 'pglite' | 'postgres') {
   const { database, cleanup } = await openBenchDatabase(engine, pgUrl);
+  // drizzle's logger sees every statement the app sends; a prepared statement keeps the logger it was prepared
+  // with, so it is set before the first request.
+  let statements = 0;
+  (database.db as unknown as { session: { logger: Logger } }).session.logger = {
+    logQuery: () => statements++,
+  };
   let server: Server | undefined;
   try {
     const today = new Date();
@@ -88,14 +94,10 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
       o.name.startsWith('tenancyDashboard'),
     );
     const dashboard = ops[0]!;
-    // Statements of one dashboard request: drizzle's logger sees every statement the app sends.
-    let statements = 0;
-    const session = (database.db as unknown as { session: { logger: Logger } }).session;
-    const logger = session.logger;
-    session.logger = { logQuery: () => statements++ };
+    // Statements of one dashboard request (the logger was set before anything was prepared, see above).
+    statements = 0;
     await post(endpoint, dashboard.query, dashboard.variables, token); // answers without errors, or throws
     const perDashboard = statements;
-    session.logger = logger;
     console.log(
       `\n== ${engine}: ${apartments} apartments × ${days} days; ${perDashboard} SQL statements per dashboard ` +
         `(load average ${loadAverage()}) ==`,
@@ -138,6 +140,8 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
         `${ms(busy.cpuMs)} ms ÷ ${ms(alone.p50)} ms = ${floor.toFixed(2)}× (load average ${loadAverage()})`,
     );
   } finally {
+    // The load generator stops without waiting for its last answers: let their requests finish first.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
     server?.closeAllConnections();
     server?.close();
     await database.close();
