@@ -1,7 +1,7 @@
 /**
  * The caller's tenancies with everything the unit list and the dashboard need, in one statement: the token check
  * (the caller's user row), each open tenancy's id, apartment, property and figure settings (as access.ts's
- * callerUnits), and per property its settings kinds and CO₂ factors. `tenantUnits` and `tenancyDashboard` read
+ * accessQuery), and per property its settings kinds and CO₂ factors. `tenantUnits` and `tenancyDashboard` read
  * the caller through it instead of the three to five statements they ran before.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
@@ -29,13 +29,13 @@ export interface Co2FactorRow {
 }
 
 /** What the unit list shows of a property besides its row. */
-export interface PropertyExtras {
+interface PropertyExtras {
   settingKinds: string[];
   co2Factors: Co2FactorRow[];
 }
 
 export interface CallerTenancies {
-  /** The caller's units by apartment id, as `callerUnits` gives them. */
+  /** The caller's units by apartment id, with their merged tenancy windows (access.ts accessFromRows). */
   units: Map<number, UnitAccess>;
   /** The apartment of each of the caller's open tenancies, by tenancy id. */
   apartmentOfTenancy: Map<number, number>;
