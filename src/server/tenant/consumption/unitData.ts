@@ -28,18 +28,35 @@ export function checkedPeriod(begin: string, endInclusive: string): Period {
   return period;
 }
 
+/** Periods derived from a period, by the period (dateRange shares them, so this remembers them too). */
+const previousPeriods = new WeakMap<Period, Period>();
+const previousYears = new WeakMap<Period, Period>();
+
 /** The same number of days right before. */
 export function previousPeriodOf(p: Period): Period {
-  const days = p.fromDate.until(p.toDate, { largestUnit: 'days' }).days;
-  return dateRange(p.fromDate.subtract({ days }).toString(), p.fromDate.subtract({ days: 1 }).toString());
+  let previous = previousPeriods.get(p);
+  if (!previous) {
+    const days = p.fromDate.until(p.toDate, { largestUnit: 'days' }).days;
+    previous = dateRange(
+      p.fromDate.subtract({ days }).toString(),
+      p.fromDate.subtract({ days: 1 }).toString(),
+    );
+    previousPeriods.set(p, previous);
+  }
+  return previous;
 }
 
 /** The same dates one year earlier. */
 export function previousYearOf(p: Period): Period {
-  return dateRange(
-    p.fromDate.subtract({ years: 1 }).toString(),
-    p.toDate.subtract({ days: 1 }).subtract({ years: 1 }).toString(),
-  );
+  let lastYear = previousYears.get(p);
+  if (!lastYear) {
+    lastYear = dateRange(
+      p.fromDate.subtract({ years: 1 }).toString(),
+      p.toDate.subtract({ days: 1 }).subtract({ years: 1 }).toString(),
+    );
+    previousYears.set(p, lastYear);
+  }
+  return lastYear;
 }
 
 /** Refuses `what` (COST, CO2, a projection) for a list with an averaged quantity, which has no cost or CO₂. */
@@ -138,9 +155,10 @@ export function seriesCollector() {
       q.co2 ?? null,
       q.aggregation,
       q.plan.resolution,
-      q.plan.from.toString(),
-      q.plan.to.toString(),
-      q.windows.map((w) => [w.from.toString(), w.to.toString()]),
+      // Instants, not ISO texts: every plan and window is a Copenhagen time, and formatting one costs more.
+      q.plan.from.epochMilliseconds,
+      q.plan.to.epochMilliseconds,
+      q.windows.map((w) => [w.from.epochMilliseconds, w.to.epochMilliseconds]),
     ]);
     const known = seen.get(key);
     if (known !== undefined) return known;

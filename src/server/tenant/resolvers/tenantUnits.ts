@@ -5,12 +5,15 @@ import { type CallerTenancies, type Co2FactorRow, callerTenancies } from '../cal
 import { unitDetails, unitObject } from '../objects.ts';
 import type { QueryResolvers, TenantUnit } from '../types.generated.ts';
 
+/** Today's date in Copenhagen as YYYY-MM-DD; made once (a formatter costs about 0.4 ms to make). */
+const localDate = new Intl.DateTimeFormat('sv-SE', { timeZone: TIME_ZONE });
+
 /**
  * One CO₂ factor per quantity of a property: the period valid today, else the latest one. The figures use each
  * day's own factor (graph/series.ts); this list says which quantities have CO₂ at all, and today's grams.
  */
 function currentFactors(rows: Co2FactorRow[]) {
-  const today = new Intl.DateTimeFormat('sv-SE', { timeZone: TIME_ZONE }).format(new Date());
+  const today = localDate.format(new Date());
   const byQuantity = new Map<string, Co2FactorRow>();
   const rank = (r: Co2FactorRow) =>
     `${(r.validFrom ?? '') <= today && (r.validTo === null || r.validTo > today) ? 1 : 0}${r.validFrom ?? ''}`;
