@@ -49,7 +49,7 @@ interface PropertyFigureSettings {
 }
 
 /** The settings columns, selected beside each access row (left joined: a property may have no row). */
-const settingsColumns = {
+export const settingsColumns = {
   hotWaterShare: propertyReportSettings.hotWaterShare,
   hcaKwhPerUnit: propertyReportSettings.hcaKwhPerUnit,
 };
@@ -105,33 +105,17 @@ function localMidnight(date: string, dayAfter: boolean): Temporal.ZonedDateTime 
   return value;
 }
 
-/** The query of `callerUnits`, asked on most tenant requests: built once per database, not per request. */
-const allUnitsQueries = new WeakMap<Db, ReturnType<typeof prepareAllUnits>>();
-function prepareAllUnits(db: Db) {
-  return accessQuery(db, eq(tenancyMembers.userId, sql.placeholder('userId'))).prepare('caller_units');
+async function loadAccess(db: Db, userId: number, only: SQL): Promise<Map<number, UnitAccess>> {
+  return accessFromRows(await accessQuery(db, and(eq(tenancyMembers.userId, userId), only)));
 }
 
-async function loadAccess(db: Db, userId: number, only?: SQL): Promise<Map<number, UnitAccess>> {
-  let rows: Awaited<ReturnType<typeof accessQuery>>;
-  if (only) rows = await accessQuery(db, and(eq(tenancyMembers.userId, userId), only));
-  else {
-    let prepared = allUnitsQueries.get(db);
-    if (!prepared) {
-      prepared = prepareAllUnits(db);
-      allUnitsQueries.set(db, prepared);
-    }
-    rows = await prepared.execute({ userId });
-  }
-  return accessFromRows(rows);
-}
-
-type AccessRow = Pick<
+export type AccessRow = Pick<
   Awaited<ReturnType<typeof accessQuery>>[number],
   'apartment' | 'property' | 'tenant' | 'start' | 'end' | 'settings'
 >;
 
 /** The caller's units from the access query's rows (in tenancy order), with merged windows. */
-function accessFromRows(rows: AccessRow[]): Map<number, UnitAccess> {
+export function accessFromRows(rows: AccessRow[]): Map<number, UnitAccess> {
   const access = new Map<number, UnitAccess>();
   for (const { start, end, apartment, property, tenant, settings } of rows) {
     const row = { apartment, property, tenant, settings: figureSettings(settings) };
@@ -153,11 +137,6 @@ function accessFromRows(rows: AccessRow[]): Map<number, UnitAccess> {
   return access;
 }
 
-/** Every unit the caller has a tenancy in. */
-export function callerUnits(db: Db, userId: number): Promise<Map<number, UnitAccess>> {
-  return loadAccess(db, userId);
-}
-
 /** A measurement point as `callerUnitsAndPoints` returns it. */
 export interface OwnPoint {
   id: number;
@@ -167,7 +146,7 @@ export interface OwnPoint {
 }
 
 /**
- * `callerUnits` and, in the same statement, the points of the given quantities in those of the caller's units
+ * The caller's units (callerTenancies.ts has them with their tenancy ids) and, in the same statement, the points of the given quantities in those of the caller's units
  * that are asked for (`unitIds`) and the property-level points (no apartment) of those of the caller's
  * properties that are asked for (`sourceIds`). Points are only looked for in the caller's own apartments and
  * properties, so nothing of another tenancy is read; ids that are not the caller's simply find nothing (the

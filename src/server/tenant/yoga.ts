@@ -70,7 +70,8 @@ export function createTenantYoga(services: ApiServices, fetchClasses: FetchClass
     typeDefs,
     resolvers,
     graphqlEndpoint: TENANT_GRAPHQL_ENDPOINT,
-    // tenantGraph checks the caller with its tenancies, in one statement (callerUnitsAndPoints).
-    deferCallerCheck: ['tenantGraph'],
+    // tenantGraph and tenancyDashboard check the caller with its tenancies, in one statement (access.ts's
+    // callerUnitsAndPoints, callerTenancies.ts).
+    deferCallerCheck: ['tenantGraph', 'tenancyDashboard'],
   });
 }

@@ -2,6 +2,7 @@
  * Shared pieces of the consumption operations: input checks, the per-series scaling (CO2 factor, per m²), climate
  * correction per bucket, and the heat-cost-allocator kWh estimate.
  */
+import { LRUCache } from 'lru-cache';
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import {
@@ -43,16 +44,35 @@ export const climateInput = z
   .nullish()
   .transform((c) => (c ? { hotWaterShare: c.hotWaterShare ?? null } : null));
 
+interface DateRange {
+  readonly fromDate: Temporal.PlainDate;
+  readonly toDate: Temporal.PlainDate;
+  readonly from: Temporal.ZonedDateTime;
+  readonly to: Temporal.ZonedDateTime;
+}
+
+/**
+ * Periods made so far: the same few (this month, the last 30 days, the last year) come on every dashboard, and
+ * Temporal values are immutable, so they can be shared. Up to 10,000, least recently used out.
+ */
+const ranges = new LRUCache<string, DateRange>({ max: 10_000 });
+
 /** An inclusive date period as a [from, to) pair of Copenhagen midnights. */
-export function dateRange(begin: string, endInclusive: string) {
-  const from = Temporal.PlainDate.from(begin);
-  const to = Temporal.PlainDate.from(endInclusive).add({ days: 1 });
-  return {
-    fromDate: from,
-    toDate: to,
-    from: from.toZonedDateTime(TIME_ZONE),
-    to: to.toZonedDateTime(TIME_ZONE),
-  };
+export function dateRange(begin: string, endInclusive: string): DateRange {
+  const key = `${begin}/${endInclusive}`;
+  let range = ranges.get(key);
+  if (!range) {
+    const from = Temporal.PlainDate.from(begin);
+    const to = Temporal.PlainDate.from(endInclusive).add({ days: 1 });
+    range = Object.freeze({
+      fromDate: from,
+      toDate: to,
+      from: from.toZonedDateTime(TIME_ZONE),
+      to: to.toZonedDateTime(TIME_ZONE),
+    });
+    ranges.set(key, range);
+  }
+  return range;
 }
 
 /** Whether degree-day correction applies to a quantity. */

@@ -3,11 +3,11 @@
  * its points and meters, in a fixed number of statements (COST and CO2 apply the day's price or CO₂ factor in the
  * series' SQL).
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { Temporal } from 'temporal-polyfill';
 import { firstWithoutCost, QUANTITIES, type QuantityId } from '../../../lib/quantities.ts';
 import type { Db } from '../../db/client.ts';
-import { measurementPoints } from '../../db/schema.ts';
+import { measurementPoints, meters } from '../../db/schema.ts';
 import { badInput } from '../../graphql/errors.ts';
 import { clipToTenancies, type UnitAccess, unitAccess } from '../access.ts';
 import type { BucketPlan } from '../graph/buckets.ts';
@@ -28,18 +28,35 @@ export function checkedPeriod(begin: string, endInclusive: string): Period {
   return period;
 }
 
+/** Periods derived from a period, by the period (dateRange shares them, so this remembers them too). */
+const previousPeriods = new WeakMap<Period, Period>();
+const previousYears = new WeakMap<Period, Period>();
+
 /** The same number of days right before. */
 export function previousPeriodOf(p: Period): Period {
-  const days = p.fromDate.until(p.toDate, { largestUnit: 'days' }).days;
-  return dateRange(p.fromDate.subtract({ days }).toString(), p.fromDate.subtract({ days: 1 }).toString());
+  let previous = previousPeriods.get(p);
+  if (!previous) {
+    const days = p.fromDate.until(p.toDate, { largestUnit: 'days' }).days;
+    previous = dateRange(
+      p.fromDate.subtract({ days }).toString(),
+      p.fromDate.subtract({ days: 1 }).toString(),
+    );
+    previousPeriods.set(p, previous);
+  }
+  return previous;
 }
 
 /** The same dates one year earlier. */
 export function previousYearOf(p: Period): Period {
-  return dateRange(
-    p.fromDate.subtract({ years: 1 }).toString(),
-    p.toDate.subtract({ days: 1 }).subtract({ years: 1 }).toString(),
-  );
+  let lastYear = previousYears.get(p);
+  if (!lastYear) {
+    lastYear = dateRange(
+      p.fromDate.subtract({ years: 1 }).toString(),
+      p.toDate.subtract({ days: 1 }).subtract({ years: 1 }).toString(),
+    );
+    previousYears.set(p, lastYear);
+  }
+  return lastYear;
 }
 
 /** Refuses `what` (COST, CO2, a projection) for a list with an averaged quantity, which has no cost or CO₂. */
@@ -64,6 +81,32 @@ export async function loadUnit(db: Db, userId: number, unitId: number, quantitie
     .where(and(eq(measurementPoints.apartmentId, unitId), inArray(measurementPoints.quantity, quantities)))
     .orderBy(measurementPoints.quantity, measurementPoints.room, measurementPoints.id);
   return { access, points };
+}
+
+/**
+ * The unit's points of the quantities (in loadUnit's order) with the meter currently installed on each (as
+ * objects.ts's currentMeters: the newest one not removed), in one statement. Only for a unit whose access the
+ * caller has already been checked for.
+ */
+export async function pointsAndMeters(db: Db, unitId: number, quantities: QuantityId[]) {
+  const rows = await db
+    .select({ point: measurementPoints, meter: meters })
+    .from(measurementPoints)
+    .leftJoin(meters, and(eq(meters.measurementPointId, measurementPoints.id), isNull(meters.removedAt)))
+    .where(and(eq(measurementPoints.apartmentId, unitId), inArray(measurementPoints.quantity, quantities)))
+    .orderBy(
+      measurementPoints.quantity,
+      measurementPoints.room,
+      measurementPoints.id,
+      desc(meters.installedAt),
+    );
+  const points: PointRow[] = [];
+  const meterOf = new Map<number, typeof meters.$inferSelect>();
+  for (const { point, meter } of rows) {
+    if (points.at(-1)?.id !== point.id) points.push(point);
+    if (meter && !meterOf.has(point.id)) meterOf.set(point.id, meter);
+  }
+  return { points, meters: meterOf };
 }
 
 /** A plan over a whole period for totals (months from monthly_rollups, edges from daily_rollups). */
@@ -112,9 +155,10 @@ export function seriesCollector() {
       q.co2 ?? null,
       q.aggregation,
       q.plan.resolution,
-      q.plan.from.toString(),
-      q.plan.to.toString(),
-      q.windows.map((w) => [w.from.toString(), w.to.toString()]),
+      // Instants, not ISO texts: every plan and window is a Copenhagen time, and formatting one costs more.
+      q.plan.from.epochMilliseconds,
+      q.plan.to.epochMilliseconds,
+      q.windows.map((w) => [w.from.epochMilliseconds, w.to.epochMilliseconds]),
     ]);
     const known = seen.get(key);
     if (known !== undefined) return known;
