@@ -41,6 +41,8 @@ export interface ScaleOptions {
   measureNice: number;
   /** Tenancies given a member and an alarm for the worker's pass (`--worker-tenancies`); default all. */
   workerTenancies: number;
+  /** `--keep`: leave each size's database in place (its name is printed) instead of dropping it. */
+  keep: boolean;
 }
 
 interface SizeResult {
@@ -81,7 +83,7 @@ export function scaleOptions(args: string[]): ScaleOptions {
     );
   const measureNice = Number(value('--measure-nice') ?? os.getPriority());
   const workerTenancies = Number(value('--worker-tenancies') ?? 2 ** 31 - 1);
-  return { sizes, days, seconds, measureNice, workerTenancies };
+  return { sizes, days, seconds, measureNice, workerTenancies, keep: args.includes('--keep') };
 }
 
 /** The niceness now wanted: 19 for loads; `--measure-nice` (default: as started) for the measured windows. */
@@ -284,7 +286,8 @@ async function measureSize(adminUrl: string, apartments: number, opts: ScaleOpti
     server?.closeAllConnections();
     server?.close();
     await database.close();
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (opts.keep) console.log(`kept database ${name} (--keep)`);
+    else await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end({ timeout: 5 });
   }
 }
