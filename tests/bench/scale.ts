@@ -7,7 +7,9 @@
  *     unitQuantityKpis, tenantTable and tenancyDashboard at 20 connections, and the dashboard alone (1 connection);
  *   - the worker's month-end pass for every tenancy (a member and a monthly alarm each): reports, alarms, mails.
  * Then each figure against the first size of the same run, with the load average. Goals in docs/scale.md. Runs
- * under the caller's `nice`; this bench's database backends are reniced to 19 too.
+ * under the caller's `nice`; this bench's database backends are reniced to 19 too. `--keep` leaves each size's
+ * database in place; `--reuse` then measures the newest kept one of each size again (migrated to this code, the
+ * month-end pass's output emptied) without seeding: the same data before and after a change.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
