@@ -192,7 +192,7 @@ async function measureSize(adminUrl: string, apartments: number, opts: ScaleOpti
   const admin = await connectPostgres(adminUrl, { max: 1 });
   const [reused] = opts.reuse
     ? await admin<{ datname: string }[]>`SELECT datname FROM pg_database
-        WHERE datname LIKE ${`bench_scale_${apartments}_%`} ORDER BY oid DESC LIMIT 1`
+        WHERE datname ~ ${`^bench_scale_${apartments}_[0-9a-f]+$`} ORDER BY oid DESC LIMIT 1`
     : [];
   if (opts.reuse && !reused)
     throw new Error(`--reuse: no database bench_scale_${apartments}_… (run with --keep first)`);
