@@ -148,9 +148,10 @@ async function membersAndAlarms(database: Database, limit: number): Promise<void
  * one runner; then, a minute later as the worker would, the notification mails they queued (and their sends).
  */
 async function monthEndPass(database: Database, now: Date) {
-  // A reused database holds an earlier pass's output: without it, the pass does all its work again.
+  // A reused database holds an earlier pass's output (and the allocator months it stored): without them, the
+  // pass does all its work again.
   await database.db.execute(
-    sql`TRUNCATE jobs, monthly_reports, notifications, mail_outbox, alarm_evaluations CASCADE`,
+    sql`TRUNCATE jobs, monthly_reports, notifications, mail_outbox, alarm_evaluations, property_allocator_months CASCADE`,
   );
   await scheduleDueJobs(database.db, now);
   await database.db.execute(
