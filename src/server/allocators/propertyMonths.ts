@@ -13,7 +13,7 @@ import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
 
 /** The advisory lock (with the property id) that point changes take and a recompute takes shared (migration 0019). */
-export const ALLOCATOR_MONTHS_LOCK = 7_410_019;
+const ALLOCATOR_MONTHS_LOCK = 7_410_019;
 
 type FigureRow = {
   month: string;
@@ -25,7 +25,7 @@ type FigureRow = {
 };
 
 /** The property's figures of these months (first days, ISO), one statement from its points' monthly rollups. */
-export function propertyFiguresSql(propertyId: number, months: string[]) {
+function propertyFiguresSql(propertyId: number, months: string[]) {
   return sql`WITH pts AS (
           SELECT id, apartment_id, quantity FROM measurement_points
            WHERE property_id = ${propertyId} AND reading_kind = 'register'
