@@ -7,7 +7,9 @@
  *     unitQuantityKpis, tenantTable and tenancyDashboard at 20 connections, and the dashboard alone (1 connection);
  *   - the worker's month-end pass for every tenancy (a member and a monthly alarm each): reports, alarms, mails.
  * Then each figure against the first size of the same run, with the load average. Goals in docs/scale.md. Runs
- * under the caller's `nice`; this bench's database backends are reniced to 19 too.
+ * under the caller's `nice`; this bench's database backends are reniced to 19 too. `--keep` leaves each size's
+ * database in place; `--reuse` then measures the newest kept one of each size again (migrated to this code, the
+ * month-end pass's output emptied) without seeding: the same data before and after a change.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
@@ -41,6 +43,13 @@ export interface ScaleOptions {
   measureNice: number;
   /** Tenancies given a member and an alarm for the worker's pass (`--worker-tenancies`); default all. */
   workerTenancies: number;
+  /** `--keep`: leave each size's database in place (its name is printed) instead of dropping it. */
+  keep: boolean;
+  /**
+   * `--reuse`: measure each size on the newest database an earlier `--keep` run left (`bench_scale_<size>_…`), after
+   * migrating it and emptying what the month-end pass writes, instead of seeding one (it is kept again).
+   */
+  reuse: boolean;
 }
 
 interface SizeResult {
@@ -81,7 +90,15 @@ export function scaleOptions(args: string[]): ScaleOptions {
     );
   const measureNice = Number(value('--measure-nice') ?? os.getPriority());
   const workerTenancies = Number(value('--worker-tenancies') ?? 2 ** 31 - 1);
-  return { sizes, days, seconds, measureNice, workerTenancies };
+  return {
+    sizes,
+    days,
+    seconds,
+    measureNice,
+    workerTenancies,
+    keep: args.includes('--keep'),
+    reuse: args.includes('--reuse'),
+  };
 }
 
 /** The niceness now wanted: 19 for loads; `--measure-nice` (default: as started) for the measured windows. */
@@ -117,7 +134,8 @@ async function membersAndAlarms(database: Database, limit: number): Promise<void
       FROM tenancies t WHERE NOT EXISTS (SELECT 1 FROM tenancy_members m WHERE m.tenancy_id = t.id)
         AND t.id IN (SELECT id FROM tenancies ORDER BY id LIMIT ${limit})`);
     await tx.execute(sql`INSERT INTO tenancy_members (tenancy_id, user_id)
-      SELECT t.id, u.id FROM tenancies t JOIN users u ON u.email = 'scale' || t.id || '@bench.test'`);
+      SELECT t.id, u.id FROM tenancies t JOIN users u ON u.email = 'scale' || t.id || '@bench.test'
+      ON CONFLICT DO NOTHING`);
     await tx.execute(sql`INSERT INTO alarms (user_id, tenancy_id, type, quantity, frequency, threshold)
       SELECT m.user_id, m.tenancy_id, 'threshold', 'heat-energy', 'month', 1 FROM tenancy_members m
       WHERE NOT EXISTS (SELECT 1 FROM alarms a WHERE a.tenancy_id = m.tenancy_id AND a.user_id = m.user_id
@@ -130,6 +148,11 @@ async function membersAndAlarms(database: Database, limit: number): Promise<void
  * one runner; then, a minute later as the worker would, the notification mails they queued (and their sends).
  */
 async function monthEndPass(database: Database, now: Date) {
+  // A reused database holds an earlier pass's output (and the allocator months it stored): without them, the
+  // pass does all its work again.
+  await database.db.execute(
+    sql`TRUNCATE jobs, monthly_reports, notifications, mail_outbox, alarm_evaluations, property_allocator_months CASCADE`,
+  );
   await scheduleDueJobs(database.db, now);
   await database.db.execute(
     sql`DELETE FROM jobs WHERE task NOT IN ('consumption-report', 'evaluate-alarm') AND status = 'pending'`,
@@ -168,8 +191,14 @@ const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
 async function measureSize(adminUrl: string, apartments: number, opts: ScaleOptions): Promise<SizeResult> {
   const admin = await connectPostgres(adminUrl, { max: 1 });
-  const name = `bench_scale_${apartments}_${randomBytes(3).toString('hex')}`;
-  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const [reused] = opts.reuse
+    ? await admin<{ datname: string }[]>`SELECT datname FROM pg_database
+        WHERE datname ~ ${`^bench_scale_${apartments}_[0-9a-f]+$`} ORDER BY oid DESC LIMIT 1`
+    : [];
+  if (opts.reuse && !reused)
+    throw new Error(`--reuse: no database bench_scale_${apartments}_… (run with --keep first)`);
+  const name = reused?.datname ?? `bench_scale_${apartments}_${randomBytes(3).toString('hex')}`;
+  if (!reused) await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), max: benchPoolSize() });
@@ -184,9 +213,9 @@ async function measureSize(adminUrl: string, apartments: number, opts: ScaleOpti
     const back = today.getUTCDate() < 3 ? 1 : 0;
     const now = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - back, 3));
     const t0 = performance.now();
-    await seedDemo(database.db, { now, days: opts.days, apartments });
-    const seedSeconds = (performance.now() - t0) / 1000;
-    await refreshAllDegreeDays(database.db);
+    if (!reused) await seedDemo(database.db, { now, days: opts.days, apartments });
+    const seedSeconds = reused ? Number.NaN : (performance.now() - t0) / 1000;
+    if (!reused) await refreshAllDegreeDays(database.db);
     const [counts] = await queryRows<{ readings: number; hourly: number; bytes: number }>(
       database.db,
       sql`SELECT (SELECT count(*) FROM register_readings)::bigint::float8 AS readings,
@@ -199,8 +228,10 @@ async function measureSize(adminUrl: string, apartments: number, opts: ScaleOpti
     );
     console.log(
       `ingest: ${counts!.readings.toLocaleString('en')} readings → ${counts!.hourly.toLocaleString('en')} hourly values in ` +
-        `${seedSeconds.toFixed(1)} s = ${Math.round(counts!.readings / seedSeconds).toLocaleString('en')} readings/s ` +
-        `(the whole seed: entities, readings, rollups, analyze)`,
+        (reused
+          ? 'an earlier run (--reuse: the seed is not timed)'
+          : `${seedSeconds.toFixed(1)} s = ${Math.round(counts!.readings / seedSeconds).toLocaleString('en')} readings/s ` +
+            `(the whole seed: entities, readings, rollups, analyze)`),
     );
     console.log(
       `size: ${(counts!.bytes / 2 ** 30).toFixed(2)} GiB = ${(perAptYear / 2 ** 20).toFixed(1)} MiB per apartment-year`,
@@ -284,7 +315,8 @@ async function measureSize(adminUrl: string, apartments: number, opts: ScaleOpti
     server?.closeAllConnections();
     server?.close();
     await database.close();
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (opts.keep || reused) console.log(`kept database ${name} (--keep)`);
+    else await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end({ timeout: 5 });
   }
 }

@@ -3,8 +3,9 @@
  * heat meters (property-level heat-energy points), heat of flats without allocators, heat and units of flats
  * with both, all allocator units, and one apartment's own allocator units (the weights of a bucket that spans
  * months). Whole months only, so it reads monthly_rollups (each the sum of its month's daily rollups): one row
- * per point and month. It reads every heat and allocator point of the property, and each tenancy's monthly
- * report reads it, so with daily rows the month-end pass grew with apartments² per property (docs/scale.md).
+ * per point and month. It reads every heat and allocator point of the property; the worker's monthly reports,
+ * one per tenancy, would so read the property once per tenancy (apartments² per pass, docs/scale.md), so they ask
+ * for `stored` figures: the property's months computed once and kept (propertyMonths.ts).
  */
 import { sql } from 'drizzle-orm';
 import {
@@ -16,6 +17,7 @@ import {
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
 import { addMonths } from '../reports/months.ts';
+import { storedPropertyMonths } from './propertyMonths.ts';
 
 export interface AllocatorMonths {
   /** Per month ('YYYY-MM-01'): the property's figures. */
@@ -42,8 +44,15 @@ export async function readAllocatorMonths(
     from: string;
     to: string;
     operatorKwhPerUnit: number | null;
+    /**
+     * Take the property's figures from `property_allocator_months` (computed once per property and month, and
+     * stored: propertyMonths.ts) and read only the apartment's own units here. The worker's reports do, so a
+     * month-end pass reads each property's points once; it writes, so only on the primary.
+     */
+    stored?: boolean;
   },
 ): Promise<AllocatorMonths> {
+  if (opts.stored) return storedAllocatorMonths(db, opts);
   const rows = await queryRows<{
     month: string;
     supply: string | null;
@@ -87,7 +96,51 @@ export async function readAllocatorMonths(
     });
     if (r.own_units !== null) apartmentUnits.set(r.month, Number(r.own_units));
   }
-  const factorOf = (month: string) => allocatorFactor(months.get(month), opts.operatorKwhPerUnit);
+  return allocatorMonths(months, apartmentUnits, opts.operatorKwhPerUnit);
+}
+
+/** The first days (ISO) of the months from the one holding `from` to the one holding `to`. */
+function monthsBetween(from: string, to: string): string[] {
+  const months: string[] = [];
+  for (let m = `${from.slice(0, 7)}-01`; m <= to; m = addMonths(m, 1)) months.push(m);
+  return months;
+}
+
+/** readAllocatorMonths with `stored`: the property's stored figures and the apartment's own units. */
+async function storedAllocatorMonths(
+  db: Db,
+  opts: {
+    propertyId: number;
+    apartmentId: number | null;
+    from: string;
+    to: string;
+    operatorKwhPerUnit: number | null;
+  },
+): Promise<AllocatorMonths> {
+  const months = await storedPropertyMonths(db, opts.propertyId, monthsBetween(opts.from, opts.to));
+  const apartmentUnits = new Map<string, number>();
+  if (opts.apartmentId !== null) {
+    const own = await queryRows<{ month: string; units: string }>(
+      db,
+      sql`SELECT to_char(d.month, 'YYYY-MM-DD') AS month, sum(d.sum)::text AS units
+            FROM monthly_rollups d JOIN measurement_points p ON p.id = d.measurement_point_id
+           WHERE p.apartment_id = ${opts.apartmentId} AND p.property_id = ${opts.propertyId}
+             AND p.reading_kind = 'register' AND p.quantity = 'hca'
+             AND d.month BETWEEN date_trunc('month', ${opts.from}::date)::date
+                             AND date_trunc('month', ${opts.to}::date)::date
+           GROUP BY 1`,
+    );
+    for (const r of own) apartmentUnits.set(r.month, Number(r.units));
+  }
+  return allocatorMonths(months, apartmentUnits, opts.operatorKwhPerUnit);
+}
+
+function allocatorMonths(
+  months: Map<string, AllocatorMonth>,
+  apartmentUnits: Map<string, number>,
+  operatorKwhPerUnit: number | null,
+): AllocatorMonths {
+  const factorOf = (month: string) => allocatorFactor(months.get(month), operatorKwhPerUnit);
   return {
     months,
     apartmentUnits,

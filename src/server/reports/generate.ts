@@ -154,8 +154,10 @@ async function readReportInput(db: Db, t: TenancyRow, month: string): Promise<Re
     propertyPerM2[r.quantity] ??= {};
     if (r.shown) propertyPerM2[r.quantity]![r.month] = Number(r.per_m2);
   }
-  // kWh per allocator unit, month by month, by the one rule the app and the statement follow.
+  // kWh per allocator unit, month by month, by the one rule the app and the statement follow. The property's
+  // figures are stored once per property and month and shared by its tenancies' reports (allocators/propertyMonths.ts).
   const allocators = await readAllocatorMonths(db, {
+    stored: true,
     propertyId: t.propertyId,
     apartmentId: t.apartmentId,
     from: lastYear,

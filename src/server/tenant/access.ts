@@ -196,13 +196,18 @@ export async function callerUnitsAndPoints(
 const unitsAndPointsQueries = new WeakMap<Db, ReturnType<typeof prepareUnitsAndPoints>>();
 function prepareUnitsAndPoints(db: Db) {
   const mp = measurementPoints;
-  const points = sql<OwnPoint[] | string | null>`(SELECT json_agg(json_build_object('id', ${mp.id},
-      'apartmentId', ${mp.apartmentId}, 'propertyId', ${mp.propertyId}, 'quantity', ${mp.quantity}))
-    FROM ${mp}
-    WHERE ${mp.quantity} = ANY(${sql.placeholder('quantities')}::text[])
-      AND ((${mp.apartmentId} = ${apartments.id} AND ${apartments.id} = ANY(${sql.placeholder('unitIds')}::int[]))
-        OR (${mp.apartmentId} IS NULL AND ${mp.propertyId} = ${properties.id}
-          AND ${properties.id} = ANY(${sql.placeholder('sourceIds')}::int[]))))`;
+  // Two index range reads (the unit's points, the property's own points), not one OR: with the OR, PostgreSQL read
+  // every point of the database per tenancy row, which grew with the properties' size (docs/scale.md).
+  const points = sql<OwnPoint[] | string | null>`(SELECT json_agg(json_build_object('id', o.id,
+      'apartmentId', o.apartment_id, 'propertyId', o.property_id, 'quantity', o.quantity))
+    FROM (SELECT ${mp.id}, ${mp.apartmentId}, ${mp.propertyId}, ${mp.quantity} FROM ${mp}
+           WHERE ${mp.apartmentId} = ${apartments.id} AND ${mp.quantity} = ANY(${sql.placeholder('quantities')}::text[])
+             AND ${apartments.id} = ANY(${sql.placeholder('unitIds')}::int[])
+          UNION ALL
+          SELECT ${mp.id}, ${mp.apartmentId}, ${mp.propertyId}, ${mp.quantity} FROM ${mp}
+           WHERE ${mp.propertyId} = ${properties.id} AND ${mp.apartmentId} IS NULL
+             AND ${mp.quantity} = ANY(${sql.placeholder('quantities')}::text[])
+             AND ${properties.id} = ANY(${sql.placeholder('sourceIds')}::int[])) o)`;
   // accessQuery's joins, from the user's row: a user without tenancies still gets their one row.
   return db
     .select({
