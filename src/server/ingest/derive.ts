@@ -8,6 +8,8 @@ import { addPrimaryKeys, type WholeHourSpans } from './bulk.ts';
 import {
   type HourlyOutcome,
   instantaneousHourlySql,
+  type KnownChain,
+  registerHourlyKnownSql,
   registerHourlySql,
   wholeHourRegisters,
   wholeHourSamplesSql,
@@ -90,6 +92,11 @@ export async function derive(
   deferRollups = false,
   /** Days whose hours changed otherwise (hours cleared around a quarantined reading). */
   extraDays: PointDays[] = [],
+  /**
+   * What the batch knows (incremental only): register meters whose readings around the new ones it holds
+   * (registerHourlyKnownSql), and whether any meter of `spans` is instantaneous (no: that statement is skipped).
+   */
+  known?: { chains: KnownChain[]; samples: boolean },
 ): Promise<{ hoursUpdated: number; daysUpdated: number; pendingDays?: PointDays[] }> {
   let days: PointDays[];
   let hoursUpdated = 0;
@@ -113,14 +120,24 @@ export async function derive(
     });
     days = await freshDays(tx, spans);
   } else {
-    const outcomes = [
-      ...(await timed(timings, 'hourly (registers)', () =>
-        queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans)),
-      )),
-      ...(await timed(timings, 'hourly (samples)', () =>
-        queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans)),
-      )),
-    ];
+    const chains = known?.chains ?? [];
+    const inChains = new Set(chains.map((c) => c.meterId));
+    const rest = chains.length > 0 ? spans.filter((s) => !inChains.has(s.meterId)) : spans;
+    const outcomes = await timed(timings, 'hourly (registers)', async () => [
+      ...(chains.length > 0
+        ? await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlyKnownSql(chains))
+        : []),
+      ...(rest.length > 0
+        ? await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(rest))
+        : []),
+    ]);
+    if (known === undefined || known.samples) {
+      outcomes.push(
+        ...(await timed(timings, 'hourly (samples)', () =>
+          queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans)),
+        )),
+      );
+    }
     hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
     // A point is either register or instantaneous, so each point has at most one outcome.
     days = mergeDays([

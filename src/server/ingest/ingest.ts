@@ -13,10 +13,12 @@
 import type { Db } from '../db/client.ts';
 import { ingestRows } from '../metrics.ts';
 import { beginBatch, derive, refreshLastReading, skipRowChecks } from './derive.ts';
+import type { KnownChain } from './hourly.ts';
 import { quarantineSuspects } from './misread.ts';
-import { checkAgainstStored, insertReadings } from './readings.ts';
+import { checkAgainstStored, insertReadings, type StoredCheck } from './readings.ts';
 import { retentionProblems } from './retention.ts';
 import {
+  HOUR_MS,
   IngestError,
   type IngestOptions,
   type IngestProblem,
@@ -204,7 +206,14 @@ export async function ingestBatch(
     const quarantine =
       spans.length && !options.trusted
         ? await timed(timings, 'misread check', () =>
-            quarantineSuspects(tx, spans, fresh, metersById, options.source ?? 'csv'),
+            quarantineSuspects(
+              tx,
+              spans,
+              fresh,
+              metersById,
+              options.source ?? 'csv',
+              appendOnlyMeters(appends, others, checked.last),
+            ),
           )
         : { issues: [], clearedDays: [] };
     if (!bulk && spans.length > 0) await skipRowChecks(tx, true);
@@ -218,6 +227,10 @@ export async function ingestBatch(
             undefined,
             options.deferRollups === true,
             quarantine.clearedDays,
+            {
+              chains: knownChains(appends, others, checked, quarantine.issues, metersById),
+              samples: spans.some((s) => metersById.get(s.meterId)?.readingKind !== 'register'),
+            },
           )
         : { hoursUpdated: 0, daysUpdated: 0 };
     // Triggers back on, so the meters' update below reaches the portfolio summaries' trigger (migration 0017).
@@ -237,6 +250,58 @@ export async function ingestBatch(
     for (const r of fresh) if (!settled.has(r.line)) results.push({ line: r.line, status: 'accepted' });
     return { results, newReadings: inserted - quarantine.issues.length, ...derived };
   }
+}
+
+/** The meters all of whose new rows are appends, with their newest stored reading (quarantineSuspects). */
+function appendOnlyMeters(
+  appends: ValidRow[],
+  others: ValidRow[],
+  last: Map<number, { ms: number; text: string }>,
+): Map<number, { ms: number; text: string } | undefined> {
+  const mixed = new Set(others.map((r) => r.meterId));
+  const out = new Map<number, { ms: number; text: string } | undefined>();
+  for (const r of appends) if (!mixed.has(r.meterId)) out.set(r.meterId, last.get(r.meterId));
+  return out;
+}
+
+/**
+ * The register meters whose readings around the new ones the batch holds (registerHourlyKnownSql): all their new
+ * rows are appends, they are their point's only meter, have no suspect reading in the queue and none quarantined
+ * now, and their newest stored reading (if any) is on a whole hour, so no interval before it shares its hour.
+ */
+function knownChains(
+  appends: ValidRow[],
+  others: ValidRow[],
+  checked: StoredCheck,
+  quarantined: { line: number }[],
+  metersById: Map<number, MeterInfo>,
+): KnownChain[] {
+  const mixed = new Set(others.map((r) => r.meterId));
+  const lines = new Set(quarantined.map((q) => q.line));
+  for (const r of appends) if (lines.has(r.line)) mixed.add(r.meterId);
+  const chains = new Map<number, KnownChain>();
+  for (const r of appends) {
+    const meter = metersById.get(r.meterId)!;
+    if (mixed.has(r.meterId) || !checked.plain.has(r.meterId) || meter.readingKind !== 'register') continue;
+    let chain = chains.get(r.meterId);
+    if (!chain) {
+      const last = checked.last.get(r.meterId);
+      if (last && last.ms % HOUR_MS !== 0) {
+        mixed.add(r.meterId);
+        continue;
+      }
+      chain = {
+        meterId: r.meterId,
+        pointId: meter.pointId,
+        digits: meter.rolloverDigits,
+        readings: last ? [{ ms: last.ms, value: last.text }] : [],
+      };
+      chains.set(r.meterId, chain);
+    }
+    chain.readings.push({ ms: r.ms, value: r.value });
+  }
+  for (const c of chains.values()) c.readings.sort((a, b) => a.ms - b.ms);
+  return [...chains.values()];
 }
 
 /** What one transaction of a batch did. */
