@@ -34,14 +34,15 @@ const PROPERTY_LOCK = 7_410_002;
 export async function beginBatch(tx: Db, bulk: boolean, pointIds: number[] = []): Promise<void> {
   if (bulk) await tx.execute(sql`SELECT pg_advisory_xact_lock(${INGEST_LOCK})`);
   else {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock_shared(${INGEST_LOCK})`);
-    if (pointIds.length > 0) {
-      await tx.execute(sql`SELECT count(pg_advisory_xact_lock(${PROPERTY_LOCK}, s.property_id)) FROM (
+    // One statement: the shared lock, then the properties' locks, and no statement_timeout (API connections
+    // carry one; ingestion is not an API request): the select list is evaluated in order.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock_shared(${INGEST_LOCK}),
+        (SELECT count(pg_advisory_xact_lock(${PROPERTY_LOCK}, s.property_id)) FROM (
           SELECT DISTINCT property_id FROM measurement_points WHERE id = ANY(${pgNumberArray(pointIds)}::int[])
-          ORDER BY property_id) s`);
-    }
+          ORDER BY property_id) s),
+        set_config('statement_timeout', '0', true)`);
+    return;
   }
-  // API connections carry a statement_timeout; ingestion is not an API request.
   await tx.execute(sql`SET LOCAL statement_timeout = 0`);
   if (bulk) {
     // The loader has checked every meter id itself; skipping the per-row foreign-key triggers halves the
@@ -96,7 +97,7 @@ export async function derive(
    * What the batch knows (incremental only): register meters whose readings around the new ones it holds
    * (registerHourlyKnownSql), and whether any meter of `spans` is instantaneous (no: that statement is skipped).
    */
-  known?: { chains: KnownChain[]; samples: boolean },
+  known?: { chains: KnownChain[]; samples: boolean; outdoor: boolean },
 ): Promise<{ hoursUpdated: number; daysUpdated: number; pendingDays?: PointDays[] }> {
   let days: PointDays[];
   let hoursUpdated = 0;
@@ -161,7 +162,7 @@ export async function derive(
     // than maintaining them row by row. The rollups below need them.
     await timed(timings, 'primary keys', () => addPrimaryKeys(tx));
   }
-  if (days.length > 0) await rollUpFromDaily(tx, days, timings);
+  if (days.length > 0) await rollUpFromDaily(tx, days, timings, known?.outdoor ?? true);
   // Late data: days an alarm has judged or a report has shown are checked again by the worker.
   if (!fresh && days.length > 0)
     await timed(timings, 'late-data check', () => queueLateDataRecheck(tx, days));

@@ -189,19 +189,20 @@ export async function ingestBatch(
       ? checked.others.filter((r) => !refusedLines.has(r.line))
       : checked.others;
     const fresh = [...appends, ...others];
+    // Without the per-row checks and triggers (skipRowChecks) from the insert to the end of the derivation; the
+    // trigger that keeps meters.last_reading_at is skipped too, so refreshLastReading does its work from the
+    // spans. Back on for a quarantine's writes (its deletes need that trigger), and off again after them.
     const bulk = options.bulk === true;
-    // Without the per-row checks (skipRowChecks); the trigger that keeps meters.last_reading_at is skipped
-    // too, so refreshLastReading does its work from the spans. Back on for the quarantine (its deletes need
-    // that trigger), and off again for the derivation, whose rows reference what it joins.
+    let checksOff = bulk;
+    let refreshed = false;
+    const checks = async (off: boolean) => {
+      if (bulk || checksOff === off) return;
+      await skipRowChecks(tx, off);
+      checksOff = off;
+    };
     const { inserted, spans } = await timed(timings, 'insert readings', async () => {
-      if (!bulk) await skipRowChecks(tx, true);
-      const out = await insertReadings(tx, appends, others);
-      if (!bulk) {
-        // Checks and triggers back on first: the meters' update must reach the portfolio summaries' trigger.
-        await skipRowChecks(tx, false);
-        await refreshLastReading(tx, out.spans);
-      }
-      return out;
+      await checks(true);
+      return insertReadings(tx, appends, others);
     });
     const quarantine =
       spans.length && !options.trusted
@@ -213,10 +214,16 @@ export async function ingestBatch(
               metersById,
               options.source ?? 'csv',
               appendOnlyMeters(appends, others, checked.last),
+              async () => {
+                // Raised before the suspects leave: their deletion's trigger then lowers it again.
+                await checks(false);
+                await refreshLastReading(tx, spans);
+                refreshed = true;
+              },
             ),
           )
         : { issues: [], clearedDays: [] };
-    if (!bulk && spans.length > 0) await skipRowChecks(tx, true);
+    if (spans.length > 0) await checks(true);
     const derived =
       spans.length > 0
         ? await derive(
@@ -230,13 +237,16 @@ export async function ingestBatch(
             {
               chains: knownChains(appends, others, checked, quarantine.issues, metersById),
               samples: spans.some((s) => metersById.get(s.meterId)?.readingKind !== 'register'),
+              outdoor: spans.some((s) => metersById.get(s.meterId)?.quantity === 'outdoor-temperature'),
             },
           )
         : { hoursUpdated: 0, daysUpdated: 0 };
-    // Triggers back on, so the meters' update below reaches the portfolio summaries' trigger (migration 0017).
-    if (spans.length > 0) await skipRowChecks(tx, false);
-    // A bulk batch skipped the trigger that keeps this (beginBatch).
-    if (bulk) await refreshLastReading(tx, spans);
+    // Checks and triggers back on first: the meters' update must reach the portfolio summaries' trigger
+    // (migration 0017). A bulk batch ran without them from its start (beginBatch).
+    if (bulk) {
+      if (spans.length > 0) await skipRowChecks(tx, false);
+    } else await checks(false);
+    if (!refreshed) await refreshLastReading(tx, spans);
     const results: RowReceipt[] = [
       ...refusals.map((p) => ({ line: p.line, status: 'refused' as const, reason: p.reason })),
       ...checked.duplicates.map((line) => ({ line, status: 'duplicate' as const })),

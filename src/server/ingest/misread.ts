@@ -158,6 +158,8 @@ export async function quarantineSuspects(
    * reading (none: the meter had none): their chain is that reading and the new ones, so it is not read back.
    */
   appendOnly: Map<number, { ms: number; text: string } | undefined> = new Map(),
+  /** Called before the suspects are written (turns the row checks and triggers back on: skipRowChecks). */
+  beforeWrite: () => Promise<void> = async () => {},
 ): Promise<Quarantined> {
   const all = spans.filter((s) => metersById.get(s.meterId)?.readingKind === 'register');
   if (all.length === 0) return { issues: [], clearedDays: [] };
@@ -216,6 +218,7 @@ export async function quarantineSuspects(
   const suspects: Suspect[] = [];
   for (const [meterId, chain] of chains) suspects.push(...walkChain(metersById.get(meterId)!, chain));
   if (suspects.length === 0) return { issues: [], clearedDays: [] };
+  await beforeWrite();
   return writeSuspects(tx, suspects, source);
 }
 
