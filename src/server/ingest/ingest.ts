@@ -41,6 +41,17 @@ export {
   timed,
 } from './types.ts';
 
+/**
+ * A pause between two ingestion transactions (the parts of a batch, a lane's merges: groupCommit.ts): the
+ * statements other requests queued meanwhile, and the ones they send next, get the database first. On PGlite,
+ * one session for all, a request's statements would otherwise each wait behind a whole transaction.
+ */
+export function yieldTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, YIELD_MS));
+}
+
+const YIELD_MS = 5;
+
 /** What happened to one row of a batch. */
 type RowStatus = 'accepted' | 'duplicate' | 'refused' | 'quarantined';
 
@@ -119,6 +130,7 @@ export async function ingestBatch(
   const done: Part[] = [];
   try {
     for (const part of parts) {
+      if (done.length > 0) await yieldTurn();
       done.push(
         await db.transaction(async (txn) => {
           const tx = txn as unknown as Db;
