@@ -35,13 +35,10 @@ function upsert(scope: SQL): SQL {
       SET sum = excluded.sum, area_m2 = excluded.area_m2, count = excluded.count, apartments = excluded.apartments`;
 }
 
-/** The rollups of the hours of the points' local days (after their hourly values changed), in the caller's transaction. */
-export async function updatePropertyHourlyRollups(tx: Db, days: PointDays[]): Promise<void> {
-  if (days.length === 0) return;
-  await tx.execute(propertyHourlyRollupsSql(days));
-}
-
-/** The statement of updatePropertyHourlyRollups (rollups.ts runs it beside others). */
+/**
+ * The rollups of the hours of the points' local days (after their hourly values changed): rollUpFromDaily in
+ * rollups.ts runs it in one statement with the other rollups.
+ */
 export function propertyHourlyRollupsSql(days: PointDays[]): SQL {
   return upsert(sql`
       SELECT p.property_id, p.quantity,
