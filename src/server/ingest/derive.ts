@@ -8,6 +8,8 @@ import { addPrimaryKeys, type WholeHourSpans } from './bulk.ts';
 import {
   type HourlyOutcome,
   instantaneousHourlySql,
+  type KnownChain,
+  registerHourlyKnownSql,
   registerHourlySql,
   wholeHourRegisters,
   wholeHourSamplesSql,
@@ -32,14 +34,15 @@ const PROPERTY_LOCK = 7_410_002;
 export async function beginBatch(tx: Db, bulk: boolean, pointIds: number[] = []): Promise<void> {
   if (bulk) await tx.execute(sql`SELECT pg_advisory_xact_lock(${INGEST_LOCK})`);
   else {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock_shared(${INGEST_LOCK})`);
-    if (pointIds.length > 0) {
-      await tx.execute(sql`SELECT count(pg_advisory_xact_lock(${PROPERTY_LOCK}, s.property_id)) FROM (
+    // One statement: the shared lock, then the properties' locks, and no statement_timeout (API connections
+    // carry one; ingestion is not an API request): the select list is evaluated in order.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock_shared(${INGEST_LOCK}),
+        (SELECT count(pg_advisory_xact_lock(${PROPERTY_LOCK}, s.property_id)) FROM (
           SELECT DISTINCT property_id FROM measurement_points WHERE id = ANY(${pgNumberArray(pointIds)}::int[])
-          ORDER BY property_id) s`);
-    }
+          ORDER BY property_id) s),
+        set_config('statement_timeout', '0', true)`);
+    return;
   }
-  // API connections carry a statement_timeout; ingestion is not an API request.
   await tx.execute(sql`SET LOCAL statement_timeout = 0`);
   if (bulk) {
     // The loader has checked every meter id itself; skipping the per-row foreign-key triggers halves the
@@ -90,6 +93,11 @@ export async function derive(
   deferRollups = false,
   /** Days whose hours changed otherwise (hours cleared around a quarantined reading). */
   extraDays: PointDays[] = [],
+  /**
+   * What the batch knows (incremental only): register meters whose readings around the new ones it holds
+   * (registerHourlyKnownSql), and whether any meter of `spans` is instantaneous (no: that statement is skipped).
+   */
+  known?: { chains: KnownChain[]; samples: boolean; outdoor: boolean },
 ): Promise<{ hoursUpdated: number; daysUpdated: number; pendingDays?: PointDays[] }> {
   let days: PointDays[];
   let hoursUpdated = 0;
@@ -113,14 +121,24 @@ export async function derive(
     });
     days = await freshDays(tx, spans);
   } else {
-    const outcomes = [
-      ...(await timed(timings, 'hourly (registers)', () =>
-        queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(spans)),
-      )),
-      ...(await timed(timings, 'hourly (samples)', () =>
-        queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans)),
-      )),
-    ];
+    const chains = known?.chains ?? [];
+    const inChains = new Set(chains.map((c) => c.meterId));
+    const rest = chains.length > 0 ? spans.filter((s) => !inChains.has(s.meterId)) : spans;
+    const outcomes = await timed(timings, 'hourly (registers)', async () => [
+      ...(chains.length > 0
+        ? await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlyKnownSql(chains))
+        : []),
+      ...(rest.length > 0
+        ? await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(rest))
+        : []),
+    ]);
+    if (known === undefined || known.samples) {
+      outcomes.push(
+        ...(await timed(timings, 'hourly (samples)', () =>
+          queryRows<HourlyOutcome & Record<string, unknown>>(tx, instantaneousHourlySql(spans)),
+        )),
+      );
+    }
     hoursUpdated = outcomes.reduce((n, o) => n + Number(o.hours), 0);
     // A point is either register or instantaneous, so each point has at most one outcome.
     days = mergeDays([
@@ -144,7 +162,7 @@ export async function derive(
     // than maintaining them row by row. The rollups below need them.
     await timed(timings, 'primary keys', () => addPrimaryKeys(tx));
   }
-  if (days.length > 0) await rollUpFromDaily(tx, days, timings);
+  if (days.length > 0) await rollUpFromDaily(tx, days, timings, known?.outdoor ?? true);
   // Late data: days an alarm has judged or a report has shown are checked again by the worker.
   if (!fresh && days.length > 0)
     await timed(timings, 'late-data check', () => queueLateDataRecheck(tx, days));

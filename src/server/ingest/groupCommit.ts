@@ -13,7 +13,7 @@
  * If a merged transaction fails as a whole, each of its batches is run again on its own.
  */
 import type { Db } from '../db/client.ts';
-import { type IngestBatchOptions, type IngestReceipt, ingestBatch } from './ingest.ts';
+import { type IngestBatchOptions, type IngestReceipt, ingestBatch, yieldTurn } from './ingest.ts';
 import type { ReadingRow } from './types.ts';
 
 /** At most this many rows in one merged transaction. */
@@ -77,6 +77,10 @@ async function drainLane(
     while (state.queue.length > 0) {
       const group = takeGroup(state);
       await runGroup(db, group, options);
+      // A pause between transactions: requests that waited for the session (on PGlite, one session for all)
+      // send their next statements before this lane's next transaction takes it, and the batches answered
+      // just now come back in time to be merged into it.
+      await yieldTurn();
     }
   } finally {
     state.running = false;

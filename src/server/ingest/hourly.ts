@@ -3,6 +3,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { pgNumberArray } from '../db/sql.ts';
 import { implausibleJumps, implausibleSelect } from './jumps.ts';
 import { newestReadingRows } from './neighbours.ts';
 import {
@@ -107,7 +108,16 @@ export function registerHourlySql(spans: MeterSpan[], fresh = false) {
         WHERE r.meter_id = pm.meter_id AND r.ts > pm.h_hi ORDER BY r.ts LIMIT 1) n`
       }
     ),
-    iv AS (
+    ${intervalsToHours(fresh)}`;
+}
+
+/**
+ * The rest of a register recomputation after the CTE `rd` (point_id, h_lo, h_hi, meter_id, ts, value, and
+ * per_hour when fresh, digits otherwise): the intervals between a meter's readings, their shares of the hours
+ * between h_lo and h_hi, and the write.
+ */
+function intervalsToHours(fresh: boolean): SQL {
+  return sql`    iv AS (
       SELECT point_id, meter_id, h_lo, h_hi, lag(ts) OVER w AS t0, ts AS t1, lag(value) OVER w AS v0, value AS v1
              ${fresh ? sql`, per_hour` : sql`, digits`}
       FROM rd WINDOW w AS (PARTITION BY meter_id ORDER BY ts)
@@ -161,6 +171,39 @@ export function registerHourlySql(spans: MeterSpan[], fresh = false) {
           FROM dl`
         : undefined,
     )}`;
+}
+
+/**
+ * registerHourlySql for meters whose readings around the new ones are all known to the batch (`chains`: each a
+ * point's only meter, its newest stored reading on a whole hour or none, and its new readings, all after it): the
+ * same intervals and hours, from the readings as parameters instead of read back from register_readings.
+ */
+export function registerHourlyKnownSql(chains: KnownChain[]): SQL {
+  const rows = chains.flatMap((c) => c.readings.map((r) => ({ c, r })));
+  return sql`
+    WITH x AS (
+      SELECT * FROM unnest(${pgNumberArray(rows.map(({ c }) => c.meterId))}::int[],
+                           ${pgNumberArray(rows.map(({ c }) => c.pointId))}::int[],
+                           ${pgNumberArray(rows.map(({ c }) => c.digits ?? 'NULL'))}::int[],
+                           ${pgNumberArray(rows.map(({ r }) => r.ms))}::int8[],
+                           ${pgNumberArray(rows.map(({ r }) => r.value))}::numeric[]) AS x(meter_id, point_id, digits, ms, value)
+    ),
+    rd AS (
+      SELECT x.point_id, date_trunc('hour', to_timestamp((min(x.ms) OVER m)::float8 / 1000), 'UTC') AS h_lo,
+             date_trunc('hour', to_timestamp((max(x.ms) OVER m)::float8 / 1000) - interval '1 microsecond', 'UTC')
+               + interval '1 hour' AS h_hi,
+             x.meter_id, to_timestamp(x.ms::float8 / 1000) AS ts, x.value, x.digits
+      FROM x WINDOW m AS (PARTITION BY x.meter_id)
+    ),
+    ${intervalsToHours(false)}`;
+}
+
+/** A meter's readings for registerHourlyKnownSql, oldest first. */
+export interface KnownChain {
+  meterId: number;
+  pointId: number;
+  digits: number | null;
+  readings: { ms: number; value: string }[];
 }
 
 /**

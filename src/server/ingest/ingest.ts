@@ -13,10 +13,12 @@
 import type { Db } from '../db/client.ts';
 import { ingestRows } from '../metrics.ts';
 import { beginBatch, derive, refreshLastReading, skipRowChecks } from './derive.ts';
+import type { KnownChain } from './hourly.ts';
 import { quarantineSuspects } from './misread.ts';
-import { checkAgainstStored, insertReadings } from './readings.ts';
+import { checkAgainstStored, insertReadings, type StoredCheck } from './readings.ts';
 import { retentionProblems } from './retention.ts';
 import {
+  HOUR_MS,
   IngestError,
   type IngestOptions,
   type IngestProblem,
@@ -38,6 +40,17 @@ export {
   type ReadingRow,
   timed,
 } from './types.ts';
+
+/**
+ * A pause between two ingestion transactions (the parts of a batch, a lane's merges: groupCommit.ts): the
+ * statements other requests queued meanwhile, and the ones they send next, get the database first. On PGlite,
+ * one session for all, a request's statements would otherwise each wait behind a whole transaction.
+ */
+export function yieldTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, YIELD_MS));
+}
+
+const YIELD_MS = 5;
 
 /** What happened to one row of a batch. */
 type RowStatus = 'accepted' | 'duplicate' | 'refused' | 'quarantined';
@@ -117,6 +130,7 @@ export async function ingestBatch(
   const done: Part[] = [];
   try {
     for (const part of parts) {
+      if (done.length > 0) await yieldTurn();
       done.push(
         await db.transaction(async (txn) => {
           const tx = txn as unknown as Db;
@@ -187,27 +201,41 @@ export async function ingestBatch(
       ? checked.others.filter((r) => !refusedLines.has(r.line))
       : checked.others;
     const fresh = [...appends, ...others];
+    // Without the per-row checks and triggers (skipRowChecks) from the insert to the end of the derivation; the
+    // trigger that keeps meters.last_reading_at is skipped too, so refreshLastReading does its work from the
+    // spans. Back on for a quarantine's writes (its deletes need that trigger), and off again after them.
     const bulk = options.bulk === true;
-    // Without the per-row checks (skipRowChecks); the trigger that keeps meters.last_reading_at is skipped
-    // too, so refreshLastReading does its work from the spans. Back on for the quarantine (its deletes need
-    // that trigger), and off again for the derivation, whose rows reference what it joins.
+    let checksOff = bulk;
+    let refreshed = false;
+    const checks = async (off: boolean) => {
+      if (bulk || checksOff === off) return;
+      await skipRowChecks(tx, off);
+      checksOff = off;
+    };
     const { inserted, spans } = await timed(timings, 'insert readings', async () => {
-      if (!bulk) await skipRowChecks(tx, true);
-      const out = await insertReadings(tx, appends, others);
-      if (!bulk) {
-        // Checks and triggers back on first: the meters' update must reach the portfolio summaries' trigger.
-        await skipRowChecks(tx, false);
-        await refreshLastReading(tx, out.spans);
-      }
-      return out;
+      await checks(true);
+      return insertReadings(tx, appends, others);
     });
     const quarantine =
       spans.length && !options.trusted
         ? await timed(timings, 'misread check', () =>
-            quarantineSuspects(tx, spans, fresh, metersById, options.source ?? 'csv'),
+            quarantineSuspects(
+              tx,
+              spans,
+              fresh,
+              metersById,
+              options.source ?? 'csv',
+              appendOnlyMeters(appends, others, checked.last),
+              async () => {
+                // Raised before the suspects leave: their deletion's trigger then lowers it again.
+                await checks(false);
+                await refreshLastReading(tx, spans);
+                refreshed = true;
+              },
+            ),
           )
         : { issues: [], clearedDays: [] };
-    if (!bulk && spans.length > 0) await skipRowChecks(tx, true);
+    if (spans.length > 0) await checks(true);
     const derived =
       spans.length > 0
         ? await derive(
@@ -218,12 +246,19 @@ export async function ingestBatch(
             undefined,
             options.deferRollups === true,
             quarantine.clearedDays,
+            {
+              chains: knownChains(appends, others, checked, quarantine.issues, metersById),
+              samples: spans.some((s) => metersById.get(s.meterId)?.readingKind !== 'register'),
+              outdoor: spans.some((s) => metersById.get(s.meterId)?.quantity === 'outdoor-temperature'),
+            },
           )
         : { hoursUpdated: 0, daysUpdated: 0 };
-    // Triggers back on, so the meters' update below reaches the portfolio summaries' trigger (migration 0017).
-    if (spans.length > 0) await skipRowChecks(tx, false);
-    // A bulk batch skipped the trigger that keeps this (beginBatch).
-    if (bulk) await refreshLastReading(tx, spans);
+    // Checks and triggers back on first: the meters' update must reach the portfolio summaries' trigger
+    // (migration 0017). A bulk batch ran without them from its start (beginBatch).
+    if (bulk) {
+      if (spans.length > 0) await skipRowChecks(tx, false);
+    } else await checks(false);
+    if (!refreshed) await refreshLastReading(tx, spans);
     const results: RowReceipt[] = [
       ...refusals.map((p) => ({ line: p.line, status: 'refused' as const, reason: p.reason })),
       ...checked.duplicates.map((line) => ({ line, status: 'duplicate' as const })),
@@ -237,6 +272,58 @@ export async function ingestBatch(
     for (const r of fresh) if (!settled.has(r.line)) results.push({ line: r.line, status: 'accepted' });
     return { results, newReadings: inserted - quarantine.issues.length, ...derived };
   }
+}
+
+/** The meters all of whose new rows are appends, with their newest stored reading (quarantineSuspects). */
+function appendOnlyMeters(
+  appends: ValidRow[],
+  others: ValidRow[],
+  last: Map<number, { ms: number; text: string }>,
+): Map<number, { ms: number; text: string } | undefined> {
+  const mixed = new Set(others.map((r) => r.meterId));
+  const out = new Map<number, { ms: number; text: string } | undefined>();
+  for (const r of appends) if (!mixed.has(r.meterId)) out.set(r.meterId, last.get(r.meterId));
+  return out;
+}
+
+/**
+ * The register meters whose readings around the new ones the batch holds (registerHourlyKnownSql): all their new
+ * rows are appends, they are their point's only meter, have no suspect reading in the queue and none quarantined
+ * now, and their newest stored reading (if any) is on a whole hour, so no interval before it shares its hour.
+ */
+function knownChains(
+  appends: ValidRow[],
+  others: ValidRow[],
+  checked: StoredCheck,
+  quarantined: { line: number }[],
+  metersById: Map<number, MeterInfo>,
+): KnownChain[] {
+  const mixed = new Set(others.map((r) => r.meterId));
+  const lines = new Set(quarantined.map((q) => q.line));
+  for (const r of appends) if (lines.has(r.line)) mixed.add(r.meterId);
+  const chains = new Map<number, KnownChain>();
+  for (const r of appends) {
+    const meter = metersById.get(r.meterId)!;
+    if (mixed.has(r.meterId) || !checked.plain.has(r.meterId) || meter.readingKind !== 'register') continue;
+    let chain = chains.get(r.meterId);
+    if (!chain) {
+      const last = checked.last.get(r.meterId);
+      if (last && last.ms % HOUR_MS !== 0) {
+        mixed.add(r.meterId);
+        continue;
+      }
+      chain = {
+        meterId: r.meterId,
+        pointId: meter.pointId,
+        digits: meter.rolloverDigits,
+        readings: last ? [{ ms: last.ms, value: last.text }] : [],
+      };
+      chains.set(r.meterId, chain);
+    }
+    chain.readings.push({ ms: r.ms, value: r.value });
+  }
+  for (const c of chains.values()) c.readings.sort((a, b) => a.ms - b.ms);
+  return [...chains.values()];
 }
 
 /** What one transaction of a batch did. */

@@ -153,12 +153,42 @@ export async function quarantineSuspects(
   newRows: ValidRow[],
   metersById: Map<number, MeterInfo>,
   source: string,
+  /**
+   * Meters whose new readings all come after their newest stored one (`checkAgainstStored`'s appends), with that
+   * reading (none: the meter had none): their chain is that reading and the new ones, so it is not read back.
+   */
+  appendOnly: Map<number, { ms: number; text: string } | undefined> = new Map(),
+  /** Called before the suspects are written (turns the row checks and triggers back on: skipRowChecks). */
+  beforeWrite: () => Promise<void> = async () => {},
 ): Promise<Quarantined> {
-  const registers = spans.filter((s) => metersById.get(s.meterId)?.readingKind === 'register');
-  if (registers.length === 0) return { issues: [], clearedDays: [] };
-  const chainRows = await queryRows<{ meter_id: number; ms: number; value: string }>(
-    tx,
-    sql`WITH a AS (
+  const all = spans.filter((s) => metersById.get(s.meterId)?.readingKind === 'register');
+  if (all.length === 0) return { issues: [], clearedDays: [] };
+  const newByKey = new Map(newRows.map((r) => [`${r.meterId}:${r.ms}`, r]));
+  const chains = new Map<number, ChainReading[]>();
+  const known = new Set(all.filter((s) => appendOnly.has(s.meterId)).map((s) => s.meterId));
+  if (known.size > 0) {
+    for (const r of newRows) {
+      if (!known.has(r.meterId)) continue;
+      const list = chains.get(r.meterId);
+      const reading: ChainReading = { ms: r.ms, value: Number(r.value), text: r.value, row: r };
+      if (list) list.push(reading);
+      else {
+        const last = appendOnly.get(r.meterId);
+        chains.set(
+          r.meterId,
+          last ? [{ ms: last.ms, value: Number(last.text), text: last.text }, reading] : [reading],
+        );
+      }
+    }
+    for (const chain of chains.values()) chain.sort((a, b) => a.ms - b.ms);
+  }
+  const registers = all.filter((s) => !known.has(s.meterId));
+  const chainRows =
+    registers.length === 0
+      ? []
+      : await queryRows<{ meter_id: number; ms: number; value: string }>(
+          tx,
+          sql`WITH a AS (
           SELECT a0.meter_id, to_timestamp(a0.lo_ms::float8 / 1000) AS lo, to_timestamp(a0.hi_ms::float8 / 1000) AS hi
           FROM unnest(${pgNumberArray(registers.map((s) => s.meterId))}::int[], ${pgNumberArray(registers.map((s) => s.minMs))}::int8[],
                       ${pgNumberArray(registers.map((s) => s.maxMs))}::int8[]) AS a0(meter_id, lo_ms, hi_ms)
@@ -175,9 +205,7 @@ export async function quarantineSuspects(
           SELECT r.ts, r.value FROM register_readings r
           WHERE r.meter_id = w.meter_id AND r.ts >= w.lo AND r.ts <= w.hi OFFSET 0) r
         ORDER BY w.meter_id, r.ts`,
-  );
-  const newByKey = new Map(newRows.map((r) => [`${r.meterId}:${r.ms}`, r]));
-  const chains = new Map<number, ChainReading[]>();
+        );
   for (const c of chainRows) {
     const ms = Number(c.ms);
     const reading: ChainReading = { ms, value: Number(c.value), text: c.value };
@@ -190,6 +218,7 @@ export async function quarantineSuspects(
   const suspects: Suspect[] = [];
   for (const [meterId, chain] of chains) suspects.push(...walkChain(metersById.get(meterId)!, chain));
   if (suspects.length === 0) return { issues: [], clearedDays: [] };
+  await beforeWrite();
   return writeSuspects(tx, suspects, source);
 }
 

@@ -35,19 +35,19 @@ function upsert(scope: SQL): SQL {
       SET sum = excluded.sum, area_m2 = excluded.area_m2, count = excluded.count, apartments = excluded.apartments`;
 }
 
-/** The rollups of the hours of the points' local days (after their hourly values changed), in the caller's transaction. */
-export async function updatePropertyHourlyRollups(tx: Db, days: PointDays[]): Promise<void> {
-  if (days.length === 0) return;
-  await tx.execute(
-    upsert(sql`
+/**
+ * The rollups of the hours of the points' local days (after their hourly values changed): rollUpFromDaily in
+ * rollups.ts runs it in one statement with the other rollups.
+ */
+export function propertyHourlyRollupsSql(days: PointDays[]): SQL {
+  return upsert(sql`
       SELECT p.property_id, p.quantity,
              (min(rg.d_lo)::timestamp AT TIME ZONE ${TIME_ZONE}) AS h_lo,
              ((max(rg.d_hi) + 1)::timestamp AT TIME ZONE ${TIME_ZONE}) AS h_hi
       FROM ${rangesParams(days)}
       JOIN measurement_points p ON p.id = rg.point_id
       WHERE p.apartment_id IS NOT NULL
-      GROUP BY p.property_id, p.quantity`),
-  );
+      GROUP BY p.property_id, p.quantity`);
 }
 
 /** Every property's rollups from all hourly values (a migration's backfill, tests that write hourly values directly). */

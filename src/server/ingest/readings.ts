@@ -19,6 +19,10 @@ export interface StoredCheck {
   appends: ValidRow[];
   /** The other rows still to insert (new unless the database says otherwise). */
   others: ValidRow[];
+  /** Per meter of the rows, its newest stored reading (none: the meter has none), for the misread check. */
+  last: Map<number, { ms: number; text: string }>;
+  /** Meters that are their point's only meter and have no suspect reading in the queue (open or rejected). */
+  plain: Set<number>;
 }
 
 function rowsParam(rows: ValidRow[]): SQL {
@@ -33,7 +37,15 @@ function rowsParam(rows: ValidRow[]): SQL {
  * suspect reading in the data-issue queue.
  */
 export async function checkAgainstStored(tx: Db, rows: ValidRow[]): Promise<StoredCheck> {
-  const result: StoredCheck = { problems: [], duplicates: [], quarantined: [], appends: [], others: [] };
+  const result: StoredCheck = {
+    problems: [],
+    duplicates: [],
+    quarantined: [],
+    appends: [],
+    others: [],
+    last: new Map(),
+    plain: new Set(),
+  };
   if (rows.length === 0) return result;
   // Per meter, the batch's oldest row: the newest stored reading is looked for from a month before it.
   const oldest = new Map<number, number>();
@@ -45,18 +57,28 @@ export async function checkAgainstStored(tx: Db, rows: ValidRow[]): Promise<Stor
   const bounds = await queryRows<{
     meter_id: number;
     last_ms: number | null;
+    last_value: string | null;
     issues: boolean;
+    sole: boolean;
   }>(
     tx,
-    sql`SELECT m.id AS meter_id,
-          (SELECT (extract(epoch FROM nb.ts) * 1000)::float8
-            FROM ${newestReadingRows(sql`m.id`, sql`to_timestamp(m.oldest_ms::float8 / 1000)`, null)} nb LIMIT 1) AS last_ms,
+    sql`SELECT m.id AS meter_id, lr.ms AS last_ms, lr.value AS last_value,
           EXISTS (SELECT 1 FROM data_issues q WHERE q.meter_id = m.id AND q.reading_value IS NOT NULL
-                    AND q.status <> 'accepted') AS issues
+                    AND q.status <> 'accepted') AS issues,
+          NOT EXISTS (SELECT 1 FROM meters o JOIN meters mm ON mm.id = m.id
+                      WHERE o.measurement_point_id = mm.measurement_point_id AND o.id <> mm.id) AS sole
         FROM unnest(${pgNumberArray(meterIds)}::int[], ${pgNumberArray(meterIds.map((id) => oldest.get(id)!))}::int8[])
-          AS m(id, oldest_ms)`,
+          AS m(id, oldest_ms)
+        LEFT JOIN LATERAL (SELECT (extract(epoch FROM nb.ts) * 1000)::float8 AS ms, nb.value::text AS value
+            FROM ${newestReadingRows(sql`m.id`, sql`to_timestamp(m.oldest_ms::float8 / 1000)`, null)} nb LIMIT 1) lr ON true`,
   );
   const stored = new Map(bounds.map((b) => [b.meter_id, b]));
+  for (const b of bounds) {
+    if (b.sole && !b.issues) result.plain.add(b.meter_id);
+    if (b.last_ms !== null && b.last_value !== null) {
+      result.last.set(b.meter_id, { ms: Number(b.last_ms), text: b.last_value });
+    }
+  }
   const suspects: ValidRow[] = [];
   const withIssues: ValidRow[] = [];
   for (const r of rows) {

@@ -1,11 +1,11 @@
 /**
  * Daily, monthly and property rollups of the points' days, from the hourly values.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pgNumberArray, queryRows } from '../db/sql.ts';
 import { updateDegreeDays } from '../tenant/degreeDays.ts';
-import { updatePropertyHourlyRollups } from './propertyHourly.ts';
+import { propertyHourlyRollupsSql } from './propertyHourly.ts';
 import { spansCte } from './sqlParts.ts';
 import { type MeterSpan, type PhaseTimings, type PointDays, timed } from './types.ts';
 
@@ -77,8 +77,8 @@ export async function freshDays(tx: Db, spans: MeterSpan[]): Promise<PointDays[]
 }
 
 /** Monthly rollups per point, from the daily ones of the affected months. */
-async function updateMonthlyRollups(tx: Db, days: PointDays[]): Promise<void> {
-  await tx.execute(sql`
+function monthlyRollupsSql(days: PointDays[]): SQL {
+  return sql`
     INSERT INTO monthly_rollups AS mr (measurement_point_id, month, sum, min, max, count, estimated)
     SELECT d.measurement_point_id, date_trunc('month', d.day::timestamp)::date,
            sum(d.sum), min(d.min), max(d.max), sum(d.count)::int, sum(d.estimated)::int
@@ -89,7 +89,7 @@ async function updateMonthlyRollups(tx: Db, days: PointDays[]): Promise<void> {
     GROUP BY 1, 2
     ON CONFLICT (measurement_point_id, month) DO UPDATE
       SET sum = excluded.sum, min = excluded.min, max = excluded.max, count = excluded.count,
-          estimated = excluded.estimated`);
+          estimated = excluded.estimated`;
 }
 
 /**
@@ -97,7 +97,11 @@ async function updateMonthlyRollups(tx: Db, days: PointDays[]): Promise<void> {
  * apartments that had data that day, and the sum per m² of that area.
  */
 export async function updatePropertyRollups(tx: Db, days: PointDays[]): Promise<void> {
-  await tx.execute(sql`
+  await tx.execute(propertyRollupsSql(days));
+}
+
+function propertyRollupsSql(days: PointDays[]): SQL {
+  return sql`
     WITH pq AS (
       SELECT p.property_id, p.quantity, min(rg.d_lo) AS d_lo, max(rg.d_hi) AS d_hi
       FROM ${rangesParams(days)}
@@ -121,16 +125,27 @@ export async function updatePropertyRollups(tx: Db, days: PointDays[]): Promise<
     GROUP BY 1, 2, 3
     ON CONFLICT (property_id, quantity, day) DO UPDATE
       SET sum = excluded.sum, area_m2 = excluded.area_m2, per_m2 = excluded.per_m2,
-          count = excluded.count, apartments = excluded.apartments`);
+          count = excluded.count, apartments = excluded.apartments`;
 }
 
 /** Monthly and property rollups, and degree days, of the points' days (after their daily rollups). */
-export async function rollUpFromDaily(tx: Db, days: PointDays[], timings?: PhaseTimings): Promise<void> {
-  await timed(timings, 'monthly rollups', () => updateMonthlyRollups(tx, days));
-  await timed(timings, 'property rollups', () => updatePropertyRollups(tx, days));
-  await timed(timings, 'property hourly rollups', () => updatePropertyHourlyRollups(tx, days));
+export async function rollUpFromDaily(
+  tx: Db,
+  days: PointDays[],
+  timings?: PhaseTimings,
+  /** false: no point of `days` is an outdoor temperature, so degree days would write nothing. */
+  outdoor = true,
+): Promise<void> {
+  // One statement for the three: each reads only what earlier statements wrote (daily rollups, hours) and
+  // writes a table of its own, so they need no order among them; a batch pays one round trip and plan.
+  await timed(timings, 'monthly and property rollups', () =>
+    tx.execute(sql`WITH mo AS (${monthlyRollupsSql(days)}),
+      pr AS (${propertyRollupsSql(days)}),
+      ph AS (${propertyHourlyRollupsSql(days)})
+      SELECT 1`),
+  );
   // Heating degree days from the property's outdoor temperature (writes nothing for other points).
-  await timed(timings, 'degree days', () => updateDegreeDays(tx, days));
+  if (outdoor) await timed(timings, 'degree days', () => updateDegreeDays(tx, days));
 }
 
 /**
