@@ -89,7 +89,23 @@ function monthlyRollupsSql(days: PointDays[]): SQL {
     GROUP BY 1, 2
     ON CONFLICT (measurement_point_id, month) DO UPDATE
       SET sum = excluded.sum, min = excluded.min, max = excluded.max, count = excluded.count,
-          estimated = excluded.estimated`;
+          estimated = excluded.estimated
+    RETURNING measurement_point_id, month`;
+}
+
+/**
+ * Marks the property allocator months (migration 0019) of the monthly rollups a statement wrote or deleted (`rows`,
+ * a CTE of point and month) stale, as the triggers on monthly_rollups do: a batch runs with its triggers off where
+ * it may (skipRowChecks), so without this a late reading would leave a stored month's figures in the reports. With
+ * the triggers on the month is bumped twice, which is harmless.
+ */
+function allocatorMonthsStaleSql(rows: string): SQL {
+  return sql`INSERT INTO property_allocator_months AS c (property_id, month, version)
+    SELECT DISTINCT mp.property_id, r.month, 1 FROM ${sql.raw(rows)} r
+      JOIN measurement_points mp ON mp.id = r.measurement_point_id
+     WHERE mp.reading_kind = 'register' AND mp.quantity IN ('heat-energy', 'hca')
+     ORDER BY 1, 2
+    ON CONFLICT (property_id, month) DO UPDATE SET version = c.version + 1`;
 }
 
 /**
@@ -140,6 +156,7 @@ export async function rollUpFromDaily(
   // writes a table of its own, so they need no order among them; a batch pays one round trip and plan.
   await timed(timings, 'monthly and property rollups', () =>
     tx.execute(sql`WITH mo AS (${monthlyRollupsSql(days)}),
+      am AS (${allocatorMonthsStaleSql('mo')}),
       pr AS (${propertyRollupsSql(days)}),
       ph AS (${propertyHourlyRollupsSql(days)})
       SELECT 1`),
@@ -159,11 +176,13 @@ export async function dropEmptyRollups(tx: Db, days: PointDays[]): Promise<void>
       AND NOT EXISTS (SELECT 1 FROM hourly_consumption h WHERE h.measurement_point_id = d.measurement_point_id
         AND h.hour_start >= (d.day::timestamp AT TIME ZONE 'Europe/Copenhagen')
         AND h.hour_start < ((d.day + 1)::timestamp AT TIME ZONE 'Europe/Copenhagen'))`);
-  await tx.execute(sql`DELETE FROM monthly_rollups mr USING ${rangesParams(days)}
+  await tx.execute(sql`WITH gone AS (DELETE FROM monthly_rollups mr USING ${rangesParams(days)}
     WHERE mr.measurement_point_id = rg.point_id
       AND mr.month BETWEEN date_trunc('month', rg.d_lo::timestamp)::date AND rg.d_hi
       AND NOT EXISTS (SELECT 1 FROM daily_rollups d WHERE d.measurement_point_id = mr.measurement_point_id
-        AND d.day >= mr.month AND d.day < (mr.month + interval '1 month')::date)`);
+        AND d.day >= mr.month AND d.day < (mr.month + interval '1 month')::date)
+    RETURNING mr.measurement_point_id, mr.month)
+    ${allocatorMonthsStaleSql('gone')}`);
   await tx.execute(sql`DELETE FROM property_daily_rollups pr USING ${rangesParams(days)}
     JOIN measurement_points p ON p.id = rg.point_id
     WHERE pr.property_id = p.property_id AND pr.quantity = p.quantity AND pr.day BETWEEN rg.d_lo AND rg.d_hi
