@@ -36,6 +36,8 @@ try {
   await cdp.send('Network.enable');
   await cdp.send('Network.clearBrowserCache');
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  // A touch-only phone, as Lighthouse's mobile run is: `(hover: none)`, so a chart page keeps its sketch.
+  await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 5 });
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
