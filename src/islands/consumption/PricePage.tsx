@@ -8,7 +8,7 @@ import { useQuantityPrices } from '../../client/operations/quantityPrices.ts';
 import { type TenantGraphInput, useTenantGraph } from '../../client/operations/tenantGraph.ts';
 import { useUnitQuantityKpis } from '../../client/operations/unitQuantityKpis.ts';
 import { csvNumber } from '../../lib/csv.ts';
-import { formatNumber, unitSymbol } from '../../lib/format.ts';
+import { formatNumber, moneyFormat, unitSymbol } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import { formatDate, parseIsoDate, spanDays, toServerDates, toServerMinuteRange } from '../../lib/periods.ts';
 import { isQuantityId, quantityKey } from '../../lib/quantities.ts';
@@ -92,9 +92,12 @@ function PriceView({ quantity }: Props) {
     periodText: state.periodText,
     period,
   });
-  // The page's first number formatter loads its locale data while the answers are on their way.
+  // The page's first number and money formatters load their locale data while the answers are on their way.
   useEffect(() => {
-    const warm = () => formatNumber(0, lang);
+    const warm = () => {
+      formatNumber(0, lang);
+      moneyFormat('DKK', lang);
+    };
     if ('requestIdleCallback' in window) {
       const id = requestIdleCallback(warm, { timeout: 1000 });
       return () => cancelIdleCallback(id);
