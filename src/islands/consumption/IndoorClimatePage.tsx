@@ -80,8 +80,9 @@ function ClimateView() {
         }
       : null,
   );
-  const tempFormat = valueFormat(TEMPERATURE, 'HOURLY_VALUES', lang);
-  const humFormat = valueFormat(HUMIDITY, 'HOURLY_VALUES', lang);
+  // One format per language (a new one each render would rebuild both graph models on each answer's update).
+  const tempFormat = useMemo(() => valueFormat(TEMPERATURE, 'HOURLY_VALUES', lang), [lang]);
+  const humFormat = useMemo(() => valueFormat(HUMIDITY, 'HOURLY_VALUES', lang), [lang]);
   const tempModel = useMemo(
     () => objectsGraphModel(graph.data, TEMPERATURE, resolution, tempFormat, nameOf),
     [graph.data, resolution, tempFormat],

@@ -64,7 +64,8 @@ function PriceView({ quantity }: Props) {
   const year = useConsumptionProjection(unitId ? { unitId, quantities: [quantity], span: 'YEAR' } : null);
 
   const currency = prices.data?.[0]?.currency ?? month.data?.[0]?.currency ?? 'DKK';
-  const format = valueFormat(quantity, 'COST', lang, { currency });
+  // One format per currency (a new one each render would rebuild the graph model on each answer's update).
+  const format = useMemo(() => valueFormat(quantity, 'COST', lang, { currency }), [quantity, lang, currency]);
   const quantityName = isQuantityId(quantity) ? t(quantityKey(quantity)) : quantity;
   const title = t('graph.cost_title', { quantity: quantityName });
   const model = useMemo(

@@ -61,7 +61,12 @@ function QuantityView({ quantity, scope }: Props) {
   });
   const { table, scopedRows, graph, readout } = queries;
 
-  const format = valueFormat(quantity, graphType, lang, { normalized });
+  // One format per view (a new one each render would rebuild the graph model, and redraw every card, on each
+  // answer's update).
+  const format = useMemo(
+    () => valueFormat(quantity, graphType, lang, { normalized }),
+    [quantity, graphType, lang, normalized],
+  );
   const quantityName = isQuantityId(quantity) ? t(quantityKey(quantity)) : quantity;
   const comparisonName = comparison === 'property' ? t('series.property') : t('series.last_period');
   const model = useMemo(
