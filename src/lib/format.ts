@@ -27,14 +27,23 @@ function formatter(lang: Language, min: number, max: number): Intl.NumberFormat 
  * kroner to a Norwegian, so DKK is written out in every language ("DKK 12.50", "12,50 DKK").
  */
 export function moneyFormat(currency: string, lang: Language): Intl.NumberFormat {
-  return new Intl.NumberFormat(numberLocale(lang), {
-    style: 'currency',
-    currency,
-    currencyDisplay: 'code',
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  });
+  // Kept per language and currency: building one is slow (its locale and currency data load on first use, a
+  // long task on a phone), and a price page formats with it on every render.
+  const key = `${lang}|${currency}`;
+  let f = moneyCache.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(numberLocale(lang), {
+      style: 'currency',
+      currency,
+      currencyDisplay: 'code',
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
+    moneyCache.set(key, f);
+  }
+  return f;
 }
+const moneyCache = new Map<string, Intl.NumberFormat>();
 
 /** Formats a number in the language's locale (en-GB or da-DK); '–' when it is not finite. */
 export function formatNumber(value: number, lang: Language, opts: NumberOptions = {}): string {

@@ -4,8 +4,9 @@
  * app with demo data in the system Chromium, as served (the server compresses). Prints the median of a few
  * runs: a shared machine makes single runs noisy.
  * Alone: `node --import tsx tests/bench/lighthouse.ts [--runs=3] [--url=http://127.0.0.1:4391]
- * [--page=login|dashboard|charts] [--form=mobile|desktop]`. Each line ends with the load average (1 min) when it
- * was printed: Lighthouse's scores on a busy machine are not those of a phone.
+ * [--page=login|dashboard|charts] [--form=mobile|desktop]`. Each line ends with the load average (1 min) before
+ * and after its runs, and each run's score and benchmarkIndex: Lighthouse's scores on a busy machine are not
+ * those of a phone.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -109,6 +110,7 @@ export async function benchLighthouse(
         for (const desktop of [false, true]) {
           if (options.form && options.form !== (desktop ? 'desktop' : 'mobile')) continue;
           const results: Scores[] = [];
+          const loadBefore = loadavg()[0]!;
           for (let i = 0; i < runs; i++) {
             // Storage stays (the session), but every run starts with a cold HTTP cache.
             await clearHttpCache();
@@ -116,8 +118,12 @@ export async function benchLighthouse(
           }
           const form = desktop ? 'desktop' : 'mobile ';
           console.log(
-            `  ${label.padEnd(11)} ${name.padEnd(12)} ${form} ${fmt(median(results))}  load ${loadavg()[0]!.toFixed(1)}` +
-              (runs > 1 ? `  runs ${results.map((r) => r.performance).join('/')}` : ''),
+            `  ${label.padEnd(11)} ${name.padEnd(12)} ${form} ${fmt(median(results))}  ` +
+              `load ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}` +
+              (runs > 1
+                ? `  runs ${results.map((r) => r.performance).join('/')} ` +
+                  `(benchmarkIndex ${results.map((r) => r.benchmarkIndex).join('/')})`
+                : ''),
           );
         }
       };

@@ -1,8 +1,9 @@
 /**
  * A CPU profile of one page load as Lighthouse's mobile run sees it (4× CPU slowdown, phone viewport, cold
  * HTTP cache), summed per script and per function, with the long tasks: which code makes Total Blocking Time.
- * `node --import tsx tests/bench/profile-page.ts --url=http://127.0.0.1:4950 [--page=dashboard|login] [--out=DIR]`
- * (the app must be running; the dashboard is measured logged in as the demo tenant).
+ * `node --import tsx tests/bench/profile-page.ts --url=http://127.0.0.1:4950 [--page=dashboard|login]
+ * [--path=consumption/heat-energy] [--out=DIR]` (the app must be running; the dashboard, and a `--path` under the
+ * tenancy such as a chart page, are measured logged in as the demo tenant).
  */
 import { writeFileSync } from 'node:fs';
 import { launchBrowser, logIn } from './browser.ts';
@@ -17,6 +18,8 @@ type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const base = arg('url') ?? 'http://127.0.0.1:4950';
 const which = arg('page') ?? 'dashboard';
+/** A page under the tenancy (e.g. `consumption/heat-energy`), measured instead of the dashboard. */
+const path = arg('path') ?? '';
 const out = arg('out');
 
 const browser = await launchBrowser({ width: 412, height: 823 });
@@ -26,13 +29,15 @@ try {
   if (which === 'dashboard') {
     await logIn(page, base, 'tenant@demo.test', 'Demo#Tenant2026');
     await page.waitForURL(/\/t\/[^/]+\/$/, { timeout: 30_000 });
-    url = page.url();
+    url = page.url() + path;
   }
   await page.goto('about:blank');
   const cdp = await browser.context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.clearBrowserCache');
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  // A touch-only phone, as Lighthouse's mobile run is: `(hover: none)`, so a chart page keeps its sketch.
+  await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 5 });
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');

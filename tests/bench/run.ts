@@ -2,7 +2,8 @@
  * `npm run bench`: prints measured figures. Nothing here passes or fails on speed.
  *   1. ingest rate and tenantGraph latency under 20 concurrent clients, on PGlite and (when
  *      BENCH_DATABASE_URL or TEST_DATABASE_URL is set) on PostgreSQL;
- *   2. gzipped JS shipped per page, and Lighthouse (mobile, desktop) for /login/email and the dashboard;
+ *   2. gzipped JS shipped per page, and Lighthouse (mobile, desktop) for /login/email, the dashboard and the chart
+ *      pages (heat energy, its price page, indoor climate);
  *   3. time of the first and of a later `npm start` on a fresh clone, and /api/health while history loads;
  *   4. the MDN HTTP Observatory grade of the built app behind TLS (after 2, which builds it);
  *   5. the demo's bulk first load (730 days) in readings per second, on both engines;

@@ -18,6 +18,9 @@ const CHART_PAGES = [
   'consumption/indoor-climate',
 ];
 
+/** Every chart page's JS budget on a phone, before the chart is touched (KB, gzip -9). */
+const CHART_PAGE_BUDGET_KB = 180;
+
 type Loaded = { url: string; gz: number; body: string };
 
 /** Every JS file the page loads while `action` runs and until the network is idle. */
@@ -125,7 +128,7 @@ test.describe
       expect(total(files), report(files)).toBeLessThanOrEqual(172 * KB);
       await cold.close();
     });
-    test('a chart page on a phone loads at most 200 KB of JS and not the chart library, until the chart is touched', async ({
+    test('a chart page on a phone loads at most 180 KB of JS and not the chart library, until the chart is touched', async ({
       browser,
     }) => {
       // A touch-only phone (no hover): the first chart is plain SVG (ChartSketch); ApexCharts comes with the
@@ -149,7 +152,9 @@ test.describe
             chart.map((f) => f.url),
             path,
           ).toEqual([]);
-          expect(total(files), `${path}:\n${report(files)}`).toBeLessThanOrEqual(200 * KB);
+          // 180 KB since issue 25's chart-page pass: 173.2 / 169.9 / 168.9 KB measured then (heat energy, its
+          // price page, indoor climate).
+          expect(total(files), `${path}:\n${report(files)}`).toBeLessThanOrEqual(CHART_PAGE_BUDGET_KB * KB);
           // The chart library still comes, and draws, on the first touch.
           const touched = await loadedJs(tab, async () => {
             await tab.locator('.chart-sketch').first().tap();

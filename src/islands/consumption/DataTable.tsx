@@ -28,28 +28,32 @@ export function CsvButton({
   lang,
   fileParts,
   label,
+  empty,
 }: {
-  model: TableModel;
+  /** The table, or a function that builds it when the button is pressed (then `empty` says if it has rows). */
+  model: TableModel | (() => TableModel);
   lang: Language;
   fileParts: string[];
   label: string;
+  empty?: boolean;
 }) {
   const { t } = useTranslation('consumption');
   return (
     <button
       type="button"
       className="button secondary small-button"
-      disabled={model.rows.length === 0}
-      onClick={() =>
+      disabled={typeof model === 'function' ? Boolean(empty) : model.rows.length === 0}
+      onClick={() => {
+        const table = typeof model === 'function' ? model() : model;
         download(
           csvFileName(...fileParts),
           toCsv(
-            model.columns,
-            model.rows.map((row) => row.map((c) => c.csv)),
+            table.columns,
+            table.rows.map((row) => row.map((c) => c.csv)),
             lang,
           ),
-        )
-      }
+        );
+      }}
     >
       <span aria-hidden="true">⤓ </span>
       {t('csv.download')}

@@ -1,5 +1,5 @@
 /** A graph with its accessible table alternative and CSV download; the table holds the same shown values. */
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bucketLabel, localTimestamp } from '../../lib/buckets.ts';
 import { csvNumber } from '../../lib/csv.ts';
@@ -159,27 +159,36 @@ export function GraphPanel({
   compact = false,
 }: Props) {
   const { t } = useTranslation('consumption');
-  // A small graph's table and CSV button sit behind the disclosure: built when it opens, not with the page
-  // (a dashboard of several cards would format every bucket of every card while it loads: Total Blocking Time).
+  // The table is built when its disclosure opens, not with the page: formatting every bucket (of every card on
+  // the dashboard, of the big graph on a chart page) while the page loads is Total Blocking Time on a phone. A
+  // small graph's CSV button sits behind the disclosure too; a big graph's builds the table when pressed.
   const [open, setOpen] = useState(false);
-  const needsTable = open || !compact;
-  const table = useMemo(
+  const build = useCallback(
     () =>
-      needsTable
-        ? graphTable(model, lang, {
-            time: t('table.time'),
-            note: t('table.note'),
-            partial: t('chart.partial'),
-            week: t('chart.week'),
-            estimated: t('table.estimated'),
-            yes: t('table.yes'),
-            no: t('table.no'),
-          })
-        : null,
-    [needsTable, model, lang, t],
+      graphTable(model, lang, {
+        time: t('table.time'),
+        note: t('table.note'),
+        partial: t('chart.partial'),
+        week: t('chart.week'),
+        estimated: t('table.estimated'),
+        yes: t('table.yes'),
+        no: t('table.no'),
+      }),
+    [model, lang, t],
   );
+  const table = useMemo(() => (open ? build() : null), [open, build]);
   const hasData = model.series.some((s) => s.values.some((v) => v !== null));
-  const csv = table && <CsvButton model={table} lang={lang} fileParts={fileParts} label={title} />;
+  const csv = compact ? (
+    table && <CsvButton model={table} lang={lang} fileParts={fileParts} label={title} />
+  ) : (
+    <CsvButton
+      model={table ?? build}
+      empty={model.timestamps.length === 0}
+      lang={lang}
+      fileParts={fileParts}
+      label={title}
+    />
+  );
   return (
     <figure className={compact ? 'graph-panel compact' : 'graph-panel'} data-testid={testId}>
       <figcaption className={compact ? 'visually-hidden' : 'graph-caption'}>

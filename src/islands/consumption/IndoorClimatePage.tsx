@@ -1,9 +1,10 @@
 /** consumption/indoor-climate: temperature and humidity per room with the satisfaction faces of SPEC §9. */
-import { useMemo } from 'react';
+import { memo, useDeferredValue, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTenantGraph } from '../../client/operations/tenantGraph.ts';
 import { useTenantTable } from '../../client/operations/tenantTable.ts';
 import { csvNumber } from '../../lib/csv.ts';
+import { formatNumber } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import { toServerDates, toServerMinuteRange } from '../../lib/periods.ts';
 import { humidityFace, temperatureFace } from '../../lib/ratings.ts';
@@ -39,7 +40,8 @@ function nameOf(g: {
 }
 
 function ClimateView() {
-  const { t } = useTranslation(['consumption', 'domain']);
+  // The page's texts, loaded before anything draws (the body reads them).
+  useTranslation(['consumption', 'domain']);
   const { lang, ready, tenancy, unit, hasHourlyData } = useTenancyData();
   const state = usePeriod('default', hasHourlyData);
   const { period, serverResolution: resolution } = state;
@@ -78,8 +80,9 @@ function ClimateView() {
         }
       : null,
   );
-  const tempFormat = valueFormat(TEMPERATURE, 'HOURLY_VALUES', lang);
-  const humFormat = valueFormat(HUMIDITY, 'HOURLY_VALUES', lang);
+  // One format per language (a new one each render would rebuild both graph models on each answer's update).
+  const tempFormat = useMemo(() => valueFormat(TEMPERATURE, 'HOURLY_VALUES', lang), [lang]);
+  const humFormat = useMemo(() => valueFormat(HUMIDITY, 'HOURLY_VALUES', lang), [lang]);
   const tempModel = useMemo(
     () => objectsGraphModel(graph.data, TEMPERATURE, resolution, tempFormat, nameOf),
     [graph.data, resolution, tempFormat],
@@ -88,7 +91,55 @@ function ClimateView() {
     () => objectsGraphModel(graph.data, HUMIDITY, resolution, humFormat, nameOf),
     [graph.data, resolution, humFormat],
   );
+  // The answers draw the cards from a deferred value, rendered in slices that yield to the browser (see
+  // QuantityPage); one object, so they never mix periods.
+  const body = useDeferredValue<ClimateBodyProps>({
+    lang,
+    rooms,
+    graphPending: graph.isPending && points.length > 0,
+    tempModel,
+    humModel,
+    tempFormat,
+    humFormat,
+    periodText: state.periodText,
+    period,
+  });
+  // The page's first number formatter loads its locale data while the answers are on their way.
+  useEffect(() => {
+    const warm = () => formatNumber(0, lang);
+    if ('requestIdleCallback' in window) {
+      const id = requestIdleCallback(warm, { timeout: 1000 });
+      return () => cancelIdleCallback(id);
+    }
+    const id = setTimeout(warm, 0);
+    return () => clearTimeout(id);
+  }, [lang]);
   if (!ready) return null;
+
+  return (
+    <div className="consumption-page">
+      <PeriodBar state={state} minDate={tenancy?.dataAvailability.start} />
+      <ClimateBody {...body} />
+    </div>
+  );
+}
+
+type ClimateBodyProps = {
+  lang: Language;
+  rooms: ReturnType<typeof useTenantTable>;
+  graphPending: boolean;
+  tempModel: ReturnType<typeof objectsGraphModel>;
+  humModel: ReturnType<typeof objectsGraphModel>;
+  tempFormat: ReturnType<typeof valueFormat>;
+  humFormat: ReturnType<typeof valueFormat>;
+  periodText: string;
+  period: ReturnType<typeof usePeriod>['period'];
+};
+
+/** The rooms and the two graphs: what the answers draw (rendered from the deferred value above). */
+const ClimateBody = memo(function ClimateBody(props: ClimateBodyProps) {
+  const { t } = useTranslation(['consumption', 'domain']);
+  const { lang, rooms, graphPending, tempModel, humModel, tempFormat, humFormat, periodText, period } = props;
 
   const descriptors = rooms.data?.quantityDescriptors.map((d) => d.quantity) ?? [];
   const ti = descriptors.indexOf(TEMPERATURE);
@@ -115,8 +166,7 @@ function ClimateView() {
   };
 
   return (
-    <div className="consumption-page">
-      <PeriodBar state={state} minDate={tenancy?.dataAvailability.start} />
+    <>
       <section className="card" aria-labelledby="rooms-title">
         <h2 id="rooms-title" className="card-heading">
           {t('climate_page.per_room')}
@@ -167,7 +217,7 @@ function ClimateView() {
           <h2 id={`${g.key}-title`} className="card-heading">
             {g.title}
           </h2>
-          {graph.isPending && points.length > 0 ? (
+          {graphPending ? (
             <div className="chart-skeleton">
               <Spinner label={t('chart.loading')} />
             </div>
@@ -176,12 +226,12 @@ function ClimateView() {
               showTitle={false}
               model={g.model}
               lang={lang}
-              title={`${g.title}, ${state.periodText}`}
+              title={`${g.title}, ${periodText}`}
               fileParts={[g.q, period.startDate, period.endDate]}
             />
           )}
         </section>
       ))}
-    </div>
+    </>
   );
-}
+});

@@ -1,5 +1,5 @@
 /** consumption/{type}/price: the cost graph, the price list with validity, fixed charges and the projection. */
-import { useMemo } from 'react';
+import { memo, useDeferredValue, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { orFallback } from '../../client/i18nKeys.ts';
 import { useConsumptionProjection } from '../../client/operations/consumptionProjection.ts';
@@ -8,7 +8,7 @@ import { useQuantityPrices } from '../../client/operations/quantityPrices.ts';
 import { type TenantGraphInput, useTenantGraph } from '../../client/operations/tenantGraph.ts';
 import { useUnitQuantityKpis } from '../../client/operations/unitQuantityKpis.ts';
 import { csvNumber } from '../../lib/csv.ts';
-import { unitSymbol } from '../../lib/format.ts';
+import { formatNumber, moneyFormat, unitSymbol } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import { formatDate, parseIsoDate, spanDays, toServerDates, toServerMinuteRange } from '../../lib/periods.ts';
 import { isQuantityId, quantityKey } from '../../lib/quantities.ts';
@@ -64,7 +64,8 @@ function PriceView({ quantity }: Props) {
   const year = useConsumptionProjection(unitId ? { unitId, quantities: [quantity], span: 'YEAR' } : null);
 
   const currency = prices.data?.[0]?.currency ?? month.data?.[0]?.currency ?? 'DKK';
-  const format = valueFormat(quantity, 'COST', lang, { currency });
+  // One format per currency (a new one each render would rebuild the graph model on each answer's update).
+  const format = useMemo(() => valueFormat(quantity, 'COST', lang, { currency }), [quantity, lang, currency]);
   const quantityName = isQuantityId(quantity) ? t(quantityKey(quantity)) : quantity;
   const title = t('graph.cost_title', { quantity: quantityName });
   const model = useMemo(
@@ -74,9 +75,39 @@ function PriceView({ quantity }: Props) {
       ]),
     [graph.data, quantity, resolution, format, t],
   );
+  // The six answers arrive one by one, each a synchronous update: the cards draw from a deferred value, which
+  // React renders in slices that yield to the browser (see QuantityPage). One object, so they never mix periods.
+  const body = useDeferredValue<PriceBodyProps>({
+    quantity,
+    lang,
+    graphInput,
+    graph,
+    kpis,
+    prices,
+    fixed,
+    month,
+    year,
+    format,
+    title,
+    model,
+    periodText: state.periodText,
+    period,
+  });
+  // The page's first number and money formatters load their locale data while the answers are on their way.
+  useEffect(() => {
+    const warm = () => {
+      formatNumber(0, lang);
+      moneyFormat('DKK', lang);
+    };
+    if ('requestIdleCallback' in window) {
+      const id = requestIdleCallback(warm, { timeout: 1000 });
+      return () => cancelIdleCallback(id);
+    }
+    const id = setTimeout(warm, 0);
+    return () => clearTimeout(id);
+  }, [lang]);
   if (!ready) return null;
   const base = tenancy ? `/t/${encodeURIComponent(tenancy.id)}/consumption/${quantity}` : '';
-  const kpi = kpis.data?.[0];
 
   return (
     <div className="consumption-page">
@@ -87,6 +118,36 @@ function PriceView({ quantity }: Props) {
         </a>
       </nav>
       <PeriodBar state={state} minDate={tenancy?.dataAvailability.start} />
+      <PriceBody {...body} />
+    </div>
+  );
+}
+
+type PriceBodyProps = {
+  quantity: string;
+  lang: Language;
+  graphInput: TenantGraphInput | null;
+  graph: ReturnType<typeof useTenantGraph>;
+  kpis: ReturnType<typeof useUnitQuantityKpis>;
+  prices: ReturnType<typeof useQuantityPrices>;
+  fixed: ReturnType<typeof useFixedCharges>;
+  month: ReturnType<typeof useConsumptionProjection>;
+  year: ReturnType<typeof useConsumptionProjection>;
+  format: ReturnType<typeof valueFormat>;
+  title: string;
+  model: ReturnType<typeof quantityGraphModel>;
+  periodText: string;
+  period: ReturnType<typeof usePeriod>['period'];
+};
+
+/** The cards below the period bar: what the answers draw (rendered from the deferred value above). */
+const PriceBody = memo(function PriceBody(props: PriceBodyProps) {
+  const { t } = useTranslation(['consumption', 'domain']);
+  const { quantity, lang, graphInput, graph, kpis, prices, fixed, month, year, format, title, model } = props;
+  const { periodText, period } = props;
+  const kpi = kpis.data?.[0];
+  return (
+    <>
       {(graph.error || prices.error) && (
         <div className="state-box" role="alert">
           <p>{t('failed')}</p>
@@ -122,7 +183,7 @@ function PriceView({ quantity }: Props) {
             showTitle={false}
             model={model}
             lang={lang}
-            title={`${title}, ${state.periodText}`}
+            title={`${title}, ${periodText}`}
             fileParts={[quantity, 'cost', period.startDate, period.endDate]}
             testId="cost-graph"
           />
@@ -190,9 +251,9 @@ function PriceView({ quantity }: Props) {
           fixed.isPending && <Spinner label={t('loading')} />
         )}
       </section>
-    </div>
+    </>
   );
-}
+});
 
 function dateText(date: string, lang: Language): string {
   const day = parseIsoDate(date);

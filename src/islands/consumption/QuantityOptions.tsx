@@ -8,6 +8,13 @@ export function QuantityOptions({ options }: { options: QuantityOptionsState }) 
   return (
     <fieldset className="view-options">
       <legend className="visually-hidden">{t('options.label')}</legend>
+      {options.co2Pending && (
+        // The switch's place while the property's CO₂ factors load: same box, not seen, not focusable.
+        <div className="segmented placeholder-switch" aria-hidden="true" data-testid="co2-switch-placeholder">
+          <span className="segment">{t('options.consumption')}</span>
+          <span className="segment">{t('options.co2')}</span>
+        </div>
+      )}
       {options.canCo2 && (
         <div className="segmented" role="radiogroup" aria-label={t('options.show')}>
           {(['HOURLY_VALUES', 'CO2'] as const).map((type) => (

@@ -3,9 +3,10 @@
  * KPIs, the per-meter table, the per-m² and CO₂ views, and the degree-day correction of heat. What the page asks
  * the server is in useQuantityQueries, its options in useQuantityOptions; each card is a component of its own.
  */
-import { useEffect, useMemo } from 'react';
+import { memo, useDeferredValue, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setCrumbLabel } from '../../client/crumbLabels.ts';
+import { formatNumber } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import { isQuantityId, quantityKey } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
@@ -43,8 +44,9 @@ function QuantityView({ quantity, scope }: Props) {
   const { lang, ready, tenancy, unit, units, hasHourlyData } = useTenancyData();
   const state = usePeriod(scope.kind === 'unit' ? 'default' : scope.kind, hasHourlyData);
   const { period, comparison, serverResolution: resolution } = state;
+  // null until the unit (and so its property's CO₂ factors) is known.
   const factorQuantities = useMemo(
-    () => unit?.path[0]?.property.co2Factors.map((f) => f.quantity) ?? [],
+    () => (unit ? (unit.path[0]?.property.co2Factors.map((f) => f.quantity) ?? []) : null),
     [unit],
   );
   const options = useQuantityOptions(quantity, scope, factorQuantities);
@@ -57,9 +59,14 @@ function QuantityView({ quantity, scope }: Props) {
     period: state,
     options,
   });
-  const { table, scopedRows, graph, kpis, readout } = queries;
+  const { table, scopedRows, graph, readout } = queries;
 
-  const format = valueFormat(quantity, graphType, lang, { normalized });
+  // One format per view (a new one each render would rebuild the graph model, and redraw every card, on each
+  // answer's update).
+  const format = useMemo(
+    () => valueFormat(quantity, graphType, lang, { normalized }),
+    [quantity, graphType, lang, normalized],
+  );
   const quantityName = isQuantityId(quantity) ? t(quantityKey(quantity)) : quantity;
   const comparisonName = comparison === 'property' ? t('series.property') : t('series.last_period');
   const model = useMemo(
@@ -92,6 +99,41 @@ function QuantityView({ quantity, scope }: Props) {
     document.title = document.title.replace(`${meterWord} ${meterId}`, label);
   }, [meterId, meterNumber, meterWord]);
 
+  const base = tenancy ? `/t/${encodeURIComponent(tenancy.id)}/consumption/${quantity}` : '';
+  const failure = units.error ?? queries.failure;
+  const graphTitle = graphType === 'CO2' ? t('graph.co2_title', { quantity: quantityName }) : quantityName;
+  // The answers draw the cards (KPIs, graph, tables) in one render: as a deferred value React renders them in
+  // slices that yield to the browser (the query's update itself is synchronous), so a phone's main thread is
+  // never blocked for long while they arrive. The period bar and options above answer at once; every value the
+  // cards show travels in this one object, so they never mix two periods or views.
+  const body = useDeferredValue<BodyProps>({
+    quantity,
+    scope,
+    queries,
+    options,
+    format,
+    comparison,
+    comparisonName,
+    failure,
+    lang,
+    model,
+    graphTitle,
+    periodText: state.periodText,
+    period,
+    base,
+  });
+  // The page's first number formatter loads its locale data: built while the answers are on their way, not
+  // inside the render of the answers.
+  useEffect(() => {
+    const warm = () => formatNumber(0, lang);
+    if ('requestIdleCallback' in window) {
+      const id = requestIdleCallback(warm, { timeout: 1000 });
+      return () => cancelIdleCallback(id);
+    }
+    const id = setTimeout(warm, 0);
+    return () => clearTimeout(id);
+  }, [lang]);
+
   if (!ready) return null;
   if (units.isSuccess && !unit) return <NoData />;
   if (scope.kind !== 'unit' && table.data && scopedRows.length === 0) {
@@ -103,12 +145,6 @@ function QuantityView({ quantity, scope }: Props) {
       </div>
     );
   }
-  const failure = units.error ?? queries.failure;
-  const kpi = kpis.data?.[0];
-  // Fun facts compare whole grams, so they need the absolute total, not the per-m² one.
-  const co2Total = graphType === 'CO2' && !normalized ? (kpi?.total ?? null) : null;
-  const base = tenancy ? `/t/${encodeURIComponent(tenancy.id)}/consumption/${quantity}` : '';
-  const graphTitle = graphType === 'CO2' ? t('graph.co2_title', { quantity: quantityName }) : quantityName;
 
   return (
     <div className="consumption-page">
@@ -123,6 +159,40 @@ function QuantityView({ quantity, scope }: Props) {
       <PeriodBar state={state} comparison minDate={tenancy?.dataAvailability.start} />
       <QuantityOptions options={options} />
 
+      <QuantityBody {...body} />
+    </div>
+  );
+}
+
+type BodyProps = {
+  quantity: string;
+  scope: Scope;
+  queries: ReturnType<typeof useQuantityQueries>;
+  options: ReturnType<typeof useQuantityOptions>;
+  format: ReturnType<typeof valueFormat>;
+  comparison: ReturnType<typeof usePeriod>['comparison'];
+  comparisonName: string;
+  failure: unknown;
+  lang: Language;
+  model: ReturnType<typeof quantityGraphModel>;
+  graphTitle: string;
+  periodText: string;
+  period: ReturnType<typeof usePeriod>['period'];
+  base: string;
+};
+
+/** The cards below the options: what the answers draw (rendered from the deferred value above). */
+const QuantityBody = memo(function QuantityBody(props: BodyProps) {
+  const { t } = useTranslation(['consumption', 'domain']);
+  const { quantity, scope, queries, options, format, comparison, comparisonName, failure, lang } = props;
+  const { model, graphTitle, periodText, period, base } = props;
+  const { table, scopedRows, graph, kpis, readout } = queries;
+  const { graphType, normalized } = options;
+  const kpi = kpis.data?.[0];
+  // Fun facts compare whole grams, so they need the absolute total, not the per-m² one.
+  const co2Total = graphType === 'CO2' && !normalized ? (kpi?.total ?? null) : null;
+  return (
+    <>
       {failure && (
         <div className="state-box" role="alert">
           <p>{t('failed')}</p>
@@ -157,7 +227,7 @@ function QuantityView({ quantity, scope }: Props) {
             showTitle={false}
             model={model}
             lang={lang}
-            title={`${graphTitle}, ${state.periodText}`}
+            title={`${graphTitle}, ${periodText}`}
             fileParts={[quantity, graphType === 'CO2' ? 'co2' : '', period.startDate, period.endDate]}
             testId="quantity-graph"
           />
@@ -214,6 +284,6 @@ function QuantityView({ quantity, scope }: Props) {
           />
         </section>
       )}
-    </div>
+    </>
   );
-}
+});

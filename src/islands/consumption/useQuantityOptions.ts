@@ -19,10 +19,20 @@ function hasCo2Factor(quantity: string, factorQuantities: readonly string[]): bo
   );
 }
 
-/** The options as picked, and what is in effect: a pick the quantity, view or scope does not allow is off. */
-export function useQuantityOptions(quantity: string, scope: Scope, factorQuantities: readonly string[]) {
+/**
+ * The options as picked, and what is in effect: a pick the quantity, view or scope does not allow is off.
+ * `factorQuantities` is null while the property's CO₂ factors are not known yet: the switch is then off, and
+ * `co2Pending` says whether its place is kept (any quantity but heat-cost allocators, which never have a factor),
+ * so the options row does not grow under the reader when the factors arrive.
+ */
+export function useQuantityOptions(
+  quantity: string,
+  scope: Scope,
+  factorQuantities: readonly string[] | null,
+) {
   const [graphTypePick, setGraphType] = useState<GraphType>('HOURLY_VALUES');
-  const canCo2 = hasCo2Factor(quantity, factorQuantities);
+  const canCo2 = factorQuantities !== null && hasCo2Factor(quantity, factorQuantities);
+  const co2Pending = factorQuantities === null && quantity !== 'hca';
   const graphType: GraphType = canCo2 ? graphTypePick : 'HOURLY_VALUES';
   const [normalizedPick, setNormalized] = useState(false);
   const [lastYear, setLastYear] = useState(true);
@@ -36,6 +46,7 @@ export function useQuantityOptions(quantity: string, scope: Scope, factorQuantit
     graphType,
     setGraphType,
     canCo2,
+    co2Pending,
     normalizable,
     normalizedPick,
     setNormalized,
