@@ -141,6 +141,9 @@ export async function benchLighthouse(
       await measure('charts', 'heat energy', `${dashboard}consumption/heat-energy`);
       await measure('charts', 'heat price', `${dashboard}consumption/heat-energy/price`);
       await measure('charts', 'indoor clim.', `${dashboard}consumption/indoor-climate`);
+      // The other chart pages share heat energy's page, with other series (allocator units, volumes).
+      await measure('charts', 'allocators', `${dashboard}consumption/hca`);
+      await measure('charts', 'hot water', `${dashboard}consumption/hot-water-volume`);
     }
   } finally {
     await browser.close();
