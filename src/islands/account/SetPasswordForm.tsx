@@ -96,6 +96,7 @@ function Form({ lang }: { lang: Language }) {
       className="login-form"
       method="post"
       data-ready={hydrated || undefined}
+      data-hydrating={!hydrated || undefined}
       noValidate
       onSubmit={(e) => {
         e.preventDefault();

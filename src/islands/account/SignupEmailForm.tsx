@@ -32,6 +32,7 @@ function Form() {
       className="login-form"
       method="post"
       data-ready={hydrated || undefined}
+      data-hydrating={!hydrated || undefined}
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
