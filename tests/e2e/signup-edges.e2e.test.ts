@@ -2,6 +2,7 @@
  * Issue 25, major items 4 and 8 in Chromium:
  *  - Enter on /signup/email before the form's script has run submits nothing: no email in the URL, and the
  *    form works once it is ready;
+ *  - an email typed before the form has hydrated survives it (signup and forgot-password);
  *  - a used activation code is said on the landing page and refused before any account is made, with SPEC §8's
  *    "A user already exists on the tenancy" and the way to login.
  */
@@ -44,6 +45,29 @@ test('Enter on /signup/email before its script is ready keeps the email out of t
   await email.fill('early@demo.test');
   await email.press('Enter');
   await expect(page).toHaveURL('/signup/set-password', { timeout: 30_000 });
+});
+
+test('an email typed before the form has hydrated is still there once it has', async ({ page }) => {
+  test.setTimeout(300_000);
+  for (const path of ['/signup/email', '/login/email/forgot-password']) {
+    // The form's script comes late (as on a slow phone): the person types into the server-rendered field meanwhile.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/_astro\/(SignupEmailForm|ForgotPasswordForm)\.[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(path);
+    await expect(page.locator('form[data-hydrating]')).toBeAttached();
+    await page.getByLabel('Email').pressSequentially('typed.early@demo.test');
+    release();
+    await expect(page.locator('form[data-ready]')).toBeAttached({ timeout: 60_000 });
+    // React's hydration put the field back to '' before; the form's state now starts from what was typed.
+    await expect(page.getByLabel('Email'), path).toHaveValue('typed.early@demo.test');
+    await page.unrouteAll();
+  }
 });
 
 test('a used activation code is refused before an account is made, and leads to login', async ({

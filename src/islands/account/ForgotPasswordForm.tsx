@@ -6,7 +6,7 @@ import { type ServerErrorCode, serverErrorCode } from '../../lib/errors.ts';
 import type { Language } from '../../lib/languages.ts';
 import { normalizeEmail, validateEmail } from '../../lib/validation.ts';
 import { Providers } from '../shared/Providers.tsx';
-import { useHydrated } from '../shared/useHydrated.ts';
+import { typedBeforeHydration, useHydrated } from '../shared/useHydrated.ts';
 import { ErrorAlert } from './ErrorAlert.tsx';
 
 /** The island. */
@@ -22,7 +22,7 @@ function Form() {
   const hydrated = useHydrated();
   const { t } = useTranslation(['account', 'domain']);
   const id = useId();
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(() => typedBeforeHydration(id));
   const [fieldError, setFieldError] = useState<ReturnType<typeof validateEmail>>(null);
   const [failure, setFailure] = useState<{ code: ServerErrorCode; raw: unknown } | null>(null);
   const [state, setState] = useState<'editing' | 'sending' | 'sent'>('editing');

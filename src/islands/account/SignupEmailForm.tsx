@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { Language } from '../../lib/languages.ts';
 import { normalizeEmail, validateEmail } from '../../lib/validation.ts';
 import { Providers } from '../shared/Providers.tsx';
-import { useHydrated } from '../shared/useHydrated.ts';
+import { typedBeforeHydration, useHydrated } from '../shared/useHydrated.ts';
 
 /** Where the email waits between the two signup steps (this tab only). */
 export const SIGNUP_EMAIL_KEY = 'signupEmail';
@@ -23,8 +23,10 @@ function Form() {
   const hydrated = useHydrated();
   const { t } = useTranslation(['account', 'domain']);
   const id = useId();
-  const [email, setEmail] = useState(() =>
-    typeof window === 'undefined' ? '' : (sessionStorage.getItem(SIGNUP_EMAIL_KEY) ?? ''),
+  const [email, setEmail] = useState(
+    () =>
+      typedBeforeHydration(id) ||
+      (typeof window === 'undefined' ? '' : (sessionStorage.getItem(SIGNUP_EMAIL_KEY) ?? '')),
   );
   const [error, setError] = useState<ReturnType<typeof validateEmail>>(null);
   return (
