@@ -9,7 +9,7 @@ import {
   type TenancyDashboard,
   useTenancyDashboard,
 } from '../../client/operations/tenancyDashboard.ts';
-import { formatCo2, formatNumber } from '../../lib/format.ts';
+import { formatCo2 } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import {
   ratingBasisPeriod,
@@ -30,6 +30,7 @@ import { NoData } from './NoData.tsx';
 import { PeriodBar } from './PeriodBar.tsx';
 import { usePeriod } from './usePeriod.ts';
 import { useTenancyData } from './useTenancyData.ts';
+import { useWarmFormatters } from './useWarmFormatters.ts';
 import { valueFormat } from './valueFormat.ts';
 
 /** The island. */
@@ -82,17 +83,7 @@ function DashboardView() {
   useEffect(() => {
     if (asksNothing && userId) fetchUnitsAlone(userId);
   }, [asksNothing, userId]);
-  // The page's first number formatter loads the locale's data (12–33 ms in Chromium, four times that on
-  // Lighthouse's phone): done while the dashboard's request is under way, not in the render of its answer.
-  useEffect(() => {
-    const warm = () => formatNumber(0, lang);
-    if ('requestIdleCallback' in window) {
-      const id = requestIdleCallback(warm, { timeout: 1000 });
-      return () => cancelIdleCallback(id);
-    }
-    const id = setTimeout(warm, 0);
-    return () => clearTimeout(id);
-  }, [lang]);
+  useWarmFormatters(lang);
 
   if (!ready) return <DashboardSkeleton />;
   const base = tenancy ? `/t/${encodeURIComponent(tenancy.id)}/` : '/';

@@ -1,10 +1,9 @@
 /** consumption/indoor-climate: temperature and humidity per room with the satisfaction faces of SPEC §9. */
-import { memo, useDeferredValue, useEffect, useMemo } from 'react';
+import { memo, useDeferredValue, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTenantGraph } from '../../client/operations/tenantGraph.ts';
 import { useTenantTable } from '../../client/operations/tenantTable.ts';
 import { csvNumber } from '../../lib/csv.ts';
-import { formatNumber } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import { toServerDates, toServerMinuteRange } from '../../lib/periods.ts';
 import { humidityFace, temperatureFace } from '../../lib/ratings.ts';
@@ -18,6 +17,7 @@ import { NoData } from './NoData.tsx';
 import { PeriodBar } from './PeriodBar.tsx';
 import { usePeriod } from './usePeriod.ts';
 import { useTenancyData } from './useTenancyData.ts';
+import { useWarmFormatters } from './useWarmFormatters.ts';
 import { valueFormat } from './valueFormat.ts';
 
 const TEMPERATURE = 'indoor-temperature';
@@ -104,16 +104,7 @@ function ClimateView() {
     periodText: state.periodText,
     period,
   });
-  // The page's first number formatter loads its locale data while the answers are on their way.
-  useEffect(() => {
-    const warm = () => formatNumber(0, lang);
-    if ('requestIdleCallback' in window) {
-      const id = requestIdleCallback(warm, { timeout: 1000 });
-      return () => cancelIdleCallback(id);
-    }
-    const id = setTimeout(warm, 0);
-    return () => clearTimeout(id);
-  }, [lang]);
+  useWarmFormatters(lang);
   if (!ready) return null;
 
   return (

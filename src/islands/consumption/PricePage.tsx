@@ -1,5 +1,5 @@
 /** consumption/{type}/price: the cost graph, the price list with validity, fixed charges and the projection. */
-import { memo, useDeferredValue, useEffect, useMemo } from 'react';
+import { memo, useDeferredValue, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { orFallback } from '../../client/i18nKeys.ts';
 import { useConsumptionProjection } from '../../client/operations/consumptionProjection.ts';
@@ -8,7 +8,7 @@ import { useQuantityPrices } from '../../client/operations/quantityPrices.ts';
 import { type TenantGraphInput, useTenantGraph } from '../../client/operations/tenantGraph.ts';
 import { useUnitQuantityKpis } from '../../client/operations/unitQuantityKpis.ts';
 import { csvNumber } from '../../lib/csv.ts';
-import { formatNumber, moneyFormat, unitSymbol } from '../../lib/format.ts';
+import { unitSymbol } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import { formatDate, parseIsoDate, spanDays, toServerDates, toServerMinuteRange } from '../../lib/periods.ts';
 import { isQuantityId, quantityKey } from '../../lib/quantities.ts';
@@ -22,6 +22,7 @@ import { NoData } from './NoData.tsx';
 import { PeriodBar } from './PeriodBar.tsx';
 import { usePeriod } from './usePeriod.ts';
 import { useTenancyData } from './useTenancyData.ts';
+import { useWarmFormatters } from './useWarmFormatters.ts';
 import { valueFormat } from './valueFormat.ts';
 
 type Props = { lang: Language; quantity: string };
@@ -93,19 +94,7 @@ function PriceView({ quantity }: Props) {
     periodText: state.periodText,
     period,
   });
-  // The page's first number and money formatters load their locale data while the answers are on their way.
-  useEffect(() => {
-    const warm = () => {
-      formatNumber(0, lang);
-      moneyFormat('DKK', lang);
-    };
-    if ('requestIdleCallback' in window) {
-      const id = requestIdleCallback(warm, { timeout: 1000 });
-      return () => cancelIdleCallback(id);
-    }
-    const id = setTimeout(warm, 0);
-    return () => clearTimeout(id);
-  }, [lang]);
+  useWarmFormatters(lang, true);
   if (!ready) return null;
   const base = tenancy ? `/t/${encodeURIComponent(tenancy.id)}/consumption/${quantity}` : '';
 

@@ -6,7 +6,6 @@
 import { memo, useDeferredValue, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setCrumbLabel } from '../../client/crumbLabels.ts';
-import { formatNumber } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import { isQuantityId, quantityKey } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
@@ -26,6 +25,7 @@ import { usePeriod } from './usePeriod.ts';
 import { useQuantityOptions } from './useQuantityOptions.ts';
 import { useQuantityQueries } from './useQuantityQueries.ts';
 import { useTenancyData } from './useTenancyData.ts';
+import { useWarmFormatters } from './useWarmFormatters.ts';
 import { valueFormat } from './valueFormat.ts';
 
 type Props = { lang: Language; quantity: string; scope: Scope };
@@ -122,17 +122,7 @@ function QuantityView({ quantity, scope }: Props) {
     period,
     base,
   });
-  // The page's first number formatter loads its locale data: built while the answers are on their way, not
-  // inside the render of the answers.
-  useEffect(() => {
-    const warm = () => formatNumber(0, lang);
-    if ('requestIdleCallback' in window) {
-      const id = requestIdleCallback(warm, { timeout: 1000 });
-      return () => cancelIdleCallback(id);
-    }
-    const id = setTimeout(warm, 0);
-    return () => clearTimeout(id);
-  }, [lang]);
+  useWarmFormatters(lang);
 
   if (!ready) return null;
   if (units.isSuccess && !unit) return <NoData />;
