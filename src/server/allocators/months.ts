@@ -17,7 +17,7 @@ import {
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
 import { addMonths } from '../reports/months.ts';
-import { storedPropertyMonths } from './propertyMonths.ts';
+import { type FigureRow, propertyFiguresSql, storedPropertyMonths, toMonth } from './propertyMonths.ts';
 
 export interface AllocatorMonths {
   /** Per month ('YYYY-MM-01'): the property's figures. */
@@ -32,8 +32,6 @@ export interface AllocatorMonths {
    */
   factorBetween(from: string, to: string): { kwhPerUnit: number; methods: AllocatorMethod[] } | null;
 }
-
-const num = (v: string | null) => (v === null ? null : Number(v));
 
 /** The months from the one holding `from` to the one holding `to` (ISO dates, inclusive). */
 export async function readAllocatorMonths(
@@ -53,47 +51,14 @@ export async function readAllocatorMonths(
   },
 ): Promise<AllocatorMonths> {
   if (opts.stored) return storedAllocatorMonths(db, opts);
-  const rows = await queryRows<{
-    month: string;
-    supply: string | null;
-    heat_only: string | null;
-    metered_heat: string | null;
-    metered_units: string | null;
-    units: string | null;
-    own_units: string | null;
-  }>(
+  const rows = await queryRows<FigureRow & { own_units: string | null }>(
     db,
-    sql`WITH pts AS (
-          SELECT id, apartment_id, quantity FROM measurement_points
-           WHERE property_id = ${opts.propertyId} AND reading_kind = 'register'
-             AND quantity IN ('heat-energy', 'hca')),
-        flats AS (
-          SELECT apartment_id, bool_or(quantity = 'hca') AS has_hca, bool_or(quantity = 'heat-energy') AS has_heat
-            FROM pts WHERE apartment_id IS NOT NULL GROUP BY 1)
-        SELECT to_char(d.month, 'YYYY-MM-DD') AS month,
-          sum(d.sum) FILTER (WHERE p.apartment_id IS NULL AND p.quantity = 'heat-energy')::text AS supply,
-          sum(d.sum) FILTER (WHERE p.quantity = 'heat-energy' AND NOT f.has_hca)::text AS heat_only,
-          sum(d.sum) FILTER (WHERE p.quantity = 'heat-energy' AND f.has_hca)::text AS metered_heat,
-          sum(d.sum) FILTER (WHERE p.quantity = 'hca' AND f.has_heat)::text AS metered_units,
-          sum(d.sum) FILTER (WHERE p.quantity = 'hca' AND p.apartment_id IS NOT NULL)::text AS units,
-          sum(d.sum) FILTER (WHERE p.quantity = 'hca' AND p.apartment_id = ${opts.apartmentId})::text AS own_units
-        FROM monthly_rollups d
-        JOIN pts p ON p.id = d.measurement_point_id
-        LEFT JOIN flats f ON f.apartment_id = p.apartment_id
-        WHERE d.month BETWEEN date_trunc('month', ${opts.from}::date)::date
-                          AND date_trunc('month', ${opts.to}::date)::date
-        GROUP BY 1`,
+    propertyFiguresSql(opts.propertyId, monthsBetween(opts.from, opts.to), opts.apartmentId),
   );
   const months = new Map<string, AllocatorMonth>();
   const apartmentUnits = new Map<string, number>();
   for (const r of rows) {
-    months.set(r.month, {
-      supplyKwh: num(r.supply),
-      heatOnlyFlatsKwh: num(r.heat_only),
-      meteredFlatsKwh: num(r.metered_heat),
-      meteredFlatsUnits: num(r.metered_units),
-      units: num(r.units),
-    });
+    months.set(r.month, toMonth(r));
     if (r.own_units !== null) apartmentUnits.set(r.month, Number(r.own_units));
   }
   return allocatorMonths(months, apartmentUnits, opts.operatorKwhPerUnit);

@@ -15,7 +15,7 @@ import { queryRows } from '../db/sql.ts';
 /** The advisory lock (with the property id) that point changes take and a recompute takes shared (migration 0019). */
 const ALLOCATOR_MONTHS_LOCK = 7_410_019;
 
-type FigureRow = {
+export type FigureRow = {
   month: string;
   supply: string | null;
   heat_only: string | null;
@@ -24,8 +24,11 @@ type FigureRow = {
   units: string | null;
 };
 
-/** The property's figures of these months (first days, ISO), one statement from its points' monthly rollups. */
-function propertyFiguresSql(propertyId: number, months: string[]) {
+/**
+ * The property's figures of these months (first days, ISO), one statement from its points' monthly rollups; with
+ * `apartmentId`, that apartment's own allocator units too (`own_units`, the direct read's: months.ts).
+ */
+export function propertyFiguresSql(propertyId: number, months: string[], apartmentId: number | null = null) {
   return sql`WITH pts AS (
           SELECT id, apartment_id, quantity FROM measurement_points
            WHERE property_id = ${propertyId} AND reading_kind = 'register'
@@ -38,7 +41,8 @@ function propertyFiguresSql(propertyId: number, months: string[]) {
           sum(d.sum) FILTER (WHERE p.quantity = 'heat-energy' AND NOT f.has_hca)::text AS heat_only,
           sum(d.sum) FILTER (WHERE p.quantity = 'heat-energy' AND f.has_hca)::text AS metered_heat,
           sum(d.sum) FILTER (WHERE p.quantity = 'hca' AND f.has_heat)::text AS metered_units,
-          sum(d.sum) FILTER (WHERE p.quantity = 'hca' AND p.apartment_id IS NOT NULL)::text AS units
+          sum(d.sum) FILTER (WHERE p.quantity = 'hca' AND p.apartment_id IS NOT NULL)::text AS units,
+          sum(d.sum) FILTER (WHERE p.quantity = 'hca' AND p.apartment_id = ${apartmentId})::text AS own_units
         FROM monthly_rollups d
         JOIN pts p ON p.id = d.measurement_point_id
         LEFT JOIN flats f ON f.apartment_id = p.apartment_id
@@ -48,7 +52,7 @@ function propertyFiguresSql(propertyId: number, months: string[]) {
 
 const num = (v: string | null) => (v === null ? null : Number(v));
 
-function toMonth(r: Omit<FigureRow, 'month'>): AllocatorMonth {
+export function toMonth(r: Omit<FigureRow, 'month'>): AllocatorMonth {
   return {
     supplyKwh: num(r.supply),
     heatOnlyFlatsKwh: num(r.heat_only),
