@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pgNumberArray, queryRows } from '../db/sql.ts';
+import { alignedChainHours, alignedHoursSql } from './alignedHours.ts';
 import { addPrimaryKeys, type WholeHourSpans } from './bulk.ts';
 import {
   type HourlyOutcome,
@@ -124,9 +125,13 @@ export async function derive(
     const chains = known?.chains ?? [];
     const inChains = new Set(chains.map((c) => c.meterId));
     const rest = chains.length > 0 ? spans.filter((s) => !inChains.has(s.meterId)) : spans;
+    const aligned = alignedChainHours(chains);
     const outcomes = await timed(timings, 'hourly (registers)', async () => [
-      ...(chains.length > 0
-        ? await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlyKnownSql(chains))
+      ...(aligned.hours.length > 0
+        ? await queryRows<HourlyOutcome & Record<string, unknown>>(tx, alignedHoursSql(aligned.hours))
+        : []),
+      ...(aligned.rest.length > 0
+        ? await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlyKnownSql(aligned.rest))
         : []),
       ...(rest.length > 0
         ? await queryRows<HourlyOutcome & Record<string, unknown>>(tx, registerHourlySql(rest))

@@ -36,7 +36,7 @@ export interface HourlyOutcome {
  * estimated), and reports per point the Copenhagen days of the hours that changed (in value or in being
  * estimated), and how many changed (HourlyOutcome).
  */
-function upsertHourlySql(values: SQL): SQL {
+export function upsertHourlySql(values: SQL): SQL {
   return sql`, up AS (
       INSERT INTO hourly_consumption AS hc (measurement_point_id, hour_start, value, estimated)
       ${values}
@@ -157,10 +157,19 @@ function intervalsToHours(fresh: boolean): SQL {
       SELECT point_id, bool_and(aligned) AND min(meter_id) = max(meter_id) AS single FROM dl GROUP BY point_id
     )
     ${hourlyWrite(
-      sql`SELECT dl.point_id, dl.t0, trim_scale(dl.delta), false FROM dl JOIN pt ON pt.point_id = dl.point_id WHERE pt.single
+      fresh
+        ? sql`SELECT dl.point_id, dl.t0, trim_scale(dl.delta), false FROM dl JOIN pt ON pt.point_id = dl.point_id WHERE pt.single
       UNION ALL
       SELECT sh.point_id, sh.hour_start, trim_scale(sum(sh.share)), bool_or(sh.est)
       FROM sh JOIN pt ON pt.point_id = sh.point_id WHERE NOT pt.single
+      GROUP BY sh.point_id, sh.hour_start`
+        : // A batch's few points: the planner expects one row of dl and pt and joined them in a nested loop
+          // (dl × pt compared row by row: 9 of a 990-row batch's 22 ms). A hash of the single points instead.
+          sql`SELECT dl.point_id, dl.t0, trim_scale(dl.delta), false
+      FROM dl WHERE dl.point_id = ANY(ARRAY(SELECT point_id FROM pt WHERE single))
+      UNION ALL
+      SELECT sh.point_id, sh.hour_start, trim_scale(sum(sh.share)), bool_or(sh.est)
+      FROM sh WHERE sh.point_id = ANY(ARRAY(SELECT point_id FROM pt WHERE NOT single))
       GROUP BY sh.point_id, sh.hour_start`,
       fresh,
       fresh
