@@ -177,14 +177,28 @@ async function monthEndPass(database: Database, now: Date) {
   return { seconds, jobs, notDone };
 }
 
-/** CPU seconds so far of this process (server and load generator threads) and of this database's backends. */
+/** CPU seconds so far of this process (server and load generator threads) and of each of this database's backends. */
 async function cpuSeconds(admin: Awaited<ReturnType<typeof connectPostgres>>, name: string) {
   const rows = await admin<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = ${name}`;
   const u = process.cpuUsage();
   return {
     app: (u.user + u.system) / 1e6,
-    database: rows.reduce((sum, r) => sum + processCpuSeconds(r.pid), 0),
+    backends: new Map(rows.map((r) => [r.pid, processCpuSeconds(r.pid)])),
   };
+}
+
+/**
+ * The app's and the backends' CPU seconds between two cpuSeconds readings. A backend that is there only at the end
+ * counts whole; one that ended in between is not counted (its last part is lost, so this errs low, never negative:
+ * the first version subtracted the earlier total of backends that had since closed, and printed a negative CPU).
+ */
+function cpuBetween(
+  before: Awaited<ReturnType<typeof cpuSeconds>>,
+  after: Awaited<ReturnType<typeof cpuSeconds>>,
+): { app: number; database: number } {
+  let database = 0;
+  for (const [pid, seconds] of after.backends) database += seconds - (before.backends.get(pid) ?? 0);
+  return { app: after.app - before.app, database };
 }
 
 const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
@@ -271,11 +285,9 @@ async function measureSize(adminUrl: string, apartments: number, opts: ScaleOpti
       await load({ ...request, duration: 1 });
       const before = await cpuSeconds(admin, name);
       const r = await load({ ...request, duration: opts.seconds });
-      const after = await cpuSeconds(admin, name);
+      const used = cpuBetween(before, await cpuSeconds(admin, name));
       // CPU per request: the app's (less the load generator's own) and the database backends'.
-      const cpuMs =
-        (1000 * (after.app - before.app - r.loaderCpuUs / 1e6 + after.database - before.database)) /
-        r.requests;
+      const cpuMs = (1000 * (used.app - r.loaderCpuUs / 1e6 + used.database)) / r.requests;
       latency.set(op.name, { p50: r.p50, p95: r.p95, rps: r.rps, cpuMs });
       console.log(
         `  ${op.name.padEnd(44)} ${String(op.connections).padStart(2)} conns  p50 ${ms(r.p50).padStart(6)}  ` +
@@ -289,8 +301,8 @@ async function measureSize(adminUrl: string, apartments: number, opts: ScaleOpti
     await membersAndAlarms(database, opts.workerTenancies);
     const cpuBefore = await cpuSeconds(admin, name);
     const pass = await monthEndPass(database, now);
-    const cpuAfter = await cpuSeconds(admin, name);
-    const cpu = cpuAfter.app - cpuBefore.app + cpuAfter.database - cpuBefore.database;
+    const used = cpuBetween(cpuBefore, await cpuSeconds(admin, name));
+    const cpu = used.app + used.database;
     // The pass's tenancies: one consumption report each.
     const tenancies = pass.jobs['consumption-report'] ?? 0;
     const jobs = Object.entries(pass.jobs).map(([k, v]) => `${k} ${v}`);
@@ -339,9 +351,11 @@ export async function benchScale(adminUrl: string, opts: ScaleOptions): Promise<
     );
     const rate = (x: SizeResult) => x.readings / x.seedSeconds;
     const perAptYear = (x: SizeResult) => x.bytes / (x.apartments * (opts.days / 365));
-    console.log(
-      `    ingest rate ${(rate(r) / rate(base)).toFixed(2)}×; size per apartment-year ${(perAptYear(r) / perAptYear(base)).toFixed(2)}×`,
-    );
+    // A reused database's seed was not timed (seedSeconds NaN): no rate to compare.
+    const ingest = opts.reuse
+      ? 'ingest rate not timed (--reuse)'
+      : `ingest rate ${(rate(r) / rate(base)).toFixed(2)}×`;
+    console.log(`    ${ingest}; size per apartment-year ${(perAptYear(r) / perAptYear(base)).toFixed(2)}×`);
     for (const [name, l] of r.latency) {
       const b = base.latency.get(name)!;
       const p50 = l.p50 / b.p50;
