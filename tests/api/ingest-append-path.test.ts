@@ -6,8 +6,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/client.ts';
+import { meters } from '../../src/server/db/schema.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { ingestBatch, type ReadingRow } from '../../src/server/ingest/ingest.ts';
+import { checkAgainstStored } from '../../src/server/ingest/readings.ts';
 import { freshDatabase } from './helpers/db.ts';
 import { type Fixture, seedFixture } from './helpers/fixtures.ts';
 import { registerMeter } from './helpers/property.ts';
@@ -153,5 +155,99 @@ describe('appending batches', () => {
     const h = await hours(meter);
     // 03 → 04 booked; 04 → 06 held the misread: unknown (no hours) until an operator decides.
     expect(h.map((x) => x.hour)).toEqual(['00', '01', '02', '03']);
+  });
+
+  it('derive the same hours after a meter swap: the new meter appends alone once the old one has stopped', async () => {
+    // Two points, each with an old meter read hours 0–4 and a new one from hour 4 (the swap), as one would book it.
+    const points: { point: number; old: string; fresh: string }[] = [];
+    for (const [apartmentId, tag] of [
+      [fx.apartmentA, 'A'],
+      [fx.apartmentB, 'B'],
+    ] as const) {
+      const old = `M-OLD-${tag}`;
+      const fresh = `M-NEW-${tag}`;
+      const point = await registerMeter(
+        database.db,
+        { propertyId: fx.propertyId, apartmentId },
+        'electricity-energy',
+        old,
+      );
+      await database.db.execute(sql`UPDATE meters SET removed_at = ${new Date(T0 + 4 * H).toISOString()}::timestamptz
+                                    WHERE number = ${old}`);
+      await database.db.insert(meters).values({
+        measurementPointId: point,
+        number: fresh,
+        legacyKind: 'energy',
+        installedAt: new Date(T0 + 4 * H),
+      });
+      await ingestBatch(
+        database.db,
+        rows(old, [
+          [0, '500'],
+          [1, '501'],
+          [2, '502.5'],
+          [3, '503'],
+          [4, '504'],
+        ]),
+        { now: NOW },
+      );
+      await ingestBatch(database.db, rows(fresh, [[4, '0']]), { now: NOW });
+      points.push({ point, old, fresh });
+    }
+    const later: [number, string][][] = [
+      [
+        [5, '1'],
+        [6, '2.25'],
+        [7, '3'],
+      ],
+      [
+        [8, '4'],
+        [9.5, '5.5'],
+        [11, '7'],
+      ],
+    ];
+    const [a, b] = points as [(typeof points)[number], (typeof points)[number]];
+    // The new meter of A takes the batch's own readings (its old meter has none after its newest): a check says so.
+    const [newA] = await queryRows<{ id: number }>(
+      database.db,
+      sql`SELECT id FROM meters WHERE number = ${a.fresh}`,
+    );
+    const check = await checkAgainstStored(database.db, [
+      { line: 2, meterId: newA!.id, ms: T0 + 5 * H, value: '1', ts: new Date(T0 + 5 * H).toISOString() },
+    ]);
+    expect(check.plain.has(newA!.id)).toBe(true);
+    for (const batch of later) await ingestBatch(database.db, rows(a.fresh, batch), { now: NOW });
+    // B the other way round: every later batch lands before stored readings, and the hours are read back.
+    for (const batch of [...later].reverse())
+      await ingestBatch(database.db, rows(b.fresh, batch), { now: NOW });
+    const hoursA = await hours(a.point);
+    expect(hoursA).toEqual(await hours(b.point));
+    expect(await daily(a.point)).toEqual(await daily(b.point));
+    // 4 kWh of the old meter, then 7 of the new one; the swap hour (04) belongs to the new meter's first interval.
+    expect(hoursA.reduce((sum, h) => sum + Number(h.value), 0)).toBeCloseTo(11, 9);
+    expect(hoursA.find((h) => h.hour === '05')!.value).toBe('1.25');
+  });
+
+  it('sum both meters of a point when one batch holds readings of each', async () => {
+    const point = await registerMeter(
+      database.db,
+      { propertyId: fx.propertyId, apartmentId: fx.apartmentA },
+      'electricity-energy',
+      'M-TWIN-1',
+    );
+    await database.db.insert(meters).values({
+      measurementPointId: point,
+      number: 'M-TWIN-2',
+      legacyKind: 'energy',
+      installedAt: new Date(T0),
+    });
+    await ingestBatch(database.db, [...rows('M-TWIN-1', [[0, '10']]), ...rows('M-TWIN-2', [[0, '20']])], {
+      now: NOW,
+    });
+    // Both meters append an hour in one batch: the point's hour is the sum of the two rises.
+    await ingestBatch(database.db, [...rows('M-TWIN-1', [[1, '11']]), ...rows('M-TWIN-2', [[1, '22']])], {
+      now: NOW,
+    });
+    expect(await hours(point)).toEqual([{ hour: '00', value: '3', estimated: false }]);
   });
 });

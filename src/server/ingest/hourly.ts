@@ -183,8 +183,9 @@ function intervalsToHours(fresh: boolean): SQL {
 }
 
 /**
- * registerHourlySql for meters whose readings around the new ones are all known to the batch (`chains`: each a
- * point's only meter, its newest stored reading on a whole hour or none, and its new readings, all after it): the
+ * registerHourlySql for meters whose readings around the new ones are all known to the batch (`chains`: each the
+ * only meter of its point with readings after its newest stored one (knownChains in ingest.ts), that reading on a
+ * whole hour or none, and its new readings, all after it): the
  * same intervals and hours, from the readings as parameters instead of read back from register_readings.
  */
 export function registerHourlyKnownSql(chains: KnownChain[]): SQL {

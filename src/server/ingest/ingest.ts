@@ -288,8 +288,9 @@ function appendOnlyMeters(
 
 /**
  * The register meters whose readings around the new ones the batch holds (registerHourlyKnownSql): all their new
- * rows are appends, they are their point's only meter, have no suspect reading in the queue and none quarantined
- * now, and their newest stored reading (if any) is on a whole hour, so no interval before it shares its hour.
+ * rows are appends, no other meter of their point has a reading after their newest stored one or a row in the
+ * batch (StoredCheck.plain, and below), they have no suspect reading in the queue and none quarantined now, and
+ * their newest stored reading (if any) is on a whole hour, so no interval before it shares its hour.
  */
 function knownChains(
   appends: ValidRow[],
@@ -301,6 +302,17 @@ function knownChains(
   const mixed = new Set(others.map((r) => r.meterId));
   const lines = new Set(quarantined.map((q) => q.line));
   for (const r of appends) if (lines.has(r.line)) mixed.add(r.meterId);
+  // A point with rows of two of its meters in the batch (a swap's old and new meter) sums both in its hours.
+  const meterOfPoint = new Map<number, number>();
+  for (const r of [...appends, ...others]) {
+    const point = metersById.get(r.meterId)!.pointId;
+    const seen = meterOfPoint.get(point);
+    if (seen === undefined) meterOfPoint.set(point, r.meterId);
+    else if (seen !== r.meterId) {
+      mixed.add(seen);
+      mixed.add(r.meterId);
+    }
+  }
   const chains = new Map<number, KnownChain>();
   for (const r of appends) {
     const meter = metersById.get(r.meterId)!;

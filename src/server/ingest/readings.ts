@@ -21,7 +21,10 @@ export interface StoredCheck {
   others: ValidRow[];
   /** Per meter of the rows, its newest stored reading (none: the meter has none), for the misread check. */
   last: Map<number, { ms: number; text: string }>;
-  /** Meters that are their point's only meter and have no suspect reading in the queue (open or rejected). */
+  /**
+   * Meters that have no suspect reading in the queue (open or rejected) and are their point's only meter, or whose
+   * point's other meters (swapped out) have no reading after this meter's newest one.
+   */
   plain: Set<number>;
 }
 
@@ -65,11 +68,15 @@ export async function checkAgainstStored(tx: Db, rows: ValidRow[]): Promise<Stor
     sql`SELECT m.id AS meter_id, lr.ms AS last_ms, lr.value AS last_value,
           EXISTS (SELECT 1 FROM data_issues q WHERE q.meter_id = m.id AND q.reading_value IS NOT NULL
                     AND q.status <> 'accepted') AS issues,
+          -- No other meter of the point (one swapped out earlier) has a reading after this meter's newest: none
+          -- of its intervals reaches the hours after it.
           NOT EXISTS (SELECT 1 FROM meters o JOIN meters mm ON mm.id = m.id
-                      WHERE o.measurement_point_id = mm.measurement_point_id AND o.id <> mm.id) AS sole
+                      WHERE o.measurement_point_id = mm.measurement_point_id AND o.id <> mm.id
+                        AND (lr.ts IS NULL OR EXISTS (SELECT 1 FROM register_readings r
+                                                      WHERE r.meter_id = o.id AND r.ts > lr.ts))) AS sole
         FROM unnest(${pgNumberArray(meterIds)}::int[], ${pgNumberArray(meterIds.map((id) => oldest.get(id)!))}::int8[])
           AS m(id, oldest_ms)
-        LEFT JOIN LATERAL (SELECT (extract(epoch FROM nb.ts) * 1000)::float8 AS ms, nb.value::text AS value
+        LEFT JOIN LATERAL (SELECT nb.ts, (extract(epoch FROM nb.ts) * 1000)::float8 AS ms, nb.value::text AS value
             FROM ${newestReadingRows(sql`m.id`, sql`to_timestamp(m.oldest_ms::float8 / 1000)`, null)} nb LIMIT 1) lr ON true`,
   );
   const stored = new Map(bounds.map((b) => [b.meter_id, b]));
