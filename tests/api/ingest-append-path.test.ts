@@ -250,4 +250,33 @@ describe('appending batches', () => {
     });
     expect(await hours(point)).toEqual([{ hour: '00', value: '3', estimated: false }]);
   });
+
+  it("find a meter's newest stored reading after a long silence (none in the 35 days before the batch)", async () => {
+    const point = await registerMeter(
+      database.db,
+      { propertyId: fx.propertyId, apartmentId: fx.apartmentB },
+      'electricity-energy',
+      'M-SILENT',
+    );
+    const longAgo = T0 - 60 * 24 * H;
+    await ingestBatch(
+      database.db,
+      [{ line: 2, meterNumber: 'M-SILENT', ts: new Date(longAgo).toISOString(), value: '100' }],
+      { now: NOW },
+    );
+    const [meter] = await queryRows<{ id: number }>(
+      database.db,
+      sql`SELECT id FROM meters WHERE number = 'M-SILENT'`,
+    );
+    const check = await checkAgainstStored(database.db, [
+      { line: 2, meterId: meter!.id, ms: T0, value: '101', ts: new Date(T0).toISOString() },
+    ]);
+    expect(check.last.get(meter!.id)).toEqual({ ms: longAgo, text: '100' });
+    expect(check.appends).toHaveLength(1);
+    await ingestBatch(database.db, rows('M-SILENT', [[0, '101']]), { now: NOW });
+    // The 60 days between are estimated hours that add up to the 1 kWh.
+    const h = await hours(point);
+    expect(h).toHaveLength(60 * 24);
+    expect(h.every((x) => x.estimated)).toBe(true);
+  });
 });
