@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { apartments } from '../../src/server/db/schema.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { ingestReadings, type ReadingRow } from '../../src/server/ingest/ingest.ts';
+import { rebuildPropertyHourlyRollups } from '../../src/server/ingest/propertyHourly.ts';
 import { ingestTestProperty, rows } from './helpers/ingest.ts';
 
 const fx = ingestTestProperty();
@@ -132,6 +133,47 @@ describe('rollups', () => {
             ON r.property_id = ${fx.propertyId} AND r.quantity = 'hot-water-volume' AND r.hour_start = d.hour_start`,
     );
     expect(hourly[0]).toMatchObject({ hours: 30, mismatches: 0, both: 6, one: 24 });
+  });
+
+  it("property hourly rollups count an apartment's area once when it has two points of the quantity", async () => {
+    // Two cold-water points in the small apartment, one in the large one.
+    await point('cold-water-volume', 'register', [{ number: 'CW-S1' }], fx.smallApartment);
+    await point('cold-water-volume', 'register', [{ number: 'CW-S2' }], fx.smallApartment);
+    await point('cold-water-volume', 'register', [{ number: 'CW-L' }], fx.largeApartment);
+    const at = (h: number) => `2025-09-01T0${h}:00:00Z`;
+    await ingestReadings(fx.db, [
+      ...rows('CW-S1', [
+        [at(0), '1'],
+        [at(1), '1.5'],
+        [at(2), '2'],
+      ]),
+      ...rows('CW-S2', [
+        [at(0), '3'],
+        [at(1), '3.25'],
+      ]),
+      ...rows('CW-L', [
+        [at(1), '10'],
+        [at(2), '11'],
+      ]),
+    ]);
+    const read = () =>
+      queryRows<{ hour: string; sum: string; area_m2: string; count: number; apartments: number }>(
+        fx.db,
+        sql`SELECT to_char(hour_start AT TIME ZONE 'UTC', 'HH24') AS hour, sum::text, area_m2::text, count, apartments
+            FROM property_hourly_rollups WHERE property_id = ${fx.propertyId} AND quantity = 'cold-water-volume'
+            ORDER BY hour_start`,
+      );
+    const expected = [
+      // 00: both small points (0.5 + 0.25): the small apartment once.
+      { hour: '00', sum: '0.75', area_m2: '50', count: 2, apartments: 1 },
+      // 01: one small point (0.5) and the large one (1).
+      { hour: '01', sum: '1.5', area_m2: '150', count: 2, apartments: 2 },
+    ];
+    expect(await read()).toEqual(expected);
+    // The first load's path (one pass over every hour) gives the same rows.
+    await fx.db.execute(sql`DELETE FROM property_hourly_rollups WHERE quantity = 'cold-water-volume'`);
+    await rebuildPropertyHourlyRollups(fx.db);
+    expect(await read()).toEqual(expected);
   });
 });
 

@@ -167,7 +167,7 @@ export async function derive(
     // than maintaining them row by row. The rollups below need them.
     await timed(timings, 'primary keys', () => addPrimaryKeys(tx));
   }
-  if (days.length > 0) await rollUpFromDaily(tx, days, timings, known?.outdoor ?? true);
+  if (days.length > 0) await rollUpFromDaily(tx, days, timings, known?.outdoor ?? true, fresh);
   // Late data: days an alarm has judged or a report has shown are checked again by the worker.
   if (!fresh && days.length > 0)
     await timed(timings, 'late-data check', () => queueLateDataRecheck(tx, days));

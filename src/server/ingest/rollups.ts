@@ -151,6 +151,8 @@ export async function rollUpFromDaily(
   timings?: PhaseTimings,
   /** false: no point of `days` is an outdoor temperature, so degree days would write nothing. */
   outdoor = true,
+  /** A first load: the property's hourly rollups read every hour in one pass (propertyHourlyRollupsSql). */
+  fresh = false,
 ): Promise<void> {
   // One statement for the three: each reads only what earlier statements wrote (daily rollups, hours) and
   // writes a table of its own, so they need no order among them; a batch pays one round trip and plan.
@@ -158,7 +160,7 @@ export async function rollUpFromDaily(
     tx.execute(sql`WITH mo AS (${monthlyRollupsSql(days)}),
       am AS (${allocatorMonthsStaleSql('mo')}),
       pr AS (${propertyRollupsSql(days)}),
-      ph AS (${propertyHourlyRollupsSql(days)})
+      ph AS (${propertyHourlyRollupsSql(days, fresh)})
       SELECT 1`),
   );
   // Heating degree days from the property's outdoor temperature (writes nothing for other points).
