@@ -37,6 +37,12 @@ function upsert(scope: SQL, whole: boolean): SQL {
         AND p.apartment_id IS NOT NULL
       JOIN apartments ap ON ap.id = p.apartment_id
     ),
+    -- Apartments with several points of the quantity (allocators, one per radiator), with their points.
+    multi AS (
+      SELECT property_id, quantity, min(h_lo) AS h_lo, min(h_hi) AS h_hi, min(area_m2) AS area_m2,
+             array_agg(id) AS ids
+      FROM pts WHERE n > 1 GROUP BY property_id, quantity, apartment_id
+    ),
     per_apartment AS (
       -- An apartment with one point of the quantity: its hours are the apartment's, with no grouping (grouping
       -- every hour of a first load per apartment took most of the statement's time).
@@ -44,10 +50,13 @@ function upsert(scope: SQL, whole: boolean): SQL {
       FROM pts ${hours}
       WHERE pts.n = 1
       UNION ALL
-      SELECT pts.property_id, pts.quantity, h.hour_start, sum(h.value), count(*), min(pts.area_m2)
-      FROM pts ${hours}
-      WHERE pts.n > 1
-      GROUP BY pts.property_id, pts.quantity, h.hour_start, pts.apartment_id
+      -- The others summed per hour one apartment at a time (its points by the key): a small grouping each,
+      -- a third quicker on a first load than one over every apartment's hours.
+      SELECT m.property_id, m.quantity, x.hour_start, x.s, x.c, m.area_m2
+      FROM multi m CROSS JOIN LATERAL (
+        SELECT h.hour_start, sum(h.value) AS s, count(*) AS c FROM hourly_consumption h
+        WHERE h.measurement_point_id = ANY(m.ids) AND h.hour_start >= m.h_lo AND h.hour_start < m.h_hi
+        GROUP BY h.hour_start) x
     )
     INSERT INTO property_hourly_rollups AS pr (property_id, quantity, hour_start, sum, area_m2, count, apartments)
     SELECT property_id, quantity, hour_start, sum(s), sum(area_m2), sum(c)::int, count(*)::int
