@@ -4,7 +4,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pgNumberArray, queryRows } from '../db/sql.ts';
-import { newestReadingRows } from './neighbours.ts';
+import { newestReadingRows, RECENT_DAYS, recentReadingRow } from './neighbours.ts';
 import { INSERT_CHUNK, type IngestProblem, type MeterSpan, type ValidRow, widen } from './types.ts';
 
 /** What checkAgainstStored found. */
@@ -34,8 +34,6 @@ function rowsParam(rows: ValidRow[]): SQL {
              AS i(line, meter_id, ms, value)`;
 }
 
-const RECENT_MS = 35 * 86_400_000;
-
 interface StoredBound {
   meter_id: number;
   last_ms: number | null;
@@ -55,13 +53,13 @@ function storedBounds(
   since: number | null,
 ): Promise<StoredBound[]> {
   const anchor = sql`to_timestamp(m.oldest_ms::float8 / 1000)`;
-  // A constant lower bound for the planner (lr.ts is at least `since`, so later readings are too).
-  const after = since === null ? sql`` : sql` AND r.ts >= ${new Date(since).toISOString()}::timestamptz`;
+  const floor = since === null ? undefined : new Date(since);
+  // The same constant bound for the planner below (lr.ts is at least `since`, so later readings are too).
+  const after = floor === undefined ? sql`` : sql` AND r.ts >= ${floor.toISOString()}::timestamptz`;
   const newest =
-    since === null
+    floor === undefined
       ? newestReadingRows(sql`m.id`, anchor, null)
-      : sql`(SELECT r.ts, r.value FROM register_readings r WHERE r.meter_id = m.id
-               AND r.ts >= ${anchor} - interval '35 days'${after} ORDER BY r.ts DESC LIMIT 1)`;
+      : recentReadingRow(sql`m.id`, anchor, null, floor);
   return queryRows<StoredBound & Record<string, unknown>>(
     tx,
     sql`SELECT m.id AS meter_id, lr.ms AS last_ms, lr.value AS last_value,
@@ -105,7 +103,12 @@ export async function checkAgainstStored(tx: Db, rows: ValidRow[]): Promise<Stor
   // 35 days before its oldest row first, with the batch's earliest such day as a constant: the plan then reads
   // only the partitions since (planning every monthly partition was 7 of a live batch's 30 ms of SQL). Meters
   // with no reading there (new ones, or after a long silence) are looked up again over all of them.
-  const recent = await storedBounds(tx, meterIds, oldest, Math.min(...oldest.values()) - RECENT_MS);
+  const recent = await storedBounds(
+    tx,
+    meterIds,
+    oldest,
+    Math.min(...oldest.values()) - RECENT_DAYS * 86_400_000,
+  );
   const missing = recent.filter((b) => b.last_ms === null).map((b) => b.meter_id);
   const bounds = missing.length
     ? [...recent.filter((b) => b.last_ms !== null), ...(await storedBounds(tx, missing, oldest, null))]
