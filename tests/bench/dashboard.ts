@@ -27,7 +27,7 @@ import { createAppServer } from '../../src/server/http.ts';
 import type { ApiServices } from '../../src/server/services.ts';
 import { refreshAllDegreeDays } from '../../src/server/tenant/degreeDays.ts';
 import { demoTenant, load, openBenchDatabase, post } from './api.ts';
-import { processCpuSeconds } from './ingest.ts';
+import { backendCpuSeconds } from './ingest.ts';
 import { CLIENTS, operations } from './scale-ops.ts';
 
 const args = process.argv.slice(2);
@@ -50,15 +50,7 @@ const loadAverage = () =>
 /** CPU seconds so far of this process and of the database's PostgreSQL backends (none on PGlite: in-process). */
 async function cpuSeconds(database: Database) {
   const u = process.cpuUsage();
-  let backends = 0;
-  if (database.engine === 'postgres') {
-    const rows = await queryRows<{ pid: number }>(
-      database.db,
-      sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
-    );
-    backends = rows.reduce((sum, r) => sum + processCpuSeconds(r.pid), 0);
-  }
-  return (u.user + u.system) / 1e6 + backends;
+  return (u.user + u.system) / 1e6 + (await backendCpuSeconds(database));
 }
 
 async function benchEngine(engine: 'pglite' | 'postgres') {

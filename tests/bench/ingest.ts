@@ -22,6 +22,16 @@ export function processCpuSeconds(pid: number): number {
   }
 }
 
+/** CPU seconds so far of the PostgreSQL backends serving `database`'s database (0 on PGlite: in this process). */
+export async function backendCpuSeconds(database: Database): Promise<number> {
+  if (database.engine !== 'postgres') return 0;
+  const rows = await queryRows<{ pid: number }>(
+    database.db,
+    sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
+  );
+  return rows.reduce((sum, r) => sum + processCpuSeconds(r.pid), 0);
+}
+
 type Fresh = Database & { drop(): Promise<void>; cpuSeconds: () => number | Promise<number> };
 
 async function fresh(engine: 'pglite' | 'postgres'): Promise<Fresh> {

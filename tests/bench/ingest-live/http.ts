@@ -14,7 +14,7 @@ import { createApiKey } from '../../../src/server/ingest/apiKeys.ts';
 import { groupCommitStats } from '../../../src/server/ingest/groupCommit.ts';
 import type { ReadingRow } from '../../../src/server/ingest/ingest.ts';
 import { copenhagenMinute, demoTenant, openBenchDatabase, post } from '../api.ts';
-import { processCpuSeconds } from '../ingest.ts';
+import { backendCpuSeconds } from '../ingest.ts';
 import { APARTMENTS, HOUR, machine, median, p95 } from './common.ts';
 
 const GRAPH = `query G($graph: TenantGraphInput!) { tenantGraph(graph: $graph) { graphs { consumption { values } } } }`;
@@ -143,19 +143,10 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
     const merges = { ...groupCommitStats };
     // Where the phase's CPU goes: this process (server, clients, and on PGlite its database thread) and, on
     // PostgreSQL, the database's backends.
-    const backendCpu = async () =>
-      engine === 'postgres'
-        ? (
-            await queryRows<{ pid: number }>(
-              database.db,
-              sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
-            )
-          ).reduce((sum, r) => sum + processCpuSeconds(r.pid), 0)
-        : 0;
-    const cpu0 = { app: process.cpuUsage(), db: await backendCpu() };
+    const cpu0 = { app: process.cpuUsage(), db: await backendCpuSeconds(database) };
     const alone = await ingestPhase(warmUp, hoursPerPhase);
     const appCpu = process.cpuUsage(cpu0.app);
-    const dbCpu = (await backendCpu()) - cpu0.db;
+    const dbCpu = (await backendCpuSeconds(database)) - cpu0.db;
     console.log(`bulk loader (same run): ${Math.round(bulkRate).toLocaleString('en')} readings/s`);
     console.log(`${rateLine(`HTTP, ${hoursPerPhase * registers.length} readings`, alone)} (goal ≥ 50 %)`);
     console.log(
