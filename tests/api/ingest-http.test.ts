@@ -298,4 +298,30 @@ describe('POST /api/ingest/v1/readings', () => {
       { line: 3, status: 'duplicate' },
     ]);
   });
+
+  it('waits for the batches it answered to come back, so clients that keep one batch in flight share transactions', async () => {
+    await meter(mineId, mineApartment, 'H-L1');
+    await meter(mineId, mineApartment, 'H-L2');
+    const before = { ...groupCommitStats };
+    // A long linger, so that the clients' 50 ms between an answer and their next batch never outlasts it here.
+    const options = { source: 'http:key:test', propertyIds: [mineId], lingerMs: 2_000 };
+    const client = async (meterNumber: string) => {
+      const receipts = [];
+      for (let h = 0; h < 3; h++) {
+        const ts = `2025-03-01T0${h}:00:00Z`;
+        receipts.push(
+          await ingestGrouped(db, 'linger', [{ line: 2, meterNumber, ts, value: String(h + 1) }], options),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return receipts;
+    };
+    const [a, b] = await Promise.all([client('H-L1'), client('H-L2')]);
+    expect([...a, ...b].map((r) => r.accepted)).toEqual([1, 1, 1, 1, 1, 1]);
+    // H-L1's first batch alone (the lane was idle), then H-L1's second with H-L2's first (the lane waited for
+    // H-L1 to come back), both clients' next ones together, and H-L2's last alone: 4 transactions for 6 batches.
+    // Without the wait each batch is a transaction of its own (the clients come back after the lane has ended).
+    expect(groupCommitStats.batches - before.batches).toBe(6);
+    expect(groupCommitStats.transactions - before.transactions).toBe(4);
+  });
 });

@@ -21,6 +21,50 @@ describe('hourDelta (DELTA_WRAPPED in exact decimals)', () => {
     // Below the top tenth it is a reset, as in SQL.
     expect(hourDelta('89999.9', '3', 5)).toBe('3');
   });
+  it('is exact on both sides of the 15 digits computed in doubles', () => {
+    // 15 digits (doubles) and 16 (BigInt): 0.1 more each, where doubles of 16 digits would round.
+    expect(hourDelta('999999999999.899', '999999999999.999', null)).toBe('0.1');
+    expect(hourDelta('9999999999999.899', '9999999999999.999', null)).toBe('0.1');
+    expect(hourDelta('999999999999.999', '1000000000000.099', null)).toBe('0.1');
+    // A rollover whose top (10^digits at the values' scale) has 16 digits.
+    expect(hourDelta('9999999999999.9', '0.1', 13)).toBe('0.2');
+    expect(hourDelta('99999999999.9', '0.1', 11)).toBe('0.2');
+  });
+  it('gives the same as integer arithmetic for random registers of any length', () => {
+    // A reference in BigInt, written apart from the code under test.
+    const reference = (a: string, b: string, digits: number | null) => {
+      const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
+      const int = (v: string) =>
+        BigInt(v.replace('.', '') + '0'.repeat(scale - (v.split('.')[1]?.length ?? 0)));
+      const [x, y] = [int(a), int(b)];
+      let n = y;
+      if (y >= x) n = y - x;
+      else if (digits !== null && 10n * x >= 9n * 10n ** BigInt(digits + scale))
+        n = 10n ** BigInt(digits + scale) - x + y;
+      const s = n.toString().padStart(scale + 1, '0');
+      const body = scale > 0 ? `${s.slice(0, -scale)}.${s.slice(-scale)}` : s;
+      return body.includes('.') ? body.replace(/0+$/, '').replace(/\.$/, '') : body;
+    };
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const value = (digits: number) => {
+      const int =
+        String(random(10 ** Math.min(digits, 9))).padStart(1, '0') +
+        (digits > 9 ? String(random(10 ** (digits - 9))) : '');
+      const scale = random(5);
+      return scale > 0 ? `${int}.${String(random(10 ** scale)).padStart(scale, '0')}` : int;
+    };
+    for (let i = 0; i < 5_000; i++) {
+      const digits = 1 + random(18);
+      const a = value(digits);
+      const b = value(digits);
+      const wrap = random(2) === 0 ? null : digits;
+      expect(hourDelta(a, b, wrap), `${a} → ${b} (${wrap})`).toBe(reference(a, b, wrap));
+    }
+  });
   it('gives up on anything that is not a plain decimal (the SQL path takes it)', () => {
     expect(hourDelta('1e3', '1001', null)).toBeNull();
     expect(hourDelta('NaN', '1', null)).toBeNull();

@@ -29,9 +29,9 @@ function decimal(text: string): Decimal | null {
 
 const at = (d: Decimal, scale: number) => d.n * 10n ** BigInt(scale - d.scale);
 
-/** A decimal's text without trailing fraction zeros (PostgreSQL's trim_scale). */
-function text(n: bigint, scale: number): string {
-  const negative = n < 0n;
+/** A decimal's text without trailing fraction zeros (PostgreSQL's trim_scale), from its integer and scale. */
+function text(n: bigint | number, scale: number): string {
+  const negative = n < 0;
   let digits = (negative ? -n : n).toString().padStart(scale + 1, '0');
   let s = scale;
   while (s > 0 && digits.endsWith('0')) {
@@ -42,11 +42,44 @@ function text(n: bigint, scale: number): string {
   return negative && /[1-9]/.test(body) ? `-${body}` : body;
 }
 
+/**
+ * Integers of up to 15 digits are exact in a double (below 2^53, about 9.007 × 10^15), and so are their sums and
+ * differences here (each below 2 × 10^15): most meter values (a register of 8 digits read to 3 decimals) are
+ * computed in them, which is several times quicker than in BigInt. Longer ones take the BigInt path.
+ */
+const EXACT_DIGITS = 15;
+
+/** hourDelta in doubles, when every integer involved has at most EXACT_DIGITS digits; undefined otherwise. */
+function hourDeltaExact(m0: RegExpExecArray, m1: RegExpExecArray, digits: number | null): string | undefined {
+  const [, sign0 = '', int0 = '', frac0 = ''] = m0;
+  const [, sign1 = '', int1 = '', frac1 = ''] = m1;
+  const scale = Math.max(frac0.length, frac1.length);
+  if (
+    int0.length + scale > EXACT_DIGITS ||
+    int1.length + scale > EXACT_DIGITS ||
+    (digits !== null && digits + scale > EXACT_DIGITS)
+  ) {
+    return undefined;
+  }
+  const a = Number(`${sign0}${int0}${frac0}`) * 10 ** (scale - frac0.length);
+  const b = Number(`${sign1}${int1}${frac1}`) * 10 ** (scale - frac1.length);
+  if (b >= a) return text(b - a, scale);
+  if (digits !== null) {
+    const top = 10 ** (digits + scale);
+    if (10 * a >= 9 * top) return text(top - a + b, scale);
+  }
+  return text(b, scale);
+}
+
 /** One interval's consumption (DELTA_WRAPPED), or null when a value is not a plain decimal. */
 export function hourDelta(v0Text: string, v1Text: string, digits: number | null): string | null {
-  const v0 = decimal(v0Text);
-  const v1 = decimal(v1Text);
-  if (!v0 || !v1) return null;
+  const m0 = DECIMAL.exec(v0Text);
+  const m1 = DECIMAL.exec(v1Text);
+  if (!m0 || !m1) return null;
+  const exact = hourDeltaExact(m0, m1, digits);
+  if (exact !== undefined) return exact;
+  const v0 = decimal(v0Text)!;
+  const v1 = decimal(v1Text)!;
   const scale = Math.max(v0.scale, v1.scale);
   const a = at(v0, scale);
   const b = at(v1, scale);

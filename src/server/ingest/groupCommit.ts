@@ -13,22 +13,48 @@
  * If a merged transaction fails as a whole, each of its batches is run again on its own.
  */
 import type { Db } from '../db/client.ts';
-import { type IngestBatchOptions, type IngestReceipt, ingestBatch, yieldTurn } from './ingest.ts';
+import {
+  type IngestBatchOptions,
+  type IngestReceipt,
+  ingestPrepared,
+  type PreparedBatch,
+  prepareBatch,
+  yieldTurn,
+} from './ingest.ts';
 import type { ReadingRow } from './types.ts';
 
 /** At most this many rows in one merged transaction. */
 const GROUP_MAX_ROWS = 10_000;
 
+/**
+ * After a merged transaction, how long the lane waits at most for the batches it just answered to come back
+ * (their clients' next ones) before it starts on what already waits (ms). A transaction's cost is mostly per
+ * transaction, not per row (the property's rollups, the days' rollups, the locks): one of 4,000 rows costs about
+ * what one of 2,000 does, and 4 clients that each keep one batch in flight were merged two by two without it
+ * (the two answered came back while the other two were already being written). docs/ingest.md, "Concurrent
+ * batches". A batch that finds its lane idle starts at once.
+ */
+const LINGER_MS = 25;
+
 interface Waiter {
   rows: ReadingRow[];
   meters: Set<string>;
+  /** The batch checked against its meters, begun as it arrived (prepareBatch), while the lane is busy. */
+  prepared: Promise<PreparedBatch>;
   resolve: (receipt: IngestReceipt) => void;
   reject: (err: unknown) => void;
 }
 
+type LaneOptions = Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRows'> & {
+  /** How long the lane waits for the batches it answered to come back (LINGER_MS; tests make it longer). */
+  lingerMs?: number;
+};
+
 interface Lane {
   running: boolean;
   queue: Waiter[];
+  /** Called when a batch joins the queue (the lane may be waiting for it: gather). */
+  wake?: () => void;
 }
 
 const lanes = new WeakMap<Db, Map<string, Lane>>();
@@ -44,7 +70,7 @@ export function ingestGrouped(
   db: Db,
   lane: string,
   rows: ReadingRow[],
-  options: Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRows'>,
+  options: LaneOptions,
 ): Promise<IngestReceipt> {
   let ofDb = lanes.get(db);
   if (!ofDb) {
@@ -57,9 +83,13 @@ export function ingestGrouped(
     ofDb.set(lane, state);
   }
   const meters = new Set(rows.map((r) => r.meterNumber.trim()));
+  const prepared = prepareBatch(db, rows, { propertyIds: options.propertyIds });
+  // Awaited when the batch's turn comes; a failure is that batch's answer then.
+  prepared.catch(() => {});
   const done = new Promise<IngestReceipt>((resolve, reject) => {
-    state.queue.push({ rows, meters, resolve, reject });
+    state.queue.push({ rows, meters, prepared, resolve, reject });
   });
+  state.wake?.();
   if (!state.running) {
     state.running = true;
     void drainLane(db, lane, state, options);
@@ -67,21 +97,16 @@ export function ingestGrouped(
   return done;
 }
 
-async function drainLane(
-  db: Db,
-  lane: string,
-  state: Lane,
-  options: Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRows'>,
-): Promise<void> {
+async function drainLane(db: Db, lane: string, state: Lane, options: LaneOptions): Promise<void> {
   try {
-    while (state.queue.length > 0) {
+    do {
       const group = takeGroup(state);
       await runGroup(db, group, options);
       // A pause between transactions: requests that waited for the session (on PGlite, one session for all)
       // send their next statements before this lane's next transaction takes it, and the batches answered
       // just now come back in time to be merged into it.
-      await yieldTurn();
-    }
+      await gather(state, group.length, options.lingerMs ?? LINGER_MS);
+    } while (state.queue.length > 0);
   } finally {
     state.running = false;
     if (state.queue.length === 0) lanes.get(db)?.delete(lane);
@@ -90,6 +115,32 @@ async function drainLane(
       state.running = true;
       void drainLane(db, lane, state, options);
     }
+  }
+}
+
+/**
+ * The pause after a transaction that answered `answered` batches: at least yieldTurn's, and up to `lingerMs` while
+ * fewer than `answered` more have joined those waiting (their clients sending again) and the waiting rows are
+ * fewer than a merge takes. So clients that each keep a batch in flight come back into one merge, not into a
+ * lone transaction for the first and a merge of the rest; a client that sends one batch at a time waits only for
+ * its own next one; when none comes, the lane ends after `lingerMs` and the next batch starts at once.
+ */
+async function gather(state: Lane, answered: number, lingerMs: number): Promise<void> {
+  const waiting = state.queue.length;
+  const until = performance.now() + lingerMs;
+  await yieldTurn();
+  const rows = () => state.queue.reduce((n, w) => n + w.rows.length, 0);
+  while (state.queue.length < waiting + answered && rows() < GROUP_MAX_ROWS) {
+    const left = until - performance.now();
+    if (left <= 0) break;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, left);
+      state.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    state.wake = undefined;
   }
 }
 
@@ -111,43 +162,53 @@ function takeGroup(state: Lane): Waiter[] {
   return group;
 }
 
-async function runAlone(
-  db: Db,
-  w: Waiter,
-  options: Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRows'>,
-): Promise<void> {
+async function runAlone(db: Db, w: Waiter, options: LaneOptions): Promise<void> {
   groupCommitStats.transactions++;
   groupCommitStats.batches++;
-  await ingestBatch(db, w.rows, options).then(w.resolve, w.reject);
+  await w.prepared.then((p) => ingestPrepared(db, p, options)).then(w.resolve, w.reject);
 }
 
-async function runGroup(
-  db: Db,
-  group: Waiter[],
-  options: Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRows'>,
-): Promise<void> {
-  if (group.length === 1) {
-    await runAlone(db, group[0]!, options);
+async function runGroup(db: Db, waiters: Waiter[], options: LaneOptions): Promise<void> {
+  // A batch whose first step failed gets that failure; the others go on.
+  const settled = await Promise.allSettled(waiters.map((w) => w.prepared));
+  const group: { w: Waiter; p: PreparedBatch }[] = [];
+  settled.forEach((s, i) => {
+    if (s.status === 'fulfilled') group.push({ w: waiters[i]!, p: s.value });
+    else waiters[i]!.reject(s.reason);
+  });
+  // The merge maps rows by their line; every door numbers a batch's lines once each (a file's lines, an array's
+  // places), and a batch that does not is run on its own.
+  const oneLineEach = group.every(({ w }) => new Set(w.rows.map((r) => r.line)).size === w.rows.length);
+  if (group.length <= 1 || !oneLineEach) {
+    for (const { w } of group) await runAlone(db, w, options);
     return;
   }
-  // One numbering for the merged rows; each maps back to its batch and its own line.
+  // One numbering for the merged rows; each maps back to its batch and its own line. The batches' refusals so
+  // far already name their own lines.
   const origin: { waiter: number; line: number }[] = [];
-  const merged: ReadingRow[] = [];
-  group.forEach((w, waiter) => {
+  const merged: PreparedBatch = { rowCount: 0, meters: new Map(), valid: [], problems: [], repeats: [] };
+  group.forEach(({ w, p }, waiter) => {
+    const lineOf = new Map<number, number>();
     for (const row of w.rows) {
       origin.push({ waiter, line: row.line });
-      merged.push({ ...row, line: merged.length + 1 });
+      lineOf.set(row.line, origin.length);
     }
+    const at = (line: number) => lineOf.get(line)!;
+    merged.rowCount += p.rowCount;
+    for (const [number, meter] of p.meters) merged.meters.set(number, meter);
+    for (const r of p.valid) merged.valid.push({ ...r, line: at(r.line) });
+    for (const q of p.problems) merged.problems.push({ ...q, line: at(q.line) });
+    for (const line of p.repeats) merged.repeats.push(at(line));
   });
   let receipt: IngestReceipt;
   try {
-    receipt = await ingestBatch(db, merged, {
+    receipt = await ingestPrepared(db, merged, {
       ...options,
       shownLine: (line) => origin[line - 1]?.line ?? line,
     });
   } catch {
     // Nothing of the merged transaction was written: each batch on its own, so each gets its own answer.
-    for (const w of group) await runAlone(db, w, options);
+    for (const { w } of group) await runAlone(db, w, options);
     return;
   }
   groupCommitStats.transactions++;
@@ -157,7 +218,7 @@ async function runGroup(
     const o = origin[r.line - 1]!;
     results[o.waiter]!.push({ ...r, line: o.line });
   }
-  group.forEach((w, i) => {
+  group.forEach(({ w }, i) => {
     const own = results[i]!;
     const tally = (status: string) => own.filter((r) => r.status === status).length;
     w.resolve({

@@ -103,6 +103,32 @@ export async function ingestBatch(
   rows: ReadingRow[],
   options: IngestBatchOptions = {},
 ): Promise<IngestReceipt> {
+  return ingestPrepared(db, await prepareBatch(db, rows, options), options);
+}
+
+/**
+ * A batch checked against its meters (validate.ts) and not yet against stored readings: ingestBatch's first step,
+ * outside its transaction. The HTTP door's lanes run it as each batch arrives, while the lane's transaction in
+ * flight holds the database (groupCommit.ts), and merge the results.
+ */
+export interface PreparedBatch {
+  /** How many rows the batch had. */
+  rowCount: number;
+  /** Its meters by number (those the scope knows). */
+  meters: Map<string, MeterInfo>;
+  /** The rows that passed, in line order. */
+  valid: ValidRow[];
+  /** The rows refused already (an unknown meter, a bad timestamp or value…). */
+  problems: IngestProblem[];
+  /** The lines that repeat an earlier row of the batch (duplicates). */
+  repeats: number[];
+}
+
+export async function prepareBatch(
+  db: Db,
+  rows: ReadingRow[],
+  options: Pick<IngestBatchOptions, 'propertyIds' | 'now' | 'shownLine'> = {},
+): Promise<PreparedBatch> {
   const problems: IngestProblem[] = [];
   const numbers = [
     ...new Set(rows.filter((r) => !r.meterNumber.includes('\0')).map((r) => r.meterNumber.trim())),
@@ -118,6 +144,17 @@ export async function ingestBatch(
     repeats,
     options.shownLine,
   );
+  return { rowCount: rows.length, meters, valid, problems, repeats };
+}
+
+/** ingestBatch after its first step (prepareBatch). */
+export async function ingestPrepared(
+  db: Db,
+  prepared: PreparedBatch,
+  options: IngestBatchOptions = {},
+): Promise<IngestReceipt> {
+  const { meters, valid, repeats } = prepared;
+  const problems = [...prepared.problems];
   const refuse = () => {
     problems.sort((a, b) => a.line - b.line);
     throw new IngestError(problems);
@@ -139,7 +176,7 @@ export async function ingestBatch(
       );
     }
   } catch (err) {
-    if (err instanceof IngestError) ingestRows().inc({ result: 'refused' }, rows.length);
+    if (err instanceof IngestError) ingestRows().inc({ result: 'refused' }, prepared.rowCount);
     throw err;
   }
   const receipt = receiptOf(done);
@@ -159,7 +196,7 @@ export async function ingestBatch(
     const tally = (status: RowStatus) => results.filter((r) => r.status === status).length;
     const sum = (f: (p: Part) => number) => parts.reduce((n, p) => n + f(p), 0);
     return {
-      rows: rows.length,
+      rows: prepared.rowCount,
       newReadings: sum((p) => p.newReadings),
       hoursUpdated: sum((p) => p.hoursUpdated),
       daysUpdated: sum((p) => p.daysUpdated),

@@ -52,7 +52,8 @@ function judgeInterval(prev: Point, next: Point, meter: MeterInfo): Verdict {
   if (perHour === undefined) return { ok: true, how: next.value >= prev.value ? 'rise' : 'reset' };
   const hours = Math.max(1, (next.ms - prev.ms) / HOUR_MS);
   const bound = perHour * hours;
-  const at = new Date(next.ms).toISOString();
+  // Only a suspect's reason names the time (most intervals pass: no date is formatted for them).
+  const at = () => new Date(next.ms).toISOString();
   if (next.value >= prev.value) {
     const rise = next.value - prev.value;
     if (rise <= bound) return { ok: true, how: 'rise' };
@@ -61,7 +62,7 @@ function judgeInterval(prev: Point, next: Point, meter: MeterInfo): Verdict {
       ok: false,
       kind,
       bound,
-      reason: `meter ${meter.number} at ${at} rises from ${prev.value} to ${next.value} in ${round2(hours)} h, above the plausible ${perHour} per hour for ${meter.quantity}`,
+      reason: `meter ${meter.number} at ${at()} rises from ${prev.value} to ${next.value} in ${round2(hours)} h, above the plausible ${perHour} per hour for ${meter.quantity}`,
     };
   }
   if (meter.rolloverDigits !== null) {
@@ -81,7 +82,7 @@ function judgeInterval(prev: Point, next: Point, meter: MeterInfo): Verdict {
     ok: false,
     kind,
     bound,
-    reason: `meter ${meter.number} at ${at} drops from ${prev.value} to ${next.value}: a reset is taken only near zero (at most ${RESET_FRACTION * 100} % of the register${meter.resetOn ? `, or on its billing date ${meter.resetOn}` : ''}${meter.rolloverDigits ? `, or a rollover after ${meter.rolloverDigits} digits` : ''})`,
+    reason: `meter ${meter.number} at ${at()} drops from ${prev.value} to ${next.value}: a reset is taken only near zero (at most ${RESET_FRACTION * 100} % of the register${meter.resetOn ? `, or on its billing date ${meter.resetOn}` : ''}${meter.rolloverDigits ? `, or a rollover after ${meter.rolloverDigits} digits` : ''})`,
   };
 }
 
