@@ -155,7 +155,7 @@ export function createApiHandler(services: ApiServices): Middleware {
       // /api/health/live and /api/health/ready (healthProbes.ts).
       if (probes(path, req, res)) return;
       if (path.startsWith(INGEST_PREFIX)) {
-        handleIngestRequest(services.database.db, config, req, res);
+        handleIngestRequest(services.database.db, config, req, res, services.database.engine);
         return;
       }
       if (path === '/api/health' && (req.method === 'GET' || req.method === 'HEAD')) {

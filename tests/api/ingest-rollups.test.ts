@@ -7,8 +7,9 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apartments } from '../../src/server/db/schema.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
-import { ingestReadings, type ReadingRow } from '../../src/server/ingest/ingest.ts';
+import { ingestBatch, ingestReadings, type ReadingRow } from '../../src/server/ingest/ingest.ts';
 import { rebuildPropertyHourlyRollups } from '../../src/server/ingest/propertyHourly.ts';
+import { testEngine } from './helpers/db.ts';
 import { ingestTestProperty, rows } from './helpers/ingest.ts';
 
 const fx = ingestTestProperty();
@@ -134,6 +135,75 @@ describe('rollups', () => {
     );
     expect(hourly[0]).toMatchObject({ hours: 30, mismatches: 0, both: 6, one: 24 });
   });
+
+  // PostgreSQL only: PGlite is one session, where the transaction holding the lock below would hold everything.
+  it.skipIf(testEngine !== 'postgres')(
+    "batches of two points of one property run side by side up to the property's rollups, which count both",
+    async () => {
+      await point('heat-energy', 'register', [{ number: 'PAR-S' }], fx.smallApartment);
+      await point('heat-energy', 'register', [{ number: 'PAR-L' }], fx.largeApartment);
+      // Another transaction holds the property's rollup lock (ROLLUP_LOCK in rollups.ts) until released.
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let held = () => {};
+      const holding = new Promise<void>((resolve) => {
+        held = resolve;
+      });
+      const blocker = fx.db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(7410004, ${fx.propertyId})`);
+        held();
+        await gate;
+      });
+      await holding;
+      const settled: string[] = [];
+      const batches = ['PAR-S', 'PAR-L'].map((n) =>
+        ingestBatch(fx.db, hourlyRows(n, '2025-12-01T00:00:00Z', 48)).finally(() => settled.push(n)),
+      );
+      // Both batches get as far as the rollup lock at the same time: neither waited for the other before it.
+      const waiting = async () => {
+        const [row] = await queryRows<{ n: number }>(
+          fx.db,
+          sql`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+              AND classid = 7410004 AND objid = ${fx.propertyId} AND objsubid = 2`,
+        );
+        return Number(row!.n);
+      };
+      for (let i = 0; (await waiting()) < 2; i++) {
+        expect(settled, 'a batch ended without waiting for the rollup lock').toEqual([]);
+        expect(i, 'both batches wait for the rollup lock within a minute').toBeLessThan(600);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      release();
+      await blocker;
+      const receipts = await Promise.all(batches);
+      expect(receipts.map((r) => r.accepted)).toEqual([49, 49]);
+      // Each batch's rollups ran after the other's commit or saw it: every hour and day counts both points.
+      const [check] = await queryRows<{ hours: number; hourly: number; days: number; daily: number }>(
+        fx.db,
+        sql`WITH direct AS (
+              SELECT h.hour_start, sum(h.value) AS s, count(*)::int AS n
+              FROM hourly_consumption h JOIN measurement_points p ON p.id = h.measurement_point_id
+              WHERE p.property_id = ${fx.propertyId} AND p.quantity = 'heat-energy'
+                AND h.hour_start >= '2025-11-30T23:00:00Z' GROUP BY 1),
+            days AS (
+              SELECT d.day, sum(d.sum) AS s, count(*)::int AS n
+              FROM daily_rollups d JOIN measurement_points p ON p.id = d.measurement_point_id
+              WHERE p.property_id = ${fx.propertyId} AND p.quantity = 'heat-energy' AND d.day >= '2025-12-01'
+              GROUP BY 1)
+            SELECT (SELECT count(*)::int FROM direct WHERE n = 2) AS hours,
+                   (SELECT count(*)::int FROM direct d JOIN property_hourly_rollups r
+                      ON r.property_id = ${fx.propertyId} AND r.quantity = 'heat-energy' AND r.hour_start = d.hour_start
+                    WHERE r.sum = d.s AND r.apartments = 2) AS hourly,
+                   (SELECT count(*)::int FROM days WHERE n = 2) AS days,
+                   (SELECT count(*)::int FROM days d JOIN property_daily_rollups r
+                      ON r.property_id = ${fx.propertyId} AND r.quantity = 'heat-energy' AND r.day = d.day
+                    WHERE r.sum = d.s AND r.apartments = 2) AS daily`,
+      );
+      expect(check).toEqual({ hours: 48, hourly: 48, days: 3, daily: 3 });
+    },
+  );
 
   it("property hourly rollups count an apartment's area once when it has two points of the quantity", async () => {
     // Two cold-water points in the small apartment, one in the large one.

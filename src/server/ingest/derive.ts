@@ -21,27 +21,49 @@ import { dropEmptyRollups, freshDays, rollUpFromDaily, updateDailyRollups } from
 import { IngestError, type MeterSpan, type PhaseTimings, type PointDays, timed } from './types.ts';
 
 /**
- * Advisory lock keys: the whole of ingestion (a bulk load takes it alone, every batch shares it), and per
- * property (the first key of the two-key form; the property's id is the second).
+ * Advisory lock keys: the whole of ingestion (a bulk load takes it alone, every batch shares it), per property and
+ * per measurement point (the first key of the two-key form; the property's or the point's id is the second).
+ * The property's rollups have a key of their own, ROLLUP_LOCK in rollups.ts.
  */
 export const INGEST_LOCK = 7_410_001;
 const PROPERTY_LOCK = 7_410_002;
+const POINT_LOCK = 7_410_003;
 
 /**
- * The start of every ingestion transaction. Batches of one property wait for one another (its rollups are
- * recomputed from what earlier batches committed); properties ingest in parallel. The properties are those of
- * `pointIds`, locked in id order so two batches never wait for each other crosswise.
+ * A batch of at most this many points locks each of them; a larger one locks its properties whole. Every advisory
+ * lock held takes a slot of PostgreSQL's shared lock table (max_locks_per_transaction, 64 by default, times the
+ * connections), so a batch of thousands of points must not take one per point.
+ */
+const POINT_LOCKS_MAX = 32;
+
+/**
+ * The start of every ingestion transaction. Two batches that touch a point wait for one another: its hours and
+ * its days' rollups are recomputed from what earlier batches committed. Batches of other points, of the same
+ * property or not, run in parallel, up to the property's rollups (ROLLUP_LOCK in rollups.ts), which they take in
+ * turn, each after the one before has committed. The locks are always taken in one order, so two batches never
+ * wait for each other crosswise: ingestion shared, then the properties (id order; shared by a batch that locks
+ * its points, exclusive by one of more points than POINT_LOCKS_MAX), then the points (id order), then later the
+ * properties' rollups (id order). docs/decisions.md, "Ingestion locks per point".
  */
 export async function beginBatch(tx: Db, bulk: boolean, pointIds: number[] = []): Promise<void> {
   if (bulk) await tx.execute(sql`SELECT pg_advisory_xact_lock(${INGEST_LOCK})`);
   else {
-    // One statement: the shared lock, then the properties' locks, and no statement_timeout (API connections
-    // carry one; ingestion is not an API request): the select list is evaluated in order.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock_shared(${INGEST_LOCK}),
-        (SELECT count(pg_advisory_xact_lock(${PROPERTY_LOCK}, s.property_id)) FROM (
-          SELECT DISTINCT property_id FROM measurement_points WHERE id = ANY(${pgNumberArray(pointIds)}::int[])
-          ORDER BY property_id) s),
-        set_config('statement_timeout', '0', true)`);
+    const points = [...new Set(pointIds)].sort((a, b) => a - b);
+    const properties = sql`SELECT DISTINCT property_id FROM measurement_points
+      WHERE id = ANY(${pgNumberArray(points)}::int[]) ORDER BY property_id`;
+    // One statement: the shared lock, then the properties' locks, then the points', and no statement_timeout
+    // (API connections carry one; ingestion is not an API request): the select list is evaluated in order.
+    await tx.execute(
+      points.length <= POINT_LOCKS_MAX
+        ? sql`SELECT pg_advisory_xact_lock_shared(${INGEST_LOCK}),
+            (SELECT count(pg_advisory_xact_lock_shared(${PROPERTY_LOCK}, s.property_id)) FROM (${properties}) s),
+            (SELECT count(pg_advisory_xact_lock(${POINT_LOCK}, p.id))
+               FROM (SELECT id FROM unnest(${pgNumberArray(points)}::int[]) AS u(id) ORDER BY id) p),
+            set_config('statement_timeout', '0', true)`
+        : sql`SELECT pg_advisory_xact_lock_shared(${INGEST_LOCK}),
+            (SELECT count(pg_advisory_xact_lock(${PROPERTY_LOCK}, s.property_id)) FROM (${properties}) s),
+            set_config('statement_timeout', '0', true)`,
+    );
     return;
   }
   await tx.execute(sql`SET LOCAL statement_timeout = 0`);

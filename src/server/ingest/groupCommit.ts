@@ -48,13 +48,23 @@ interface Waiter {
 type LaneOptions = Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRows'> & {
   /** How long the lane waits for the batches it answered to come back (LINGER_MS; tests make it longer). */
   lingerMs?: number;
+  /**
+   * How many of the lane's transactions may run at once, on batches of disjoint meters (1 by default). On
+   * PostgreSQL the HTTP door runs 2: batches of different points of one property wait for each other only for
+   * the property's rollups (beginBatch in derive.ts), so two transactions keep the two sides, the app and the
+   * database, busy at once. On PGlite, one session, a second transaction would only wait for the first.
+   */
+  parallel?: number;
 };
 
 interface Lane {
-  running: boolean;
+  /** Transactions running, or pausing after they ran (gather): the next ones wait for them. */
+  active: number;
+  /** The meters of the batches in those transactions: a batch of one of them waits until they have ended. */
+  busy: Set<string>;
   queue: Waiter[];
-  /** Called when a batch joins the queue (the lane may be waiting for it: gather). */
-  wake?: () => void;
+  /** Called when a batch joins the queue (a finished transaction may be waiting for it: gather). */
+  wakers: Set<() => void>;
 }
 
 const lanes = new WeakMap<Db, Map<string, Lane>>();
@@ -79,7 +89,7 @@ export function ingestGrouped(
   }
   let state = ofDb.get(lane);
   if (!state) {
-    state = { running: false, queue: [] };
+    state = { active: 0, busy: new Set(), queue: [], wakers: new Set() };
     ofDb.set(lane, state);
   }
   const meters = new Set(rows.map((r) => r.meterNumber.trim()));
@@ -89,32 +99,43 @@ export function ingestGrouped(
   const done = new Promise<IngestReceipt>((resolve, reject) => {
     state.queue.push({ rows, meters, prepared, resolve, reject });
   });
-  state.wake?.();
-  if (!state.running) {
-    state.running = true;
-    void drainLane(db, lane, state, options);
-  }
+  for (const wake of state.wakers) wake();
+  startGroups(db, lane, state, options);
   return done;
 }
 
-async function drainLane(db: Db, lane: string, state: Lane, options: LaneOptions): Promise<void> {
+/** Starts transactions on what waits, while fewer than `parallel` run; forgets the lane once it is idle. */
+function startGroups(db: Db, lane: string, state: Lane, options: LaneOptions): void {
+  while (state.active < (options.parallel ?? 1) && state.queue.length > 0) {
+    const group = takeGroup(state);
+    if (group.length === 0) break;
+    state.active++;
+    for (const w of group) for (const m of w.meters) state.busy.add(m);
+    void runThenGather(db, lane, state, group, options);
+  }
+  if (state.active === 0 && state.queue.length === 0) lanes.get(db)?.delete(lane);
+}
+
+async function runThenGather(
+  db: Db,
+  lane: string,
+  state: Lane,
+  group: Waiter[],
+  options: LaneOptions,
+): Promise<void> {
   try {
-    do {
-      const group = takeGroup(state);
-      await runGroup(db, group, options);
-      // A pause between transactions: requests that waited for the session (on PGlite, one session for all)
-      // send their next statements before this lane's next transaction takes it, and the batches answered
-      // just now come back in time to be merged into it.
-      await gather(state, group.length, options.lingerMs ?? LINGER_MS);
-    } while (state.queue.length > 0);
+    await runGroup(db, group, options);
+  } catch (err) {
+    // Not expected (runGroup answers each batch itself); a batch not answered yet gets the error.
+    for (const w of group) w.reject(err);
   } finally {
-    state.running = false;
-    if (state.queue.length === 0) lanes.get(db)?.delete(lane);
-    // A batch queued between the loop's last check and here (none can be: the loop and this run in one turn).
-    else {
-      state.running = true;
-      void drainLane(db, lane, state, options);
-    }
+    for (const w of group) for (const m of w.meters) state.busy.delete(m);
+    // A pause before the next transaction: requests that waited for the session (on PGlite, one session for
+    // all) send their next statements before this lane's next transaction takes it, and the batches answered
+    // just now come back in time to be merged into it.
+    await gather(state, group.length, options.lingerMs ?? LINGER_MS);
+    state.active--;
+    startGroups(db, lane, state, options);
   }
 }
 
@@ -123,7 +144,8 @@ async function drainLane(db: Db, lane: string, state: Lane, options: LaneOptions
  * fewer than `answered` more have joined those waiting (their clients sending again) and the waiting rows are
  * fewer than a merge takes. So clients that each keep a batch in flight come back into one merge, not into a
  * lone transaction for the first and a merge of the rest; a client that sends one batch at a time waits only for
- * its own next one; when none comes, the lane ends after `lingerMs` and the next batch starts at once.
+ * its own next one; when none comes, the transaction's turn ends after `lingerMs`, and a batch that finds the
+ * lane idle starts at once.
  */
 async function gather(state: Lane, answered: number, lingerMs: number): Promise<void> {
   const waiting = state.queue.length;
@@ -133,26 +155,31 @@ async function gather(state: Lane, answered: number, lingerMs: number): Promise<
   while (state.queue.length < waiting + answered && rows() < GROUP_MAX_ROWS) {
     const left = until - performance.now();
     if (left <= 0) break;
+    let wake = () => {};
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, left);
-      state.wake = () => {
+      wake = () => {
         clearTimeout(timer);
         resolve();
       };
+      state.wakers.add(wake);
     });
-    state.wake = undefined;
+    state.wakers.delete(wake);
   }
 }
 
-/** The first waiter, and the later ones whose meters touch no meter of a waiter taken or passed over. */
+/**
+ * The first waiter, and the later ones whose meters touch no meter of a waiter taken or passed over, none of a
+ * running transaction's (`busy`: such a waiter and those after it that share its meters wait for a later round).
+ */
 function takeGroup(state: Lane): Waiter[] {
   const group: Waiter[] = [];
-  const blocked = new Set<string>();
+  const blocked = new Set<string>(state.busy);
   let total = 0;
   const rest: Waiter[] = [];
   for (const w of state.queue) {
     const disjoint = [...w.meters].every((m) => !blocked.has(m));
-    if (group.length === 0 || (disjoint && total + w.rows.length <= GROUP_MAX_ROWS)) {
+    if (disjoint && (group.length === 0 || total + w.rows.length <= GROUP_MAX_ROWS)) {
       group.push(w);
       total += w.rows.length;
     } else rest.push(w);

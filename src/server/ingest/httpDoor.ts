@@ -136,7 +136,14 @@ async function authenticate(db: Db, config: ServerConfig, req: IncomingMessage) 
   return key;
 }
 
-async function postReadings(db: Db, config: ServerConfig, req: IncomingMessage, url: URL, send: Send) {
+async function postReadings(
+  db: Db,
+  config: ServerConfig,
+  req: IncomingMessage,
+  url: URL,
+  send: Send,
+  parallel: number,
+) {
   const key = await authenticate(db, config, req);
   const raw = await readBody(req, config.INGEST_MAX_BODY_BYTES);
   const body = await decompress(raw, req.headers['content-encoding'], config.INGEST_MAX_DECOMPRESSED_BYTES);
@@ -162,7 +169,10 @@ async function postReadings(db: Db, config: ServerConfig, req: IncomingMessage, 
       receiptBody(
         null,
         atomic,
-        await runSync(db, rows, atomic, source, key.propertyIds, config.INGEST_CHUNK_ROWS),
+        await runSync(db, rows, atomic, source, key.propertyIds, {
+          chunkRows: config.INGEST_CHUNK_ROWS,
+          parallel,
+        }),
         rows,
       ),
     );
@@ -227,7 +237,10 @@ async function postReadings(db: Db, config: ServerConfig, req: IncomingMessage, 
       ...receiptBody(
         batchId!,
         atomic,
-        await runSync(db, rows, atomic, source, key.propertyIds, config.INGEST_CHUNK_ROWS),
+        await runSync(db, rows, atomic, source, key.propertyIds, {
+          chunkRows: config.INGEST_CHUNK_ROWS,
+          parallel,
+        }),
         rows,
       ),
       ...(resumed ? { resumed: true } : {}),
@@ -250,12 +263,12 @@ async function runSync(
   atomic: boolean,
   source: string,
   propertyIds: number[],
-  chunkRows: number,
+  lane: { chunkRows: number; parallel: number },
 ) {
   // Batches of one key that arrive while one of its batches is ingested are committed together (groupCommit.ts),
-  // in transactions of about chunkRows rows.
+  // in transactions of about chunkRows rows, up to `parallel` transactions at once.
   if (!atomic) {
-    return ingestGrouped(db, `${source}:${propertyIds.join(',')}`, rows, { source, propertyIds, chunkRows });
+    return ingestGrouped(db, `${source}:${propertyIds.join(',')}`, rows, { source, propertyIds, ...lane });
   }
   try {
     return await ingestBatch(db, rows, { atomic, source, propertyIds });
@@ -327,12 +340,19 @@ async function postSwap(db: Db, config: ServerConfig, req: IncomingMessage, send
   }
 }
 
+/**
+ * How many transactions of one API key's batches may run at once (groupCommit.ts): two on PostgreSQL, where they
+ * run side by side; one on PGlite, one session.
+ */
+const LANE_TRANSACTIONS = { postgres: 2, pglite: 1 } as const;
+
 /** Handles a request under INGEST_PREFIX; answers 404 for unknown paths. */
 export function handleIngestRequest(
   db: Db,
   config: ServerConfig,
   req: IncomingMessage,
   res: ServerResponse,
+  engine: 'pglite' | 'postgres',
 ): void {
   const send: Send = (status, body, headers = {}) => {
     const text = JSON.stringify(body);
@@ -348,7 +368,8 @@ export function handleIngestRequest(
   const rest = url.pathname.slice(INGEST_PREFIX.length);
   const batch = /^batches\/(\d{1,9})$/.exec(rest);
   let work: Promise<void>;
-  if (rest === 'readings' && req.method === 'POST') work = postReadings(db, config, req, url, send);
+  if (rest === 'readings' && req.method === 'POST')
+    work = postReadings(db, config, req, url, send, LANE_TRANSACTIONS[engine]);
   else if (rest === 'swaps' && req.method === 'POST') work = postSwap(db, config, req, send);
   else if (batch && req.method === 'GET') work = getBatch(db, config, req, Number(batch[1]), send);
   else work = Promise.reject(new HttpError(404, 'NOT_FOUND', `No ${req.method} ${url.pathname}`));

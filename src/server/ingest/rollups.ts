@@ -9,6 +9,22 @@ import { propertyHourlyRollupsSql } from './propertyHourly.ts';
 import { spansCte } from './sqlParts.ts';
 import { type MeterSpan, type PhaseTimings, type PointDays, timed } from './types.ts';
 
+/**
+ * The advisory lock key (with the property's id) of a property's rollups. Batches of different points of one
+ * property run in parallel (beginBatch in derive.ts) up to here; the property's rollups sum every point of it, so
+ * each batch takes this before its first statement that reads other points' hours or days, and holds it to its
+ * commit. That statement then starts after the previous holder's commit, and its snapshot sees that holder's
+ * hours and days as well as its own: the last batch to write a property's hour or day counts every point's.
+ */
+const ROLLUP_LOCK = 7_410_004;
+
+/** Takes the rollup locks of the properties of the points' days, in id order (after beginBatch's locks). */
+async function lockPropertyRollups(tx: Db, days: PointDays[]): Promise<void> {
+  await tx.execute(sql`SELECT count(pg_advisory_xact_lock(${ROLLUP_LOCK}, s.property_id)) FROM (
+      SELECT DISTINCT property_id FROM measurement_points
+      WHERE id = ANY(${pgNumberArray(days.map((d) => d.pointId))}::int[]) ORDER BY property_id) s`);
+}
+
 export function rangesParams(days: PointDays[]) {
   return sql`unnest(${pgNumberArray(days.map((d) => d.pointId))}::int[], ${pgNumberArray(days.map((d) => d.dayLo))}::date[],
                     ${pgNumberArray(days.map((d) => d.dayHi))}::date[]) AS rg(point_id, d_lo, d_hi)`;
@@ -156,13 +172,14 @@ export async function rollUpFromDaily(
 ): Promise<void> {
   // One statement for the three: each reads only what earlier statements wrote (daily rollups, hours) and
   // writes a table of its own, so they need no order among them; a batch pays one round trip and plan.
-  await timed(timings, 'monthly and property rollups', () =>
-    tx.execute(sql`WITH mo AS (${monthlyRollupsSql(days)}),
+  await timed(timings, 'monthly and property rollups', async () => {
+    await lockPropertyRollups(tx, days);
+    await tx.execute(sql`WITH mo AS (${monthlyRollupsSql(days)}),
       am AS (${allocatorMonthsStaleSql('mo')}),
       pr AS (${propertyRollupsSql(days)}),
       ph AS (${propertyHourlyRollupsSql(days, fresh)})
-      SELECT 1`),
-  );
+      SELECT 1`);
+  });
   // Heating degree days from the property's outdoor temperature (writes nothing for other points).
   if (outdoor) await timed(timings, 'degree days', () => updateDegreeDays(tx, days));
 }
@@ -173,6 +190,8 @@ export async function rollUpFromDaily(
  */
 export async function dropEmptyRollups(tx: Db, days: PointDays[]): Promise<void> {
   if (days.length === 0) return;
+  // The property's rows below are judged from every point's days.
+  await lockPropertyRollups(tx, days);
   await tx.execute(sql`DELETE FROM daily_rollups d USING ${rangesParams(days)}
     WHERE d.measurement_point_id = rg.point_id AND d.day BETWEEN rg.d_lo AND rg.d_hi
       AND NOT EXISTS (SELECT 1 FROM hourly_consumption h WHERE h.measurement_point_id = d.measurement_point_id
