@@ -206,6 +206,25 @@ async function main(): Promise<void> {
   const { port } = server.address() as AddressInfo;
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
 
+  // The signal handlers before the banner: a supervisor (or a bench) may stop the app as soon as it says where it
+  // serves. A SIGTERM sent between the banner and these handlers (the demo's logins are printed after a query)
+  // was taken by a listener that some dependency installs, and the app went on running.
+  let stopping = false;
+  let backfill: Promise<unknown> = Promise.resolve();
+  const shutdown = (signal: string) => {
+    stopping = true;
+    console.log(`\n${signal}: shutting down…`);
+    server.close();
+    server.closeAllConnections();
+    // Let the day being loaded commit, then close the database cleanly.
+    backfill
+      .then(() => database.close())
+      .catch((err: unknown) => logger.error({ err }, 'closing the database failed'))
+      .finally(() => process.exit(0));
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+
   console.log(`\nTenant app ready in ${((performance.now() - t0) / 1000).toFixed(1)} s on ${engine}.`);
   console.log(`  Start-up phases (s): ${phases.map(([name, s]) => `${name} ${s.toFixed(1)}`).join(', ')}`);
   console.log(`  Open http://${host}:${port}/`);
@@ -218,11 +237,14 @@ async function main(): Promise<void> {
     console.log(
       `  Operator console: http://${host}:${port}/admin (second factor: TOTP key ${DEMO_TOTP_SECRET})`,
     );
-    if (await demoCodeUnused(database.db)) console.log(`  Unused activation code: ${DEMO_ACTIVATION_CODE}`);
+    // A stop asked meanwhile closes the database under this query: nothing to print then.
+    const unused = await demoCodeUnused(database.db).catch((err: unknown) => {
+      if (stopping) return false;
+      throw err;
+    });
+    if (unused) console.log(`  Unused activation code: ${DEMO_ACTIVATION_CODE}`);
   }
 
-  let stopping = false;
-  let backfill: Promise<unknown> = Promise.resolve();
   if (demo.load) {
     // Older history loads an hour per transaction while the app serves, on a background connection that
     // requests go before (on PGlite); a restart resumes it.
@@ -248,19 +270,6 @@ async function main(): Promise<void> {
       .catch((err: unknown) => logger.error({ err }, 'demo backfill failed'));
   }
 
-  const shutdown = (signal: string) => {
-    stopping = true;
-    console.log(`\n${signal}: shutting down…`);
-    server.close();
-    server.closeAllConnections();
-    // Let the day being loaded commit, then close the database cleanly.
-    backfill
-      .then(() => database.close())
-      .catch((err: unknown) => logger.error({ err }, 'closing the database failed'))
-      .finally(() => process.exit(0));
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 main().catch((err: unknown) => {
