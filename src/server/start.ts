@@ -269,7 +269,6 @@ async function main(): Promise<void> {
       })
       .catch((err: unknown) => logger.error({ err }, 'demo backfill failed'));
   }
-
 }
 
 main().catch((err: unknown) => {

@@ -46,11 +46,14 @@ class PendingDays {
       }
     }
   }
-  /** Rolls the pending days up (one transaction) and forgets them. */
-  async flush(db: Db, timings?: PhaseTimings): Promise<void> {
+  /**
+   * Rolls the pending days up and forgets them: in three transactions (updateRollups), `between` awaited after
+   * each of the first two.
+   */
+  async flush(db: Db, timings?: PhaseTimings, between?: () => Promise<void>): Promise<void> {
     const days = [...this.byPoint.values()];
     this.byPoint.clear();
-    await updateRollups(db, days, timings);
+    await updateRollups(db, days, timings, between);
   }
 }
 
@@ -59,9 +62,10 @@ class PendingDays {
  * transaction, so a running server stays responsive. Resumable; does nothing when complete.
  *
  * The hours go in without their rollups; a day's daily, monthly and property rollups are brought up to date
- * in a transaction of their own once its first hour (its midnight) is in, so neither kind of transaction
- * keeps a request waiting long. Until then the day has its hours but no rollup. A stop (or a crash) between
- * the two leaves the oldest loaded day's rollups behind, so a run starts by rolling that day up again.
+ * once its first hour (its midnight) is in, in three transactions of their own (the daily ones; the monthly and
+ * the property's daily ones; the property's hourly ones), so no transaction keeps a request waiting long. Until
+ * then the day has its hours but not all its rollups. A stop (or a crash) between them leaves the oldest loaded
+ * day's rollups behind, so a run starts by rolling that day up again.
  */
 export async function backfillDemo(
   db: Db,
@@ -105,14 +109,21 @@ export async function backfillDemo(
   const yieldAfter = (started: number) =>
     new Promise((resolve) => setTimeout(resolve, performance.now() - started));
   const pending = new PendingDays();
+  /** Rolls the pending days up; after each of its transactions the database is left to requests as long. */
+  const flush = async () => {
+    let began = performance.now();
+    await pending.flush(db, opts.timings, async () => {
+      await yieldAfter(began);
+      began = performance.now();
+    });
+    await yieldAfter(began);
+  };
   // The oldest loaded day may lack its rollups: a stop or crash after a step's hours and before its
   // marker moved (a day is rolled up before the marker moves past its midnight, so no older day can).
   const oldest = copenhagenDay(firstMs).day;
   const points = await queryRows<{ id: number }>(db, sql`SELECT id FROM measurement_points`);
   pending.add(points.map((p) => ({ pointId: p.id, dayLo: oldest, dayHi: oldest })));
-  let started = performance.now();
-  await pending.flush(db, opts.timings);
-  await yieldAfter(started);
+  await flush();
   let upTo = firstMs;
   for (const chunk of chunks.reverse()) {
     // The chunk's steps, oldest first, each with its readings; then loaded newest first.
@@ -124,7 +135,7 @@ export async function backfillDemo(
     }
     for (const step of steps.reverse()) {
       if (opts.shouldStop?.()) break;
-      started = performance.now();
+      const started = performance.now();
       const result = await ingestReadings(db, step.rows, {
         bulk: true,
         deferRollups: true,
@@ -134,11 +145,7 @@ export async function backfillDemo(
       await yieldAfter(started);
       // The day that starts here is whole now (the last step may end mid-day): roll it up before the marker
       // moves past it.
-      if (copenhagenDay(step.ms).midnight || step.ms <= plan.startMs) {
-        started = performance.now();
-        await pending.flush(db, opts.timings);
-        await yieldAfter(started);
-      }
+      if (copenhagenDay(step.ms).midnight || step.ms <= plan.startMs) await flush();
       await setMeta(db, META_FIRST_HOUR, new Date(step.ms).toISOString());
       readings += step.rows.length;
       done += (upTo - step.ms) / HOUR_MS;

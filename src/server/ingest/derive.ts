@@ -200,23 +200,51 @@ export async function derive(
  * Brings the daily, monthly and property rollups and degree days of the points' days up to date from their
  * hourly values, in one transaction (after ingestReadings with `deferRollups`). Recomputes whole days, so
  * it may run again for the same days. Returns how many daily rollups changed.
+ *
+ * With `between`, in three transactions instead (the daily rollups; the monthly and the property's daily ones
+ * with degree days; the property's hourly ones with the late-data check), awaiting `between` after each of the
+ * first two: the demo's backfill leaves the embedded database to requests there, which waited behind the one
+ * transaction up to about 200 ms. A stop between them leaves the later rollups of those days behind until the
+ * days are rolled up again (the backfill does so for the oldest day it loaded when it resumes).
  */
-export async function updateRollups(db: Db, days: PointDays[], timings?: PhaseTimings): Promise<number> {
+export async function updateRollups(
+  db: Db,
+  days: PointDays[],
+  timings?: PhaseTimings,
+  between?: () => Promise<void>,
+): Promise<number> {
   if (days.length === 0) return 0;
-  return db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
-    await timed(timings, 'begin', () =>
-      beginBatch(
-        tx,
-        false,
-        days.map((d) => d.pointId),
-      ),
-    );
-    const daily = await timed(timings, 'daily rollups', () => updateDailyRollups(tx, days, false));
-    await rollUpFromDaily(tx, days, timings);
+  const inTransaction = <T>(work: (tx: Db) => Promise<T>) =>
+    db.transaction(async (txn) => {
+      const tx = txn as unknown as Db;
+      await timed(timings, 'begin', () =>
+        beginBatch(
+          tx,
+          false,
+          days.map((d) => d.pointId),
+        ),
+      );
+      return work(tx);
+    });
+  if (!between) {
+    return inTransaction(async (tx) => {
+      const daily = await timed(timings, 'daily rollups', () => updateDailyRollups(tx, days, false));
+      await rollUpFromDaily(tx, days, timings);
+      await queueLateDataRecheck(tx, days);
+      return daily.days;
+    });
+  }
+  const daily = await inTransaction((tx) =>
+    timed(timings, 'daily rollups', () => updateDailyRollups(tx, days, false)),
+  );
+  await between();
+  await inTransaction((tx) => rollUpFromDaily(tx, days, timings, true, false, 'rest'));
+  await between();
+  await inTransaction(async (tx) => {
+    await rollUpFromDaily(tx, days, timings, true, false, 'property-hourly');
     await queueLateDataRecheck(tx, days);
-    return daily.days;
   });
+  return daily.days;
 }
 
 /** One range per point (the rollup statements would count a point's hours twice for two ranges). */

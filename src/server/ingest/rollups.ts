@@ -160,7 +160,11 @@ function propertyRollupsSql(days: PointDays[]): SQL {
           count = excluded.count, apartments = excluded.apartments`;
 }
 
-/** Monthly and property rollups, and degree days, of the points' days (after their daily rollups). */
+/**
+ * Monthly and property rollups, and degree days, of the points' days (after their daily rollups). `part` runs
+ * only the property's hourly rollups (`property-hourly`) or everything else (`rest`), for a caller that splits
+ * them into two transactions (the demo's backfill); by default both.
+ */
 export async function rollUpFromDaily(
   tx: Db,
   days: PointDays[],
@@ -169,19 +173,26 @@ export async function rollUpFromDaily(
   outdoor = true,
   /** A first load: the property's hourly rollups read every hour in one pass (propertyHourlyRollupsSql). */
   fresh = false,
+  part: 'all' | 'rest' | 'property-hourly' = 'all',
 ): Promise<void> {
   // One statement for the three: each reads only what earlier statements wrote (daily rollups, hours) and
   // writes a table of its own, so they need no order among them; a batch pays one round trip and plan.
   await timed(timings, 'monthly and property rollups', async () => {
     await lockPropertyRollups(tx, days);
+    if (part === 'property-hourly') {
+      await tx.execute(propertyHourlyRollupsSql(days, fresh));
+      return;
+    }
     await tx.execute(sql`WITH mo AS (${monthlyRollupsSql(days)}),
       am AS (${allocatorMonthsStaleSql('mo')}),
-      pr AS (${propertyRollupsSql(days)}),
-      ph AS (${propertyHourlyRollupsSql(days, fresh)})
+      pr AS (${propertyRollupsSql(days)})
+      ${part === 'all' ? sql`, ph AS (${propertyHourlyRollupsSql(days, fresh)})` : sql``}
       SELECT 1`);
   });
   // Heating degree days from the property's outdoor temperature (writes nothing for other points).
-  if (outdoor) await timed(timings, 'degree days', () => updateDegreeDays(tx, days));
+  if (outdoor && part !== 'property-hourly') {
+    await timed(timings, 'degree days', () => updateDegreeDays(tx, days));
+  }
 }
 
 /**
