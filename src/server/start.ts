@@ -208,7 +208,8 @@ async function main(): Promise<void> {
 
   // The signal handlers before the banner: a supervisor (or a bench) may stop the app as soon as it says where it
   // serves. A SIGTERM sent between the banner and these handlers (the demo's logins are printed after a query)
-  // was taken by a listener that some dependency installs, and the app went on running.
+  // neither ended the process nor reached these, so some listener took it (which one was not found), and the app
+  // went on running.
   let stopping = false;
   let backfill: Promise<unknown> = Promise.resolve();
   const shutdown = (signal: string) => {
