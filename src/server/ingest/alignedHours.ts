@@ -19,9 +19,8 @@ interface Decimal {
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d*))?$/;
 
-function decimal(text: string): Decimal | null {
-  const m = DECIMAL.exec(text);
-  if (!m) return null;
+/** The Decimal of a DECIMAL match. */
+function decimal(m: RegExpExecArray): Decimal {
   const [, sign = '', int = '', frac = ''] = m;
   const n = BigInt(`${int}${frac}`);
   return { n: sign ? -n : n, scale: frac.length };
@@ -78,8 +77,8 @@ export function hourDelta(v0Text: string, v1Text: string, digits: number | null)
   if (!m0 || !m1) return null;
   const exact = hourDeltaExact(m0, m1, digits);
   if (exact !== undefined) return exact;
-  const v0 = decimal(v0Text)!;
-  const v1 = decimal(v1Text)!;
+  const v0 = decimal(m0);
+  const v1 = decimal(m1);
   const scale = Math.max(v0.scale, v1.scale);
   const a = at(v0, scale);
   const b = at(v1, scale);

@@ -18,6 +18,7 @@ import {
 import { type JumpRow, jumpProblems } from './jumps.ts';
 import { queueLateDataRecheck } from './lateData.ts';
 import { dropEmptyRollups, freshDays, rollUpFromDaily, updateDailyRollups } from './rollups.ts';
+import { propertiesOfPoints } from './sqlParts.ts';
 import { IngestError, type MeterSpan, type PhaseTimings, type PointDays, timed } from './types.ts';
 
 /**
@@ -49,8 +50,7 @@ export async function beginBatch(tx: Db, bulk: boolean, pointIds: number[] = [])
   if (bulk) await tx.execute(sql`SELECT pg_advisory_xact_lock(${INGEST_LOCK})`);
   else {
     const points = [...new Set(pointIds)].sort((a, b) => a - b);
-    const properties = sql`SELECT DISTINCT property_id FROM measurement_points
-      WHERE id = ANY(${pgNumberArray(points)}::int[]) ORDER BY property_id`;
+    const properties = propertiesOfPoints(points);
     // One statement: the shared lock, then the properties' locks, then the points', and no statement_timeout
     // (API connections carry one; ingestion is not an API request): the select list is evaluated in order.
     await tx.execute(

@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import { pgNumberArray, queryRows } from '../db/sql.ts';
 import { updateDegreeDays } from '../tenant/degreeDays.ts';
 import { propertyHourlyRollupsSql } from './propertyHourly.ts';
-import { spansCte } from './sqlParts.ts';
+import { propertiesOfPoints, spansCte } from './sqlParts.ts';
 import { type MeterSpan, type PhaseTimings, type PointDays, timed } from './types.ts';
 
 /**
@@ -20,9 +20,8 @@ const ROLLUP_LOCK = 7_410_004;
 
 /** Takes the rollup locks of the properties of the points' days, in id order (after beginBatch's locks). */
 async function lockPropertyRollups(tx: Db, days: PointDays[]): Promise<void> {
-  await tx.execute(sql`SELECT count(pg_advisory_xact_lock(${ROLLUP_LOCK}, s.property_id)) FROM (
-      SELECT DISTINCT property_id FROM measurement_points
-      WHERE id = ANY(${pgNumberArray(days.map((d) => d.pointId))}::int[]) ORDER BY property_id) s`);
+  await tx.execute(sql`SELECT count(pg_advisory_xact_lock(${ROLLUP_LOCK}, s.property_id))
+      FROM (${propertiesOfPoints(days.map((d) => d.pointId))}) s`);
 }
 
 export function rangesParams(days: PointDays[]) {

@@ -8,6 +8,12 @@ import { RESET_FRACTION } from './misread.ts';
 import { newestReadingRows } from './neighbours.ts';
 import type { MeterSpan } from './types.ts';
 
+/** The properties of the points, each once, in id order: the order every ingestion lock takes them in. */
+export function propertiesOfPoints(pointIds: number[]): SQL {
+  return sql`SELECT DISTINCT property_id FROM measurement_points
+      WHERE id = ANY(${pgNumberArray(pointIds)}::int[]) ORDER BY property_id`;
+}
+
 /** The CTE `a`: per meter, the time span (lo, hi) of the new readings. */
 export function spansCte(spans: MeterSpan[]): SQL {
   return sql`a AS (

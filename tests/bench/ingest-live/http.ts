@@ -70,24 +70,26 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
           WHERE m.removed_at IS NULL AND p.reading_kind = 'register' ORDER BY m.number`,
     );
     const { token, unitId } = await demoTenant(`${origin}/api/tenant/graphql`);
+    /** tenantGraph's variables: the tenant's heat at HOUR over the period. */
+    const graphVariables = (periodBegin: string, periodEnd: string) => ({
+      graph: {
+        graphType: 'HOURLY_VALUES',
+        resolution: 'HOUR',
+        periodBegin,
+        periodEnd,
+        objects: [{ kind: 'UNIT', id: unitId }],
+        quantities: ['heat-energy'],
+      },
+    });
+    /** The period's values, asked from this thread (the freshness check). */
     const graph = async (periodBegin: string, periodEnd: string) => {
-      const started = performance.now();
       const data = (await post(
         `${origin}/api/tenant/graphql`,
         GRAPH,
-        {
-          graph: {
-            graphType: 'HOURLY_VALUES',
-            resolution: 'HOUR',
-            periodBegin,
-            periodEnd,
-            objects: [{ kind: 'UNIT', id: unitId }],
-            quantities: ['heat-energy'],
-          },
-        },
+        graphVariables(periodBegin, periodEnd),
         token,
       )) as { tenantGraph: { graphs: { consumption: { values: (number | null)[] }[] }[] } };
-      return { ms: performance.now() - started, values: data.tenantGraph.graphs[0]!.consumption[0]!.values };
+      return data.tenantGraph.graphs[0]!.consumption[0]!.values;
     };
     const day = (end: Date) =>
       [copenhagenMinute(new Date(end.getTime() - 24 * HOUR)), copenhagenMinute(end)] as const;
@@ -97,19 +99,7 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
       workerData: {
         url: `${origin}/api/tenant/graphql`,
         token,
-        body: JSON.stringify({
-          query: GRAPH,
-          variables: {
-            graph: {
-              graphType: 'HOURLY_VALUES',
-              resolution: 'HOUR',
-              periodBegin: day(seededTo)[0],
-              periodEnd: day(seededTo)[1],
-              objects: [{ kind: 'UNIT', id: unitId }],
-              quantities: ['heat-energy'],
-            },
-          },
-        }),
+        body: JSON.stringify({ query: GRAPH, variables: graphVariables(...day(seededTo)) }),
       },
     });
     tenant = tenantThread;
@@ -242,7 +232,7 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
       const answered = performance.now();
       const hourStart = new Date(ts.getTime() - HOUR);
       for (;;) {
-        const { values } = await graph(copenhagenMinute(hourStart), copenhagenMinute(ts));
+        const values = await graph(copenhagenMinute(hourStart), copenhagenMinute(ts));
         if (values[0] !== null && values[0] !== undefined) break;
       }
       fresh.push(performance.now() - answered);
