@@ -6,7 +6,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { startTestSmtp, type TestSmtp } from '../api/helpers/smtp.ts';
-import { logInToConsole } from './admin-helpers.ts';
+import { logInAsOrgAdmin } from './admin-helpers.ts';
 import { newPage, seriousA11yViolations, smtpUrl } from './helpers.ts';
 
 const PAGES = ['/admin/tenancies', '/admin/invitations', '/admin/data-quality', '/admin/api-keys'];
@@ -20,7 +20,7 @@ test.describe
     test.beforeAll(async ({ browser }) => {
       if (smtpUrl) smtp = await startTestSmtp(Number(new URL(smtpUrl).port));
       page = await newPage(browser);
-      await logInToConsole(page);
+      await logInAsOrgAdmin(page);
     });
     test.afterAll(async () => {
       await page?.context().close();

@@ -5,7 +5,7 @@
  * each new page in en, da and nb.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { logInToConsole } from './admin-helpers.ts';
+import { logInAsOrgAdmin } from './admin-helpers.ts';
 import { newPage, seriousA11yViolations } from './helpers.ts';
 
 const SUFFIX = String(Date.now() % 1_000_000);
@@ -27,7 +27,7 @@ test.describe
 
     test.beforeAll(async ({ browser }) => {
       page = await newPage(browser);
-      await logInToConsole(page);
+      await logInAsOrgAdmin(page);
       const reject = page.getByRole('button', { name: 'Reject' });
       if (await reject.isVisible()) await reject.click();
     });

@@ -6,7 +6,7 @@
  * and 390 px; axe on each page in en, da and nb.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { logInToConsole } from './admin-helpers.ts';
+import { logInAsOrgAdmin } from './admin-helpers.ts';
 import { newPage, seriousA11yViolations } from './helpers.ts';
 
 const PAGES = ['/admin/prices', '/admin/report-texts', '/admin/statements'];
@@ -14,10 +14,12 @@ const PAGES = ['/admin/prices', '/admin/report-texts', '/admin/statements'];
 test.describe
   .serial('operator settings', () => {
     let page: Page;
+    /** The organisation admin who logged in: the audit log's actor. */
+    let admin = '';
 
     test.beforeAll(async ({ browser }) => {
       page = await newPage(browser);
-      await logInToConsole(page);
+      admin = await logInAsOrgAdmin(page);
     });
     test.afterAll(async () => {
       await page?.context().close();
@@ -65,7 +67,7 @@ test.describe
       await page.goto('/admin/audit');
       const entry = page.getByTestId('audit-entry').filter({ hasText: 'New price period' }).first();
       await expect(entry).toBeVisible();
-      await expect(entry).toContainText('operator@demo.test');
+      await expect(entry).toContainText(admin);
       await expect(entry).toContainText('1.55');
     });
 

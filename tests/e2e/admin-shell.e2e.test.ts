@@ -8,6 +8,7 @@ import {
   adminApi,
   fillPassword,
   freshTotp,
+  logInAsOrgAdmin,
   logInToConsole,
   MANAGER,
   ORG_ADMIN,
@@ -63,7 +64,7 @@ test.describe
     });
 
     test('navigates at 1400 px with the keyboard, and logs out', async ({ page }) => {
-      await logInToConsole(page);
+      await logInAsOrgAdmin(page);
       await page.screenshot({ path: 'test-results/admin-portfolio-1400.png' });
       // After the login's soft navigation focus is on the page's heading; a fresh load starts at the top, where the
       // skip link comes first, then the menu's entries in order.
@@ -87,7 +88,7 @@ test.describe
 
     test('opens and closes the menu drawer at 390 px, by keyboard too', async ({ page }) => {
       await page.setViewportSize({ width: 390, height: 844 });
-      await logInToConsole(page);
+      await logInAsOrgAdmin(page);
       const open = page.getByRole('button', { name: 'Open menu' });
       await expect(open).toBeVisible();
       await expect(page.getByRole('link', { name: 'Audit log' })).toBeHidden();

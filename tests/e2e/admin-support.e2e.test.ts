@@ -5,7 +5,7 @@
  * Screenshots at 1400 and 390 px; axe in en, da and nb.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { logInToConsole } from './admin-helpers.ts';
+import { logInAsOrgAdmin } from './admin-helpers.ts';
 import { newPage, seriousA11yViolations } from './helpers.ts';
 
 const REASON = `e2e support ticket ${Date.now()}`;
@@ -16,7 +16,7 @@ test.describe
 
     test.beforeAll(async ({ browser }) => {
       page = await newPage(browser);
-      await logInToConsole(page);
+      await logInAsOrgAdmin(page);
     });
     test.afterAll(async () => {
       await page?.context().close();
