@@ -24,6 +24,7 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/locales ./locales
 COPY --from=build /app/src/server/db/migrations ./src/server/db/migrations
 COPY --from=build /app/src/server/db/pglite-worker.mjs ./src/server/db/pglite-worker.mjs
+COPY --from=build /app/src/server/ingest/csv-worker.mjs ./src/server/ingest/csv-worker.mjs
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

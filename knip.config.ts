@@ -9,8 +9,9 @@ const config: KnipConfig = {
   entry: [
     // Loaded by `<script src>` in .astro files, which the Astro plugin does not follow.
     'src/**/*.client.ts',
-    // Started as a worker thread by path (src/server/db/client.ts).
+    // Started as worker threads by path (src/server/db/client.ts, src/server/ingest/csv.ts).
     'src/server/db/pglite-worker.mjs',
+    'src/server/ingest/csv-worker.mjs',
     // Named in astro.config.mjs as @sentry/astro's clientInitPath / serverInitPath.
     'src/*/sentry.*.config.ts',
     // Run by path: `node --import tsx tests/bench/<name>.ts`, `node scripts/<name>.mjs`.

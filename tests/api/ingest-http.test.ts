@@ -186,6 +186,35 @@ describe('POST /api/ingest/v1/readings', () => {
     expect(await storedCount()).toBe(before);
   });
 
+  it('parses a large CSV body off the request thread with the same lines, refusals and header check', async () => {
+    // Blank lines (skipped) make a body above CSV_WORKER_MIN_BYTES of 16 kB with one row, under the synchronous
+    // limit of this file's server (50 rows), so the answer is the receipt.
+    const pad = '\n'.repeat(20_000);
+    const good = await post(`meter_number,timestamp,value${pad}\nH-MINE,2025-01-10T04:00:00Z,103\n`, {
+      type: 'text/csv',
+    });
+    expect((await good.json()).results).toEqual([{ line: 20_002, status: 'accepted' }]);
+    const before = await storedCount();
+    const bad = await post(`meter_number,timestamp,value${pad}\nH-MINE,"2025-01-10T06:00:00Z,1\n`, {
+      type: 'text/csv',
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({
+      error: { code: 'MALFORMED_CSV', message: /^line 20002: malformed CSV/ },
+    });
+    const header = await post(`meter,ts,value${pad}\nH-MINE,2025-01-10T06:00:00Z,105\n`, {
+      type: 'text/csv',
+    });
+    expect(header.status).toBe(400);
+    expect(await header.json()).toMatchObject({
+      error: {
+        code: 'MALFORMED_CSV',
+        message: /^line 1: expected the header "meter_number,timestamp,value"/,
+      },
+    });
+    expect(await storedCount()).toBe(before);
+  });
+
   it('replays an Idempotency-Key with the first receipt and writes nothing; another body gets 422', async () => {
     const body = json([{ meter: 'H-MINE', timestamp: '2025-01-10T05:00:00Z', value: '104' }]);
     const first = await post(body, { headers: { 'idempotency-key': 'k-1' } });

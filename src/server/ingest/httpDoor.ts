@@ -15,7 +15,7 @@ import { pgNumberArray, queryRows } from '../db/sql.ts';
 import { enqueue } from '../jobs/queue.ts';
 import { authenticateApiKey, consumeKeyRequest } from './apiKeys.ts';
 import { ingestBatchTask, receiptBody } from './batchTask.ts';
-import { parseReadingsCsv } from './csv.ts';
+import { csvInWorker, parseReadingsCsv } from './csv.ts';
 import { ingestGrouped } from './groupCommit.ts';
 import { ingestBatch } from './ingest.ts';
 import { DataIssueError, recordSwap } from './issues.ts';
@@ -93,12 +93,20 @@ function parseJsonRows(text: string): ReadingRow[] {
   });
 }
 
-function parseRows(body: Buffer, contentType: string): ReadingRow[] {
-  const text = body.toString('utf8');
-  if (/\bjson\b/i.test(contentType)) return parseJsonRows(text);
+/**
+ * Bodies from this size on are parsed in the CSV worker thread (csvInWorker): a 1,000-row batch, about 50 kB,
+ * takes csv-parse about 4 ms. Smaller ones are parsed in place, where the round trip to the worker would cost
+ * more than it saves.
+ */
+const CSV_WORKER_MIN_BYTES = 16 * 1024;
+
+async function parseRows(body: Buffer, contentType: string): Promise<ReadingRow[]> {
+  if (/\bjson\b/i.test(contentType)) return parseJsonRows(body.toString('utf8'));
   if (/\btext\/csv\b/i.test(contentType)) {
     try {
-      return parseReadingsCsv(text);
+      return body.length >= CSV_WORKER_MIN_BYTES
+        ? await csvInWorker(body)
+        : parseReadingsCsv(body.toString('utf8'));
     } catch (err) {
       if (err instanceof IngestError) {
         throw new HttpError(
@@ -148,7 +156,7 @@ async function postReadings(
   const raw = await readBody(req, config.INGEST_MAX_BODY_BYTES);
   const body = await decompress(raw, req.headers['content-encoding'], config.INGEST_MAX_DECOMPRESSED_BYTES);
   const atomic = ['1', 'true'].includes(url.searchParams.get('atomic') ?? '');
-  const rows = parseRows(body, req.headers['content-type'] ?? '');
+  const rows = await parseRows(body, req.headers['content-type'] ?? '');
   if (rows.length > config.INGEST_MAX_ROWS) {
     throw new HttpError(413, 'TOO_MANY_ROWS', `At most ${config.INGEST_MAX_ROWS} rows per batch`);
   }

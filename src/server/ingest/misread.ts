@@ -52,8 +52,6 @@ function judgeInterval(prev: Point, next: Point, meter: MeterInfo): Verdict {
   if (perHour === undefined) return { ok: true, how: next.value >= prev.value ? 'rise' : 'reset' };
   const hours = Math.max(1, (next.ms - prev.ms) / HOUR_MS);
   const bound = perHour * hours;
-  // Only a suspect's reason names the time (most intervals pass: no date is formatted for them).
-  const at = () => new Date(next.ms).toISOString();
   if (next.value >= prev.value) {
     const rise = next.value - prev.value;
     if (rise <= bound) return { ok: true, how: 'rise' };
@@ -62,7 +60,7 @@ function judgeInterval(prev: Point, next: Point, meter: MeterInfo): Verdict {
       ok: false,
       kind,
       bound,
-      reason: `meter ${meter.number} at ${at()} rises from ${prev.value} to ${next.value} in ${round2(hours)} h, above the plausible ${perHour} per hour for ${meter.quantity}`,
+      reason: `meter ${meter.number} at ${isoAt(next.ms)} rises from ${prev.value} to ${next.value} in ${round2(hours)} h, above the plausible ${perHour} per hour for ${meter.quantity}`,
     };
   }
   if (meter.rolloverDigits !== null) {
@@ -82,8 +80,16 @@ function judgeInterval(prev: Point, next: Point, meter: MeterInfo): Verdict {
     ok: false,
     kind,
     bound,
-    reason: `meter ${meter.number} at ${at()} drops from ${prev.value} to ${next.value}: a reset is taken only near zero (at most ${RESET_FRACTION * 100} % of the register${meter.resetOn ? `, or on its billing date ${meter.resetOn}` : ''}${meter.rolloverDigits ? `, or a rollover after ${meter.rolloverDigits} digits` : ''})`,
+    reason: `meter ${meter.number} at ${isoAt(next.ms)} drops from ${prev.value} to ${next.value}: a reset is taken only near zero (at most ${RESET_FRACTION * 100} % of the register${meter.resetOn ? `, or on its billing date ${meter.resetOn}` : ''}${meter.rolloverDigits ? `, or a rollover after ${meter.rolloverDigits} digits` : ''})`,
   };
+}
+
+/**
+ * The time a suspect's reason names. Formatted only for suspects (most intervals pass), and a module function,
+ * not a closure made for every interval: this runs once per reading on the thread that answers requests.
+ */
+function isoAt(ms: number): string {
+  return new Date(ms).toISOString();
 }
 
 function round2(n: number): number {
@@ -110,6 +116,7 @@ function walkChain(meter: MeterInfo, chain: ChainReading[]): Suspect[] {
   const accepted: ChainReading[] = [];
   const out: { reading: ChainReading & { row: ValidRow }; verdict: Extract<Verdict, { ok: false }> }[] = [];
   for (const r of chain) {
+    let taken = false;
     for (;;) {
       const top = accepted.at(-1);
       if (!top) break;
@@ -117,6 +124,7 @@ function walkChain(meter: MeterInfo, chain: ChainReading[]): Suspect[] {
       if (verdict.ok) break;
       if (r.row) {
         out.push({ reading: r as ChainReading & { row: ValidRow }, verdict });
+        taken = true;
         break;
       }
       if (top.row) {
@@ -127,7 +135,7 @@ function walkChain(meter: MeterInfo, chain: ChainReading[]): Suspect[] {
       }
       break; // Two stored readings: taken before these rules, left as they are.
     }
-    if (!out.some((o) => o.reading === r)) accepted.push(r);
+    if (!taken) accepted.push(r);
   }
   return out.map((o) => {
     const i = accepted.findIndex((a) => a.ms > o.reading.ms);

@@ -1,7 +1,11 @@
 /** Part "http" of the live-ingestion bench (tests/bench/ingest-live.ts). */
+
+import { writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { performance as perfHooks } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
@@ -21,6 +25,24 @@ import { APARTMENTS, HOUR, machine, median, p95 } from './common.ts';
 const GRAPH = `query G($graph: TenantGraphInput!) { tenantGraph(graph: $graph) { graphs { consumption { values } } } }`;
 
 /** Part "http": HTTP ingest against the bulk loader, tenantGraph under ingestion, freshness. */
+/**
+ * BENCH_CPU_PROFILE=<prefix>: a CPU profile of this thread (the server's) for each timed phase, written to
+ * <prefix>.alone.cpuprofile and <prefix>.during.cpuprofile, for Chrome's DevTools or a script.
+ */
+async function startProfile(phase: string): Promise<() => Promise<void>> {
+  const prefix = process.env.BENCH_CPU_PROFILE;
+  if (!prefix) return async () => {};
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(`${prefix}.${phase}.cpuprofile`, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
 export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string): Promise<void> {
   console.log(`\n== HTTP ingest (${engine}): 4 clients × 1,000-row batches, against the bulk loader ==`);
   console.log(`machine: ${machine()}`);
@@ -185,7 +207,11 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
     // Where the phase's CPU goes: this process (server, clients, and on PGlite its database thread) and, on
     // PostgreSQL, the database's backends.
     const cpu0 = { app: process.cpuUsage(), db: await backendCpuSeconds(database) };
+    const elu0 = perfHooks.eventLoopUtilization();
+    const stopProfile = await startProfile('alone');
     const alone = await ingestPhase(warmUp, hoursPerPhase);
+    await stopProfile();
+    const aloneElu = perfHooks.eventLoopUtilization(elu0).utilization;
     const appCpu = process.cpuUsage(cpu0.app);
     const dbCpu = (await backendCpuSeconds(database)) - cpu0.db;
     console.log(`bulk loader (same run): ${Math.round(bulkRate).toLocaleString('en')} readings/s`);
@@ -205,7 +231,11 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
     // Phase 2, the tenant's wait: the next 40 days while one tenant asks for a day at HOUR again and again.
     const duringAnswer = tenantAnswer();
     tenantThread.postMessage({ start: true });
+    const elu1 = perfHooks.eventLoopUtilization();
+    const stopDuringProfile = await startProfile('during');
     const underReads = await ingestPhase(warmUp + hoursPerPhase, hoursPerPhase);
+    await stopDuringProfile();
+    const duringElu = perfHooks.eventLoopUtilization(elu1).utilization;
     tenantThread.postMessage({ stop: true });
     const during = await duringAnswer;
     console.log(
@@ -213,6 +243,11 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
         `(${(p95(during) / p95(idle)).toFixed(1)}×, goal ≤ 2×; ${during.length} requests)`,
     );
     console.log(`${rateLine('HTTP meanwhile (one tenant asking all the time)', underReads)}`);
+    // How busy the server's event loop was: a tenant's request waits behind its work at each of its awaits.
+    console.log(
+      `server event loop busy: ${(100 * aloneElu).toFixed(0)} % while the clients send alone, ` +
+        `${(100 * duringElu).toFixed(0)} % while the tenant reads too`,
+    );
     const hoursToSend = warmUp + 2 * hoursPerPhase;
 
     // Freshness: one new hour of the tenant's heat register, then tenantGraph until it shows the hour.
