@@ -349,10 +349,12 @@ async function postSwap(db: Db, config: ServerConfig, req: IncomingMessage, send
 }
 
 /**
- * How many transactions of one API key's batches may run at once (groupCommit.ts): two on PostgreSQL, where they
- * run side by side; one on PGlite, one session.
+ * How many transactions of one API key's batches may run at once (groupCommit.ts). One on PGlite, one session.
+ * One on PostgreSQL too: with two, a key's batches took the bulk rate's 51–57 % against 49–63 % with one, but a
+ * tenant's tenantGraph p95 while they ran was 2.1–2.9× its idle p95 against 1.6–1.8× (4 interleaved runs each,
+ * docs/ingest-bench.md, session 10). Different keys' lanes still run side by side.
  */
-const LANE_TRANSACTIONS = { postgres: 2, pglite: 1 } as const;
+const LANE_TRANSACTIONS = { postgres: 1, pglite: 1 } as const;
 
 /** Handles a request under INGEST_PREFIX; answers 404 for unknown paths. */
 export function handleIngestRequest(
