@@ -5,6 +5,7 @@
  * tenancy's grace period (grace.ts) it gives its members nothing at all.
  */
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { LRUCache } from 'lru-cache';
 import { Temporal } from 'temporal-polyfill';
 import { TIME_ZONE } from '../../lib/periods.ts';
@@ -49,7 +50,7 @@ interface PropertyFigureSettings {
 }
 
 /** The settings columns, selected beside each access row (left joined: a property may have no row). */
-export const settingsColumns = {
+const settingsColumns = {
   hotWaterShare: propertyReportSettings.hotWaterShare,
   hcaKwhPerUnit: propertyReportSettings.hcaKwhPerUnit,
 };
@@ -193,6 +194,36 @@ export async function callerUnitsAndPoints(
   return { units: accessFromRows(tenancyRows), points: [...points.values()] };
 }
 
+/**
+ * A prepared statement over the caller's rows (placeholder `userId`): from the user's row through their tenancies
+ * still open to them (tenancyAccessOpen) to the apartments, properties and report settings, oldest tenancy first,
+ * with `extra` columns beside. Left joins, as accessQuery's inner ones but from the user's row, so a user without
+ * tenancies still gets their one row and the token is checked on it (callerTenancies.ts, callerUnitsAndPoints).
+ */
+export function prepareCallerRows<T extends SelectedFields>(db: Db, name: string, extra: T) {
+  return db
+    .select({
+      isActive: users.isActive,
+      tokensValidAfter: users.tokensValidAfter,
+      apartment: apartments,
+      property: properties,
+      tenant: tenancies.tenant,
+      start: tenancies.start,
+      end: tenancies.end,
+      settings: settingsColumns,
+      ...extra,
+    })
+    .from(users)
+    .leftJoin(tenancyMembers, eq(tenancyMembers.userId, users.id))
+    .leftJoin(tenancies, and(eq(tenancies.id, tenancyMembers.tenancyId), tenancyAccessOpen))
+    .leftJoin(apartments, eq(apartments.id, tenancies.apartmentId))
+    .leftJoin(properties, eq(properties.id, apartments.propertyId))
+    .leftJoin(propertyReportSettings, eq(propertyReportSettings.propertyId, properties.id))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .orderBy(asc(tenancies.start), asc(tenancies.id))
+    .prepare(name);
+}
+
 const unitsAndPointsQueries = new WeakMap<Db, ReturnType<typeof prepareUnitsAndPoints>>();
 function prepareUnitsAndPoints(db: Db) {
   const mp = measurementPoints;
@@ -208,28 +239,7 @@ function prepareUnitsAndPoints(db: Db) {
            WHERE ${mp.propertyId} = ${properties.id} AND ${mp.apartmentId} IS NULL
              AND ${mp.quantity} = ANY(${sql.placeholder('quantities')}::text[])
              AND ${properties.id} = ANY(${sql.placeholder('sourceIds')}::int[])) o)`;
-  // accessQuery's joins, from the user's row: a user without tenancies still gets their one row.
-  return db
-    .select({
-      isActive: users.isActive,
-      tokensValidAfter: users.tokensValidAfter,
-      apartment: apartments,
-      property: properties,
-      tenant: tenancies.tenant,
-      start: tenancies.start,
-      end: tenancies.end,
-      settings: settingsColumns,
-      points,
-    })
-    .from(users)
-    .leftJoin(tenancyMembers, eq(tenancyMembers.userId, users.id))
-    .leftJoin(tenancies, and(eq(tenancies.id, tenancyMembers.tenancyId), tenancyAccessOpen))
-    .leftJoin(apartments, eq(apartments.id, tenancies.apartmentId))
-    .leftJoin(properties, eq(properties.id, apartments.propertyId))
-    .leftJoin(propertyReportSettings, eq(propertyReportSettings.propertyId, properties.id))
-    .where(eq(users.id, sql.placeholder('userId')))
-    .orderBy(asc(tenancies.start), asc(tenancies.id))
-    .prepare('caller_units_and_points');
+  return prepareCallerRows(db, 'caller_units_and_points', { points });
 }
 
 /** The caller's access to each of these apartments; throws FORBIDDEN if any is not theirs. */

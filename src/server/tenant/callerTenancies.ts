@@ -4,21 +4,11 @@
  * accessQuery), and per property its settings kinds and CO₂ factors. `tenantUnits` and `tenancyDashboard` read
  * the caller through it instead of the three to five statements they ran before.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import {
-  apartments,
-  properties,
-  propertyCo2Factors,
-  propertyReportSettings,
-  propertySettings,
-  tenancies,
-  tenancyMembers,
-  users,
-} from '../db/schema.ts';
+import { properties, propertyCo2Factors, propertySettings, tenancies } from '../db/schema.ts';
 import { requireValidToken, type TokenClaim, type TokenUser } from '../graphql/context.ts';
-import { type AccessRow, accessFromRows, settingsColumns, type UnitAccess } from './access.ts';
-import { tenancyAccessOpen } from './grace.ts';
+import { type AccessRow, accessFromRows, prepareCallerRows, type UnitAccess } from './access.ts';
 
 /** A CO₂ factor period of a property, as property_co2_factors holds it. */
 export interface Co2FactorRow {
@@ -56,30 +46,7 @@ function prepare(db: Db) {
       'gramPerQuantityUnit', ${f.gramPerQuantityUnit}, 'validFrom', ${f.validFrom}, 'validTo', ${f.validTo})
       ORDER BY ${f.id})
     FROM ${f} WHERE ${f.propertyId} = ${properties.id})`;
-  // access.ts's accessQuery joins, from the user's row: a user without tenancies still gets their one row.
-  return db
-    .select({
-      isActive: users.isActive,
-      tokensValidAfter: users.tokensValidAfter,
-      tenancyId: tenancies.id,
-      apartment: apartments,
-      property: properties,
-      tenant: tenancies.tenant,
-      start: tenancies.start,
-      end: tenancies.end,
-      settings: settingsColumns,
-      kinds,
-      factors,
-    })
-    .from(users)
-    .leftJoin(tenancyMembers, eq(tenancyMembers.userId, users.id))
-    .leftJoin(tenancies, and(eq(tenancies.id, tenancyMembers.tenancyId), tenancyAccessOpen))
-    .leftJoin(apartments, eq(apartments.id, tenancies.apartmentId))
-    .leftJoin(properties, eq(properties.id, apartments.propertyId))
-    .leftJoin(propertyReportSettings, eq(propertyReportSettings.propertyId, properties.id))
-    .where(eq(users.id, sql.placeholder('userId')))
-    .orderBy(asc(tenancies.start), asc(tenancies.id))
-    .prepare('caller_tenancies');
+  return prepareCallerRows(db, 'caller_tenancies', { tenancyId: tenancies.id, kinds, factors });
 }
 
 const parsed = <T>(v: T | string | null): T | null => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
