@@ -179,10 +179,13 @@ test.describe
       expect(top!.y + top!.height).toBeLessThanOrEqual(bars!.y + 0.5);
       await graph.focus();
       const last = await graph.getAttribute('aria-valuetext');
-      expect(last).toMatch(/: .*\d/);
+      // Today's bucket, not over yet: in the first hour of a Copenhagen day it has no hour yet and reads "–" (CI
+      // run 20 ran then); the day before always has a value.
+      expect(last).toMatch(/: (.*\d.*|–)$/);
       await expect(graph.locator('.compact-graph-tip')).toHaveText(last ?? '');
       await page.keyboard.press('ArrowLeft');
       await expect(graph).not.toHaveAttribute('aria-valuetext', last ?? '');
+      expect(await graph.getAttribute('aria-valuetext')).toMatch(/: .*\d/);
       await page.keyboard.press('Home');
       await expect(graph).toHaveAttribute('aria-valuenow', '0');
     });
