@@ -151,6 +151,13 @@ const schema = z.object({
    * above the longest a synchronous request can last (Node's requestTimeout, 300 s).
    */
   INGEST_SYNC_STALE_SECONDS: z.coerce.number().int().min(1).default(300),
+  /**
+   * Ingestion API on PostgreSQL: how many transactions of one API key's batches may run at once (on batches of
+   * disjoint meters; docs/ingest.md, "Concurrent batches"). 1 by default: on the 2-core bench machine a second
+   * one made tenants wait more than it sped ingestion up (docs/ingest-bench.md, session 10). A database server
+   * with cores to spare may take more; measure. PGlite, one session, always runs one.
+   */
+  INGEST_LANE_TRANSACTIONS: z.coerce.number().int().min(1).max(8).default(1),
   /** Ingestion API: most rows in one batch; more: 413. */
   INGEST_MAX_ROWS: z.coerce.number().int().min(1).default(200_000),
   /** Ingestion API: requests per minute per API key; more: 429 with Retry-After. */

@@ -328,6 +328,31 @@ describe('POST /api/ingest/v1/readings', () => {
     ]);
   });
 
+  it('runs two transactions of one lane at once on disjoint meters when allowed; a batch of a busy meter waits', async () => {
+    await meter(mineId, mineApartment, 'H-P1');
+    await meter(mineId, mineApartment, 'H-P2');
+    const before = { ...groupCommitStats };
+    const options = { source: 'http:key:test', propertyIds: [mineId], parallel: 2 };
+    const row = (meterNumber: string, ts: string, value: string) => ({ line: 2, meterNumber, ts, value });
+    // The first starts at once; the second has another meter, so it starts beside it (with one transaction at a
+    // time it would wait, and go in together with the third: 2 transactions); the third has the first's meter
+    // and waits for it to end.
+    const [a, b, c] = await Promise.all([
+      ingestGrouped(db, 'lane-2', [row('H-P1', '2025-03-01T00:00:00Z', '10')], options),
+      ingestGrouped(db, 'lane-2', [row('H-P2', '2025-03-01T00:00:00Z', '20')], options),
+      ingestGrouped(db, 'lane-2', [row('H-P1', '2025-03-01T01:00:00Z', '11.5')], options),
+    ]);
+    expect(groupCommitStats.transactions - before.transactions).toBe(3);
+    for (const receipt of [a, b, c]) expect(receipt.results).toEqual([{ line: 2, status: 'accepted' }]);
+    const [hour] = await queryRows<{ value: string }>(
+      db,
+      sql`SELECT h.value::text AS value FROM hourly_consumption h
+            JOIN meters m ON m.measurement_point_id = h.measurement_point_id
+           WHERE m.number = 'H-P1' AND h.hour_start = '2025-03-01T00:00:00Z'`,
+    );
+    expect(hour?.value).toBe('1.5');
+  });
+
   it('waits for the batches it answered to come back, so clients that keep one batch in flight share transactions', async () => {
     await meter(mineId, mineApartment, 'H-L1');
     await meter(mineId, mineApartment, 'H-L2');

@@ -49,10 +49,10 @@ type LaneOptions = Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRow
   /** How long the lane waits for the batches it answered to come back (LINGER_MS; tests make it longer). */
   lingerMs?: number;
   /**
-   * How many of the lane's transactions may run at once, on batches of disjoint meters (1 by default). On
-   * PostgreSQL the HTTP door runs 2: batches of different points of one property wait for each other only for
-   * the property's rollups (beginBatch in derive.ts), so two transactions keep the two sides, the app and the
-   * database, busy at once. On PGlite, one session, a second transaction would only wait for the first.
+   * How many of the lane's transactions may run at once, on batches of disjoint meters (1 by default; the HTTP
+   * door passes INGEST_LANE_TRANSACTIONS on PostgreSQL, 1 on PGlite). Batches of different points of one property
+   * wait for each other only for the property's rollups (beginBatch in derive.ts). On PGlite, one session, a
+   * second transaction would only wait for the first.
    */
   parallel?: number;
 };

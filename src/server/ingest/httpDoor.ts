@@ -348,14 +348,6 @@ async function postSwap(db: Db, config: ServerConfig, req: IncomingMessage, send
   }
 }
 
-/**
- * How many transactions of one API key's batches may run at once (groupCommit.ts). One on PGlite, one session.
- * One on PostgreSQL too: with two, a key's batches took the bulk rate's 51–57 % against 49–63 % with one, but a
- * tenant's tenantGraph p95 while they ran was 2.1–2.9× its idle p95 against 1.6–1.8× (4 interleaved runs each,
- * docs/ingest-bench.md, session 10). Different keys' lanes still run side by side.
- */
-const LANE_TRANSACTIONS = { postgres: 1, pglite: 1 } as const;
-
 /** Handles a request under INGEST_PREFIX; answers 404 for unknown paths. */
 export function handleIngestRequest(
   db: Db,
@@ -379,7 +371,15 @@ export function handleIngestRequest(
   const batch = /^batches\/(\d{1,9})$/.exec(rest);
   let work: Promise<void>;
   if (rest === 'readings' && req.method === 'POST')
-    work = postReadings(db, config, req, url, send, LANE_TRANSACTIONS[engine]);
+    // One transaction per key on PGlite (one session); INGEST_LANE_TRANSACTIONS on PostgreSQL.
+    work = postReadings(
+      db,
+      config,
+      req,
+      url,
+      send,
+      engine === 'pglite' ? 1 : config.INGEST_LANE_TRANSACTIONS,
+    );
   else if (rest === 'swaps' && req.method === 'POST') work = postSwap(db, config, req, send);
   else if (batch && req.method === 'GET') work = getBatch(db, config, req, Number(batch[1]), send);
   else work = Promise.reject(new HttpError(404, 'NOT_FOUND', `No ${req.method} ${url.pathname}`));
