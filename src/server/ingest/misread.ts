@@ -60,7 +60,7 @@ function judgeInterval(prev: Point, next: Point, meter: MeterInfo): Verdict {
       ok: false,
       kind,
       bound,
-      reason: `meter ${meter.number} at ${isoAt(next.ms)} rises from ${prev.value} to ${next.value} in ${round2(hours)} h, above the plausible ${perHour} per hour for ${meter.quantity}`,
+      reason: `meter ${meter.number} at ${new Date(next.ms).toISOString()} rises from ${prev.value} to ${next.value} in ${round2(hours)} h, above the plausible ${perHour} per hour for ${meter.quantity}`,
     };
   }
   if (meter.rolloverDigits !== null) {
@@ -80,16 +80,8 @@ function judgeInterval(prev: Point, next: Point, meter: MeterInfo): Verdict {
     ok: false,
     kind,
     bound,
-    reason: `meter ${meter.number} at ${isoAt(next.ms)} drops from ${prev.value} to ${next.value}: a reset is taken only near zero (at most ${RESET_FRACTION * 100} % of the register${meter.resetOn ? `, or on its billing date ${meter.resetOn}` : ''}${meter.rolloverDigits ? `, or a rollover after ${meter.rolloverDigits} digits` : ''})`,
+    reason: `meter ${meter.number} at ${new Date(next.ms).toISOString()} drops from ${prev.value} to ${next.value}: a reset is taken only near zero (at most ${RESET_FRACTION * 100} % of the register${meter.resetOn ? `, or on its billing date ${meter.resetOn}` : ''}${meter.rolloverDigits ? `, or a rollover after ${meter.rolloverDigits} digits` : ''})`,
   };
-}
-
-/**
- * The time a suspect's reason names. Formatted only for suspects (most intervals pass), and a module function,
- * not a closure made for every interval: this runs once per reading on the thread that answers requests.
- */
-function isoAt(ms: number): string {
-  return new Date(ms).toISOString();
 }
 
 function round2(n: number): number {
