@@ -11,6 +11,8 @@ export const MANAGER = 'manager@demo.test';
 const lastStep = new Map<string, number>();
 /** Access tokens from operatorToken and readyOrgAdmin, by operator, with when they were issued. */
 const tokens = new Map<string, { token: string; at: number }>();
+/** How long a token is used again: access tokens last 5 minutes (ACCESS_TOKEN_TTL). */
+const TOKEN_REUSE_MS = 4 * 60_000;
 
 /**
  * A TOTP code for the key that the backend has not taken yet. The backend takes each time step's code once per
@@ -21,12 +23,9 @@ const tokens = new Map<string, { token: string; at: number }>();
  */
 export async function freshTotp(email: string, secret = DEMO_TOTP_SECRET): Promise<string> {
   const totp = new TOTP({ secret: Secret.fromBase32(secret) });
-  const last = lastStep.get(email) ?? Number.NEGATIVE_INFINITY;
   for (;;) {
-    const current = totp.counter();
-    const earliest = totp.remaining() > 5_000 ? current - 1 : current;
-    const step = Math.max(earliest, last + 1);
-    if (step <= current + 1) {
+    const step = readyStep(totp, email);
+    if (step !== null) {
       lastStep.set(email, step);
       return totp.generate({ timestamp: step * totp.period * 1000 });
     }
@@ -34,10 +33,43 @@ export async function freshTotp(email: string, secret = DEMO_TOTP_SECRET): Promi
   }
 }
 
+/** The step whose code freshTotp would send now for this operator, or null when it must wait for the next. */
+function readyStep(totp: TOTP, email: string): number | null {
+  const current = totp.counter();
+  const earliest = totp.remaining() > 5_000 ? current - 1 : current;
+  const step = Math.max(earliest, (lastStep.get(email) ?? Number.NEGATIVE_INFINITY) + 1);
+  return step <= current + 1 ? step : null;
+}
+
 /** Whether freshTotp would answer at once for this operator (no wait for the next time step). */
 function codeReady(email: string, secret = DEMO_TOTP_SECRET): boolean {
-  const totp = new TOTP({ secret: Secret.fromBase32(secret) });
-  return (lastStep.get(email) ?? Number.NEGATIVE_INFINITY) + 1 <= totp.counter() + 1;
+  return readyStep(new TOTP({ secret: Secret.fromBase32(secret) }), email) !== null;
+}
+
+/**
+ * Logs in through the backend's API (password, then the second factor) and keeps the token in `tokens`. The
+ * secret is the operator's, or, at a first login, the one the backend has just made (the setup).
+ */
+async function apiLogin(
+  request: APIRequestContext,
+  email: string,
+  password: string,
+  secret?: string,
+): Promise<{ token: string; secret: string }> {
+  const { operatorLogin } = await adminApi<{ operatorLogin: { challenge: string; secret: string | null } }>(
+    request,
+    'mutation($e: String!, $p: String!) { operatorLogin(email: $e, password: $p) { challenge secret } }',
+    { e: email, p: password },
+  );
+  const key = secret ?? operatorLogin.secret!;
+  const at = Date.now();
+  const { operatorSecondFactor } = await adminApi<{ operatorSecondFactor: { token: string } }>(
+    request,
+    'mutation($c: String!, $code: String!) { operatorSecondFactor(challenge: $c, code: $code) { token } }',
+    { c: operatorLogin.challenge, code: await freshTotp(email, key) },
+  );
+  tokens.set(email, { token: operatorSecondFactor.token, at });
+  return { token: operatorSecondFactor.token, secret: key };
 }
 
 /** An organisation admin made for this run: the password and second factor it was set up with. */
@@ -59,7 +91,7 @@ async function readyOrgAdmin(request: APIRequestContext): Promise<OrgAdmin> {
   const ready = extraAdmins.find((a) => codeReady(a.email, a.secret));
   if (ready) return ready;
   // Any organisation admin's token of the last 4 minutes makes the new one; else the demo admin's (which may wait).
-  const fresh = [...tokens.values()].find((t) => Date.now() - t.at < 4 * 60_000);
+  const fresh = [...tokens.values()].find((t) => Date.now() - t.at < TOKEN_REUSE_MS);
   const token = fresh?.token ?? (await operatorToken(request));
   const email = `e2e-admin-${extraAdmins.length + 1}-${Date.now()}@operators.test`;
   const { createOperator } = await adminApi<{ createOperator: { initialPassword: string } }>(
@@ -69,19 +101,8 @@ async function readyOrgAdmin(request: APIRequestContext): Promise<OrgAdmin> {
     token,
   );
   const password = createOperator.initialPassword;
-  const { operatorLogin } = await adminApi<{ operatorLogin: { challenge: string; secret: string } }>(
-    request,
-    'mutation($e: String!, $p: String!) { operatorLogin(email: $e, password: $p) { challenge secret } }',
-    { e: email, p: password },
-  );
-  const at = Date.now();
-  const { operatorSecondFactor } = await adminApi<{ operatorSecondFactor: { token: string } }>(
-    request,
-    'mutation($c: String!, $code: String!) { operatorSecondFactor(challenge: $c, code: $code) { token } }',
-    { c: operatorLogin.challenge, code: await freshTotp(email, operatorLogin.secret) },
-  );
-  tokens.set(email, { token: operatorSecondFactor.token, at });
-  const admin = { email, password, secret: operatorLogin.secret };
+  const { secret } = await apiLogin(request, email, password);
+  const admin = { email, password, secret };
   extraAdmins.push(admin);
   return admin;
 }
@@ -159,20 +180,8 @@ export async function adminApi<T>(
  */
 export async function operatorToken(request: APIRequestContext, email = ORG_ADMIN): Promise<string> {
   const cached = tokens.get(email);
-  if (cached && Date.now() - cached.at < 4 * 60_000) return cached.token;
-  const at = Date.now();
-  const { operatorLogin } = await adminApi<{ operatorLogin: { challenge: string } }>(
-    request,
-    'mutation($e: String!, $p: String!) { operatorLogin(email: $e, password: $p) { challenge } }',
-    { e: email, p: PASSWORD },
-  );
-  const { operatorSecondFactor } = await adminApi<{ operatorSecondFactor: { token: string } }>(
-    request,
-    'mutation($c: String!, $code: String!) { operatorSecondFactor(challenge: $c, code: $code) { token } }',
-    { c: operatorLogin.challenge, code: await freshTotp(email) },
-  );
-  tokens.set(email, { token: operatorSecondFactor.token, at });
-  return operatorSecondFactor.token;
+  if (cached && Date.now() - cached.at < TOKEN_REUSE_MS) return cached.token;
+  return (await apiLogin(request, email, PASSWORD, DEMO_TOTP_SECRET)).token;
 }
 
 /**
