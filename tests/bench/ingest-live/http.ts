@@ -1,5 +1,4 @@
 /** Part "http" of the live-ingestion bench (tests/bench/ingest-live.ts). */
-
 import { writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { Session } from 'node:inspector/promises';
@@ -24,25 +23,34 @@ import { APARTMENTS, HOUR, machine, median, p95 } from './common.ts';
 
 const GRAPH = `query G($graph: TenantGraphInput!) { tenantGraph(graph: $graph) { graphs { consumption { values } } } }`;
 
-/** Part "http": HTTP ingest against the bulk loader, tenantGraph under ingestion, freshness. */
 /**
- * BENCH_CPU_PROFILE=<prefix>: a CPU profile of this thread (the server's) for each timed phase, written to
- * <prefix>.alone.cpuprofile and <prefix>.during.cpuprofile, for Chrome's DevTools or a script.
+ * Watches the server's thread through a timed phase: its event loop's utilisation, and with
+ * BENCH_CPU_PROFILE=<prefix> a CPU profile written to <prefix>.<phase>.cpuprofile (for Chrome's DevTools or a
+ * script). `stop` answers the utilisation.
  */
-async function startProfile(phase: string): Promise<() => Promise<void>> {
+async function watchPhase(phase: string): Promise<{ stop(): Promise<number> }> {
   const prefix = process.env.BENCH_CPU_PROFILE;
-  if (!prefix) return async () => {};
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return async () => {
-    const { profile } = await session.post('Profiler.stop');
-    writeFileSync(`${prefix}.${phase}.cpuprofile`, JSON.stringify(profile));
-    session.disconnect();
+  const session = prefix ? new Session() : null;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
+  const elu = perfHooks.eventLoopUtilization();
+  return {
+    async stop() {
+      const utilization = perfHooks.eventLoopUtilization(elu).utilization;
+      if (session) {
+        const { profile } = await session.post('Profiler.stop');
+        writeFileSync(`${prefix}.${phase}.cpuprofile`, JSON.stringify(profile));
+        session.disconnect();
+      }
+      return utilization;
+    },
   };
 }
 
+/** Part "http": HTTP ingest against the bulk loader, tenantGraph under ingestion, freshness. */
 export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string): Promise<void> {
   console.log(`\n== HTTP ingest (${engine}): 4 clients × 1,000-row batches, against the bulk loader ==`);
   console.log(`machine: ${machine()}`);
@@ -207,11 +215,9 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
     // Where the phase's CPU goes: this process (server, clients, and on PGlite its database thread) and, on
     // PostgreSQL, the database's backends.
     const cpu0 = { app: process.cpuUsage(), db: await backendCpuSeconds(database) };
-    const elu0 = perfHooks.eventLoopUtilization();
-    const stopProfile = await startProfile('alone');
+    const aloneWatch = await watchPhase('alone');
     const alone = await ingestPhase(warmUp, hoursPerPhase);
-    await stopProfile();
-    const aloneElu = perfHooks.eventLoopUtilization(elu0).utilization;
+    const aloneElu = await aloneWatch.stop();
     const appCpu = process.cpuUsage(cpu0.app);
     const dbCpu = (await backendCpuSeconds(database)) - cpu0.db;
     console.log(`bulk loader (same run): ${Math.round(bulkRate).toLocaleString('en')} readings/s`);
@@ -231,11 +237,9 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
     // Phase 2, the tenant's wait: the next 40 days while one tenant asks for a day at HOUR again and again.
     const duringAnswer = tenantAnswer();
     tenantThread.postMessage({ start: true });
-    const elu1 = perfHooks.eventLoopUtilization();
-    const stopDuringProfile = await startProfile('during');
+    const duringWatch = await watchPhase('during');
     const underReads = await ingestPhase(warmUp + hoursPerPhase, hoursPerPhase);
-    await stopDuringProfile();
-    const duringElu = perfHooks.eventLoopUtilization(elu1).utilization;
+    const duringElu = await duringWatch.stop();
     tenantThread.postMessage({ stop: true });
     const during = await duringAnswer;
     console.log(
