@@ -23,6 +23,7 @@ import { BACKUP_HELP, BackupError, runBackupCommand } from './backup/cli.ts';
 import { DataDirBusyError, dataDirOwner } from './db/dataDirLock.ts';
 import { SchemaBehindError } from './db/schemaVersion.ts';
 import { catchUpDemo } from './demo/catchUp.ts';
+import { seedDemoDataIssues } from './demo/dataIssues.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from './demo/logins.ts';
 import { progressPrinter } from './demo/progress.ts';
 import { seedDemo } from './demo/seed.ts';
@@ -231,6 +232,7 @@ async function run(args: string[]): Promise<void> {
           apartments,
           onProgress: progressPrinter('seed'),
         });
+        await seedDemoDataIssues(database.db, new Date());
         await afterDemoSeed(database.db, new Date());
         console.log(
           `Seeded ${days} days × ${apartments} apartments in ${((performance.now() - started) / 1000).toFixed(1)} s.`,

@@ -15,6 +15,7 @@ import { advertiseOrigin } from './db/dataDirLock.ts';
 import { addDemoAlarms } from './demo/alarms.ts';
 import { backfillDemo } from './demo/backfill.ts';
 import { catchUpDemo } from './demo/catchUp.ts';
+import { seedDemoDataIssues } from './demo/dataIssues.ts';
 import { DEMO_ACTIVATION_CODE, DEMO_PASSWORD, DEMO_USERS } from './demo/logins.ts';
 import { demoCodeUnused, demoDataDecision } from './demo/policy.ts';
 import { progressPrinter } from './demo/progress.ts';
@@ -167,6 +168,8 @@ async function main(): Promise<void> {
           onProgress: progressPrinter('seed'),
         }),
       );
+      // A few misreads in the data-quality queue, for the operator console (demo/dataIssues.ts).
+      await phase('demo data issues', () => seedDemoDataIssues(database.db, new Date()));
     }
     const caughtUp = await phase('catch-up', () =>
       catchUpDemo(database.db, { now: new Date(), onProgress: progressPrinter('catch-up') }),

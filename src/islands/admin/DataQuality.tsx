@@ -10,7 +10,9 @@ import {
   type DataQualityQueueQuery,
   RejectDataIssueDocument,
 } from '../../client/gql/admin.ts';
+import { formatNumber, unitSymbol } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
+import { isQuantityId } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { ErrorAlert, when } from './opsShared.tsx';
@@ -102,6 +104,90 @@ function Queue({ lang }: { lang: Language }) {
   );
 }
 
+/** A stored reading the evidence names: a suspect reading's neighbours, a silent or stuck meter's last one. */
+interface Neighbour {
+  ts: string;
+  value: string;
+}
+
+/** The evidence data_issues keeps (src/server/ingest/misread.ts, meterHealth.ts); each field as it may be. */
+interface Evidence {
+  quantity?: string;
+  bound?: number;
+  before?: Neighbour | null;
+  after?: Neighbour | null;
+  silentHours?: number;
+  stuckDays?: number;
+  since?: Neighbour | null;
+  last?: Neighbour | null;
+}
+
+const isNeighbour = (x: unknown): x is Neighbour =>
+  typeof x === 'object' &&
+  x !== null &&
+  typeof (x as Neighbour).ts === 'string' &&
+  typeof (x as Neighbour).value === 'string';
+
+/** A register's value as the language writes numbers, to its three decimals at most. */
+function shownValue(value: string, lang: Language): string {
+  return formatNumber(Number(value), lang, { maximumFractionDigits: 3 });
+}
+
+/**
+ * Why the issue was raised, in the operator's language, from its evidence: the reading before and after a
+ * suspect one, the plausible rise, a silent or stuck meter's last reading. The server's English reason is shown
+ * when the evidence lacks what a sentence needs (an issue raised before the evidence had these fields).
+ */
+function Why({ issue: i, lang }: { issue: Issue; lang: Language }) {
+  const { t } = useTranslation('admin-ops');
+  const e = (typeof i.evidence === 'object' && i.evidence !== null ? i.evidence : {}) as Evidence;
+  const unit = (value: number) => (isQuantityId(e.quantity) ? ` ${unitSymbol(e.quantity, value, lang)}` : '');
+  const amount = (value: string) => `${shownValue(value, lang)}${unit(Number(value))}`;
+  const sentences: string[] = [];
+  if (
+    (i.kind === 'DROP' || i.kind === 'DIGIT_SHIFT' || i.kind === 'JUMP') &&
+    isNeighbour(e.before) &&
+    i.readingValue
+  ) {
+    const values = {
+      before: amount(e.before.value),
+      beforeWhen: when(e.before.ts, lang),
+      value: amount(i.readingValue),
+    };
+    if (i.kind === 'DROP') sentences.push(t('quality.why.drop', values));
+    else if (i.kind === 'DIGIT_SHIFT') sentences.push(t('quality.why.digit_shift', values));
+    else if (typeof e.bound === 'number') {
+      sentences.push(
+        t('quality.why.jump', { ...values, bound: `${formatNumber(e.bound, lang)}${unit(e.bound)}` }),
+      );
+    }
+    if (sentences.length > 0 && isNeighbour(e.after)) {
+      sentences.push(
+        t('quality.why.next', { after: amount(e.after.value), afterWhen: when(e.after.ts, lang) }),
+      );
+    }
+  } else if (i.kind === 'SILENT' && typeof e.silentHours === 'number') {
+    sentences.push(
+      isNeighbour(e.last)
+        ? t('quality.why.silent', {
+            hours: e.silentHours,
+            last: amount(e.last.value),
+            lastWhen: when(e.last.ts, lang),
+          })
+        : t('quality.why.silent_never', { hours: e.silentHours }),
+    );
+  } else if (i.kind === 'STUCK' && typeof e.stuckDays === 'number' && isNeighbour(e.since)) {
+    sentences.push(
+      t('quality.why.stuck', {
+        value: amount(e.since.value),
+        sinceWhen: when(e.since.ts, lang),
+        days: e.stuckDays,
+      }),
+    );
+  }
+  return <>{sentences.length > 0 ? sentences.join(' ') : i.reason}</>;
+}
+
 function IssueRow({ issue: i, lang }: { issue: Issue; lang: Language }) {
   const { t } = useTranslation('admin-ops');
   const client = useQueryClient();
@@ -121,11 +207,15 @@ function IssueRow({ issue: i, lang }: { issue: Issue; lang: Language }) {
   const error = accept.error?.message ?? reject.error?.message;
   return (
     <tr data-testid={`issue-${i.meterNumber}`}>
-      <th scope="row">{i.meterNumber}</th>
+      <th scope="row" className="admin-nowrap">
+        {i.meterNumber}
+      </th>
       <td>{t(`quality.kinds.${i.kind}`)}</td>
       <td>{when(i.readingTs, lang)}</td>
-      <td className="num">{i.readingValue ?? '—'}</td>
-      <td>{i.reason}</td>
+      <td className="num">{i.readingValue === null ? '—' : shownValue(i.readingValue, lang)}</td>
+      <td className="admin-why">
+        <Why issue={i} lang={lang} />
+      </td>
       <td>
         {decided ? (
           <span role="status">

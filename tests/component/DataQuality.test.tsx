@@ -1,0 +1,99 @@
+/**
+ * The console's data-quality island (src/islands/admin/DataQuality.tsx): why each issue was raised, in the
+ * operator's language, from the issue's evidence (the readings around a suspect one, the plausible rise, a silent
+ * or stuck meter's last reading); the server's English reason when the evidence lacks what a sentence needs.
+ */
+import { render, screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { DataQualityQueueDocument } from '../../src/client/gql/admin.ts';
+import { queryClient } from '../../src/client/queryClient.ts';
+import { answers, resetBackend } from './adminBackend.ts';
+
+vi.mock('../../src/client/admin/session.ts', () => import('./adminBackend.ts'));
+vi.mock('../../src/islands/admin/useOperator.ts', () => import('./adminBackend.ts'));
+
+const { default: DataQuality } = await import('../../src/islands/admin/DataQuality.tsx');
+
+const issue = (id: string, over: Record<string, unknown>) => ({
+  id,
+  status: 'OPEN',
+  propertyId: '7',
+  meterNumber: `M-${id}`,
+  readingTs: '2026-11-26T21:30:00.000Z',
+  readingValue: '5253.528',
+  reason: `the server's reason ${id}`,
+  evidence: {},
+  resolution: null,
+  resolvedBy: null,
+  ...over,
+});
+
+const ISSUES = [
+  issue('1', {
+    kind: 'DIGIT_SHIFT',
+    evidence: {
+      quantity: 'heat-energy',
+      bound: 1000,
+      before: { ts: '2026-11-26T21:00:00.000Z', value: '52535.281' },
+      after: { ts: '2026-11-26T22:00:00.000Z', value: '52537.506' },
+    },
+  }),
+  issue('2', {
+    kind: 'JUMP',
+    readingValue: '12824.852',
+    evidence: {
+      quantity: 'electricity-energy',
+      bound: 1000,
+      before: { ts: '2026-11-27T20:00:00.000Z', value: '7824.852' },
+    },
+  }),
+  issue('3', {
+    kind: 'SILENT',
+    readingValue: null,
+    evidence: { silentHours: 48, last: { ts: '2026-11-25T10:00:00.000Z', value: '17.5' } },
+  }),
+  issue('4', {
+    kind: 'STUCK',
+    readingValue: null,
+    evidence: {
+      quantity: 'cold-water-volume',
+      stuckDays: 14,
+      since: { ts: '2026-11-01T10:00:00.000Z', value: '304.56' },
+    },
+  }),
+  // An issue whose evidence lacks the reading before: the server's reason.
+  issue('5', { kind: 'DROP', evidence: { reason: 'x' } }),
+];
+
+beforeEach(() => {
+  queryClient.clear();
+  resetBackend();
+  answers.set(DataQualityQueueDocument, () => ({
+    dataQualityQueue: { issues: ISSUES, unknownRadioIds: [] },
+  }));
+});
+
+const why = async (meter: string) => {
+  const row = await screen.findByTestId(`issue-${meter}`);
+  return within(row).getAllByRole('cell')[3]!.textContent;
+};
+
+describe('the data-quality island', () => {
+  it('says why in English, with the readings around, their units and times in Copenhagen', async () => {
+    render(<DataQuality lang="en" />);
+    expect(await why('M-1')).toBe(
+      'From 52,535.281 kWh (26 Nov 2026, 22:00) to 5,253.528 kWh: about 10, 100 or 1,000 times off, as when a ' +
+        'digit or the decimal point is misread. Next reading: 52,537.506 kWh (26 Nov 2026, 23:00).',
+    );
+    expect(await why('M-2')).toBe(
+      'Rises from 7,824.852 kWh (27 Nov 2026, 21:00) to 12,824.852 kWh: more than the plausible 1,000 kWh in that time.',
+    );
+    expect(await why('M-3')).toBe(
+      'No reading for 48 hours or more. Last reading: 17.5 (25 Nov 2026, 11:00).',
+    );
+    expect(await why('M-4')).toBe('Unchanged at 304.56 m³ since 1 Nov 2026, 11:00: 14 days or more.');
+    expect(await why('M-5')).toBe("the server's reason 5");
+    // The reading itself as numbers are written in the language.
+    expect(within(await screen.findByTestId('issue-M-2')).getByText('12,824.852')).toBeTruthy();
+  });
+});
