@@ -95,6 +95,7 @@ describe(`demo statements of a short demo (${testEngine})`, () => {
         .toPlainDate();
       expect(createdOn.toString()).toBe('2026-11-21');
       expect(s.objectionDeadline).toBe(createdOn.add({ weeks: 6 }).toString());
+      expect(s.source).toBe('demo');
     }
   }, 120_000);
 
@@ -108,7 +109,9 @@ describe(`demo statements of a short demo (${testEngine})`, () => {
         tenancyId: tenancy!.id,
         periodStart: '2026-11-02',
         periodEnd: '2026-11-15',
-        createdAt: new Date('2026-11-20T12:34:56Z'),
+        source: 'import',
+        // 10:00 sharp in Copenhagen, as the demo stamps its own: what tells them apart is their source.
+        createdAt: new Date('2026-11-20T09:00:00Z'),
       })
       .returning({ id: allocationStatements.id });
     await catchUpDemo(database.db, { now: new Date('2026-11-23T10:00:00Z') });

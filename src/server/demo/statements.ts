@@ -211,13 +211,13 @@ export async function seedDemoStatements(db: Db, now: Date): Promise<number> {
   if (demoTenancies.length === 0) return 0;
   const kept = periods.map((p) => `${p.start}/${p.end}`);
   // The demo's statements of a period it no longer makes: a heating year (or its later part) without its
-  // measured period, or a short demo's months. The demo's own are the ones made at 10:00 sharp on their issue
-  // day (below); a statement an operator imported is left alone.
+  // measured period, or a short demo's months. Only the demo's own (source 'demo'); a statement an operator
+  // imported is left alone.
   const lastYearEnd = years.at(-1)!.end;
   await db.delete(allocationStatements).where(
     and(
       inArray(allocationStatements.tenancyId, demoTenancies),
-      sql`to_char(${allocationStatements.createdAt} AT TIME ZONE ${TIME_ZONE}, 'HH24:MI:SS.US') = '10:00:00.000000'`,
+      eq(allocationStatements.source, 'demo'),
       sql`(${allocationStatements.periodStart}::text || '/' || ${allocationStatements.periodEnd}::text) <> ALL(${`{${kept.join(',')}}`}::text[])`,
       sql`(${allocationStatements.periodEnd} > ${lastYearEnd}::date
            OR ${allocationStatements.periodEnd} = ANY(${`{${years.map((y) => y.end).join(',')}}`}::date[]))`,
@@ -274,6 +274,7 @@ export async function seedDemoStatements(db: Db, now: Date): Promise<number> {
           .values({
             tenancyId: idOf.get(s.tenancy)!,
             ...statementRow(s),
+            source: 'demo',
             createdAt: new Date(
               Temporal.PlainDate.from(issuedOn).toZonedDateTime({ timeZone: TIME_ZONE, plainTime: '10:00' })
                 .epochMilliseconds,

@@ -45,11 +45,14 @@ export const allocationStatements = pgTable(
     objectionDeadline: date('objection_deadline', { mode: 'string' }).notNull(),
     /** Expense lines, area and consumption bases, degree days (src/server/statements/model.ts). */
     details: jsonb('details').notNull(),
+    /** `import`: an operator's file (CLI or console); `demo`: the demo's own, which it refreshes (demo/statements.ts). */
+    source: text('source').notNull().default('import'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('allocation_statements_period_uq').on(t.tenancyId, t.periodStart, t.periodEnd),
     check('allocation_statements_period_order', sql`${t.periodStart} <= ${t.periodEnd}`),
+    check('allocation_statements_source', sql`${t.source} IN ('import', 'demo')`),
   ],
 );
 
