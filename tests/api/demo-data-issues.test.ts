@@ -1,14 +1,21 @@
 /**
  * The demo's data-quality queue (src/server/demo/dataIssues.ts): a first start sends three misreads through the
  * ingestion path, which quarantines each with its evidence and leaves the hour it sat in unknown; the demo
- * logins' apartments (1–3) get none.
+ * logins' apartments (1–3) get none. And the demo's history has a silent and a stuck meter (model.ts), which the
+ * worker's meter check files.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/client.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
+import { catchUpDemo } from '../../src/server/demo/catchUp.ts';
 import { DEMO_ISSUE_SOURCE, seedDemoDataIssues } from '../../src/server/demo/dataIssues.ts';
 import { seedDemo } from '../../src/server/demo/seed.ts';
+import {
+  checkMeterHealth,
+  DEFAULT_SILENT_HOURS,
+  DEFAULT_STUCK_DAYS,
+} from '../../src/server/ingest/meterHealth.ts';
 import { freshDatabase } from './helpers/db.ts';
 
 const now = new Date('2026-03-28T10:20:00Z');
@@ -81,6 +88,44 @@ describe('the demo data issues', () => {
           WHERE m.number ~ '-1001-00[123]'`,
     );
     expect(own!.n).toBe(0);
+  });
+
+  it("has a silent meter and a stuck one in flats 7 and 8, which the worker's meter check files, after a catch-up too", async () => {
+    const database = await freshDatabase();
+    databases.push(database);
+    const { db } = database;
+    await seedDemo(db, { now, days: 14, apartments: 8 });
+    const health = { silentHours: DEFAULT_SILENT_HOURS, stuckDays: DEFAULT_STUCK_DAYS };
+    expect(await checkMeterHealth(db, now, health)).toEqual({ silent: 1, stuck: 1, closed: 0 });
+    const findings = async () =>
+      queryRows<{ kind: string; number: string; last: string }>(
+        db,
+        sql`SELECT i.kind, m.number, i.evidence->'last'->>'ts' AS last
+            FROM data_issues i JOIN meters m ON m.id = i.meter_id ORDER BY i.kind`,
+      );
+    expect(await findings()).toEqual([
+      // Its last reading 60 hours before the history's newest hour (10:00 UTC).
+      { kind: 'silent', number: 'HW-1001-007', last: '2026-03-25T22:00:00.000Z' },
+      { kind: 'stuck', number: 'CW-1001-008', last: '2026-03-28T10:00:00.000Z' },
+    ]);
+    // The stuck register sends its value every hour; its flat's cold water is 0 since it stuck.
+    const [stuck] = await queryRows<{ n: number; moved: number }>(
+      db,
+      sql`SELECT count(*)::int AS n, count(*) FILTER (WHERE h.value <> 0)::int AS moved
+          FROM hourly_consumption h JOIN meters m ON m.measurement_point_id = h.measurement_point_id
+          WHERE m.number = 'CW-1001-008' AND h.hour_start >= '2026-03-19T10:00:00Z'`,
+    );
+    expect(stuck).toEqual({ n: 9 * 24, moved: 0 });
+    // A later start catches the demo up: the silent meter stays silent, the stuck one stuck; no second finding.
+    const later = new Date(now.getTime() + 5 * HOUR);
+    await catchUpDemo(db, { now: later });
+    expect(await checkMeterHealth(db, later, health)).toEqual({ silent: 0, stuck: 0, closed: 0 });
+    const [newest] = await queryRows<{ last: string }>(
+      db,
+      sql`SELECT max(r.ts)::text AS last FROM register_readings r JOIN meters m ON m.id = r.meter_id
+          WHERE m.number = 'HW-1001-007'`,
+    );
+    expect(new Date(newest!.last).toISOString()).toBe('2026-03-25T22:00:00.000Z');
   });
 
   it('leaves out a misread whose apartment the demo does not have', async () => {

@@ -75,6 +75,7 @@ describe('the meter check', () => {
     const quiet = (await listIssues(db)).find((i) => i.meterNumber === 'EL-QUIET')!;
     expect(quiet).toMatchObject({ source: 'worker', readingTs: NOW.toISOString(), readingValue: null });
     expect(quiet.evidence).toMatchObject({
+      quantity: 'electricity-energy',
       silentHours: 48,
       last: { ts: '2025-06-08T06:00:00.000Z', value: '129' },
     });

@@ -50,7 +50,11 @@ const ISSUES = [
   issue('3', {
     kind: 'SILENT',
     readingValue: null,
-    evidence: { silentHours: 48, last: { ts: '2026-11-25T10:00:00.000Z', value: '17.5' } },
+    evidence: {
+      quantity: 'hot-water-volume',
+      silentHours: 48,
+      last: { ts: '2026-11-25T10:00:00.000Z', value: '17.5' },
+    },
   }),
   issue('4', {
     kind: 'STUCK',
@@ -89,7 +93,7 @@ describe('the data-quality island', () => {
       'Rises from 7,824.852 kWh (27 Nov 2026, 21:00) to 12,824.852 kWh: more than the plausible 1,000 kWh in that time.',
     );
     expect(await why('M-3')).toBe(
-      'No reading for 48 hours or more. Last reading: 17.5 (25 Nov 2026, 11:00).',
+      'No reading for 48 hours or more. Last reading: 17.5 m³ (25 Nov 2026, 11:00).',
     );
     expect(await why('M-4')).toBe('Unchanged at 304.56 m³ since 1 Nov 2026, 11:00: 14 days or more.');
     expect(await why('M-5')).toBe("the server's reason 5");

@@ -7,7 +7,9 @@
  * - an electricity register that rises 5,000 kWh in half an hour ("jump").
  * Each lies half-way between two of the meter's hourly readings, so the hour it sat in turns unknown until the
  * operator decides, as for a real misread (docs/ingest.md, "Suspect readings"). They are in apartments 4–6,
- * whose tenancies have no demo login, so the demo tenants' own figures stay whole.
+ * whose tenancies have no demo login, so the demo tenants' own figures stay whole. The queue's other kinds, a
+ * silent and a stuck meter, are in the demo's history itself (model.ts, apartments 7 and 8), for the worker's
+ * meter check to find.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';

@@ -53,6 +53,8 @@ export interface StreamPlan {
    * keeps counting), so the hours between the readings on either side are estimated.
    */
   gap?: { fromMs: number; toMs: number };
+  /** A stuck register, if any: from this hour on it keeps sending the value it had (the flat's use is not counted). */
+  stuckFromMs?: number;
   /** Per-room share of the apartment's heat (allocators) or temperature offset (sensors). */
   roomFactor: number;
 }
@@ -260,6 +262,16 @@ export function buildPlan(opts: {
   }
   const reset = streams.find((s) => s.apartment === 3 && s.kind === 'electricity');
   if (reset) reset.resetMs = atFraction(0.6);
+  // Two faults for the operator's data-quality queue, which the worker's meter check files (ingest/meterHealth.ts;
+  // demo/dataIssues.ts has the misreads): apartment 7's hot-water meter went silent 60 hours before the history
+  // ends (its radio sends nothing more), and apartment 8's cold-water register stopped moving 9 days before (it
+  // still sends, the same value). Neither flat has a demo login.
+  const silent = streams.find((s) => s.apartment === 7 && s.kind === 'hot-water');
+  if (silent && span >= 4 * 24 * HOUR_MS) {
+    silent.gap = { fromMs: opts.endMs - 60 * HOUR_MS, toMs: Number.POSITIVE_INFINITY };
+  }
+  const stuck = streams.find((s) => s.apartment === 8 && s.kind === 'cold-water');
+  if (stuck && span >= 12 * 24 * HOUR_MS) stuck.stuckFromMs = opts.endMs - 9 * 24 * HOUR_MS;
   return { seed, startMs: opts.startMs, apartments, streams };
 }
 

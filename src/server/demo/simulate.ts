@@ -54,7 +54,7 @@ export function simulate(
       const st = state[j]!;
       if (ms === plan.startMs) st.value = s.initial;
       else if (ms === s.resetMs) st.value = v;
-      else st.value += v;
+      else if (s.stuckFromMs === undefined || ms < s.stuckFromMs) st.value += v;
       const lost = s.gap !== undefined && ms > s.gap.fromMs && ms < s.gap.toMs;
       if (!lost)
         rows?.push({

@@ -60,7 +60,7 @@ export async function checkMeterHealth(
           WHERE m.removed_at IS NULL AND m.installed_at <= ${silentBefore}::timestamptz
         ),
         silent AS (
-          SELECT meter_id, property_id, last_ts, last_value FROM cur
+          SELECT meter_id, property_id, quantity, last_ts, last_value FROM cur
           WHERE coalesce(last_ts, installed_at) < ${silentBefore}::timestamptz
         ),
         stuck AS (
@@ -81,6 +81,7 @@ export async function checkMeterHealth(
         found AS (
           SELECT 'silent' AS kind, meter_id, property_id, jsonb_build_object(
                    'reason', 'no reading for ' || ${opts.silentHours}::int || ' hours or more',
+                   'quantity', quantity,
                    'silentHours', ${opts.silentHours}::int,
                    'last', CASE WHEN last_ts IS NULL THEN NULL
                              ELSE jsonb_build_object('ts', ${isoText('last_ts')}, 'value', last_value::text) END) AS evidence
