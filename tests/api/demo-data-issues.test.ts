@@ -11,6 +11,7 @@ import { queryRows } from '../../src/server/db/sql.ts';
 import { catchUpDemo } from '../../src/server/demo/catchUp.ts';
 import { DEMO_ISSUE_SOURCE, seedDemoDataIssues } from '../../src/server/demo/dataIssues.ts';
 import { seedDemo } from '../../src/server/demo/seed.ts';
+import { listIssues } from '../../src/server/ingest/issues.ts';
 import {
   checkMeterHealth,
   DEFAULT_SILENT_HOURS,
@@ -71,6 +72,13 @@ describe('the demo data issues', () => {
     ]);
     // The evidence names the reading before, which the misread came from.
     for (const i of issues) expect(Number(i.before)).toBeGreaterThan(0);
+    // The queue names each meter's flat by its address.
+    const [flat] = await queryRows<{ address: string }>(
+      db,
+      sql`SELECT address FROM apartments WHERE unique_id = '1001-004'`,
+    );
+    const listed = await listIssues(db);
+    expect(listed.find((i) => i.meterNumber === 'EN-1001-004')?.apartment).toBe(flat!.address);
     // The misread is not a reading; the hour it sat in is unknown, the hours either side are not.
     const [stored] = await queryRows<{ n: number }>(
       db,

@@ -3,11 +3,15 @@
  * operator's language, from the issue's evidence (the readings around a suspect one, the plausible rise, a silent
  * or stuck meter's last reading); the server's English reason when the evidence lacks what a sentence needs.
  */
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { DataQualityQueueDocument } from '../../src/client/gql/admin.ts';
+import {
+  AdminPropertiesDocument,
+  DataQualityQueueDocument,
+  type DataQualityQueueQueryVariables,
+} from '../../src/client/gql/admin.ts';
 import { queryClient } from '../../src/client/queryClient.ts';
-import { answers, resetBackend } from './adminBackend.ts';
+import { answers, lastVariables, resetBackend } from './adminBackend.ts';
 
 vi.mock('../../src/client/admin/session.ts', () => import('./adminBackend.ts'));
 vi.mock('../../src/islands/admin/useOperator.ts', () => import('./adminBackend.ts'));
@@ -19,12 +23,14 @@ const issue = (id: string, over: Record<string, unknown>) => ({
   status: 'OPEN',
   propertyId: '7',
   meterNumber: `M-${id}`,
+  apartment: `Solvej ${id}, 1. th`,
   readingTs: '2026-11-26T21:30:00.000Z',
   readingValue: '5253.528',
   reason: `the server's reason ${id}`,
   evidence: {},
   resolution: null,
   resolvedBy: null,
+  resolvedAt: null,
   ...over,
 });
 
@@ -75,6 +81,19 @@ beforeEach(() => {
   answers.set(DataQualityQueueDocument, () => ({
     dataQualityQueue: { issues: ISSUES, unknownRadioIds: [] },
   }));
+  answers.set(AdminPropertiesDocument, () => ({
+    properties: [
+      {
+        id: '7',
+        number: '1001',
+        name: 'Solgården',
+        address: 'Solvej 1-5',
+        zipcode: '8000',
+        city: 'Aarhus C',
+      },
+      { id: '8', number: '1002', name: 'Lindely', address: 'Lindevej 1', zipcode: '8000', city: 'Aarhus C' },
+    ],
+  }));
 });
 
 const why = async (meter: string) => {
@@ -99,5 +118,68 @@ describe('the data-quality island', () => {
     expect(await why('M-5')).toBe("the server's reason 5");
     // The reading itself as numbers are written in the language.
     expect(within(await screen.findByTestId('issue-M-2')).getByText('12,824.852')).toBeTruthy();
+  });
+
+  it("names each meter's property and flat, and filters by property and status, the property in the address too", async () => {
+    render(<DataQuality lang="en" />);
+    const row = await screen.findByTestId('issue-M-1');
+    await waitFor(() =>
+      expect(within(row).getByRole('rowheader').textContent).toBe('M-11001 · Solgården · Solvej 1, 1. th'),
+    );
+    expect(lastVariables<DataQualityQueueQueryVariables>(DataQualityQueueDocument)).toEqual({
+      filter: { status: 'OPEN' },
+    });
+    fireEvent.change(screen.getByLabelText('Property'), { target: { value: '8' } });
+    await waitFor(() =>
+      expect(lastVariables<DataQualityQueueQueryVariables>(DataQualityQueueDocument)).toEqual({
+        filter: { status: 'OPEN', propertyId: '8' },
+      }),
+    );
+    expect(window.location.search).toBe('?property=8');
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'ALL' } });
+    await waitFor(() =>
+      expect(lastVariables<DataQualityQueueQueryVariables>(DataQualityQueueDocument)).toEqual({
+        filter: { status: 'ALL', propertyId: '8' },
+      }),
+    );
+    fireEvent.change(screen.getByLabelText('Property'), { target: { value: '' } });
+    await waitFor(() => expect(window.location.search).toBe(''));
+  });
+
+  it('shows a decided issue with its decision, who made it and when, and no buttons', async () => {
+    answers.set(DataQualityQueueDocument, () => ({
+      dataQualityQueue: {
+        issues: [
+          issue('6', {
+            kind: 'JUMP',
+            status: 'ACCEPTED',
+            resolution: 'CORRECT',
+            resolvedBy: 'operator@demo.test',
+            resolvedAt: '2026-11-28T02:40:00.000Z',
+          }),
+          issue('7', {
+            kind: 'DROP',
+            status: 'REJECTED',
+            resolvedBy: 'manager@demo.test',
+            resolvedAt: '2026-11-28T02:41:00.000Z',
+          }),
+          issue('8', { kind: 'SILENT', status: 'ACCEPTED', resolution: 'NOTED', readingValue: null }),
+        ],
+        unknownRadioIds: [],
+      },
+    }));
+    render(<DataQuality lang="en" />);
+    const decision = async (meter: string) => {
+      const row = await screen.findByTestId(`issue-${meter}`);
+      expect(within(row).queryByRole('button')).toBeNull();
+      return within(row).getAllByRole('cell')[4]!.textContent;
+    };
+    expect(await decision('M-6')).toBe(
+      'Accepted as a correct reading.operator@demo.test, 28 Nov 2026, 03:40',
+    );
+    expect(await decision('M-7')).toBe(
+      'Rejected: the reading was discarded.manager@demo.test, 28 Nov 2026, 03:41',
+    );
+    expect(await decision('M-8')).toBe('Noted.');
   });
 });

@@ -64,6 +64,27 @@ describe('the portfolio island', () => {
     expect(screen.getByRole('button', { name: 'Next' })).toHaveProperty('disabled', true);
   });
 
+  it('never rounds a share with a meter missing up to 100 %, and links open issues to the queue of the property', async () => {
+    answers.set(PortfolioDocument, () => ({
+      portfolio: {
+        total: 2,
+        asOf: '2026-03-04T10:00:00Z',
+        rows: [
+          row(1, { meters: 265, metersReporting: 264, reportingShare: 264 / 265 }),
+          row(2, { openIssues: 0 }),
+        ],
+      },
+    }));
+    render(<Portfolio lang="en" />);
+    await screen.findByTestId('portfolio-count');
+    const [, first, second] = screen.getAllByRole('row');
+    expect(first!.textContent).toContain('99.6%');
+    expect(first!.textContent).not.toContain('100%');
+    const link = within(first!).getByRole('link', { name: '2 open data issues of House 1' });
+    expect(link.getAttribute('href')).toBe('/admin/data-quality?property=1');
+    expect(within(second!).queryByRole('link')).toBeNull();
+  });
+
   it('says so when no property matches', async () => {
     answers.set(PortfolioDocument, () => ({
       portfolio: { total: 0, asOf: '2026-03-04T10:00:00Z', rows: [] },

@@ -338,7 +338,7 @@ export type DataQualityQueueQueryVariables = Exact<{
 }>;
 
 
-export type DataQualityQueueQuery = { dataQualityQueue: { issues: Array<{ id: string, kind: DataIssueKind, status: DataIssueStatus, propertyId: string, meterNumber: string, readingTs: string, readingValue: string | null, reason: string, evidence: unknown, resolution: DataIssueResolution | null, resolvedBy: string | null }>, unknownRadioIds: Array<{ radioId: string, telegrams: number, lastSeen: string, driver: string | null }> } };
+export type DataQualityQueueQuery = { dataQualityQueue: { issues: Array<{ id: string, kind: DataIssueKind, status: DataIssueStatus, propertyId: string, meterNumber: string, apartment: string | null, readingTs: string, readingValue: string | null, reason: string, evidence: unknown, resolution: DataIssueResolution | null, resolvedBy: string | null, resolvedAt: string | null }>, unknownRadioIds: Array<{ radioId: string, telegrams: number, lastSeen: string, driver: string | null }> } };
 
 export type AcceptDataIssueMutationVariables = Exact<{
   input: AcceptDataIssueInput;
@@ -1070,12 +1070,14 @@ export const DataQualityQueueDocument = new TypedDocumentString(`
       status
       propertyId
       meterNumber
+      apartment
       readingTs
       readingValue
       reason
       evidence
       resolution
       resolvedBy
+      resolvedAt
     }
     unknownRadioIds {
       radioId

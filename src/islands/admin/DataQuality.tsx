@@ -6,6 +6,7 @@ import { adminRequest } from '../../client/admin/session.ts';
 import {
   AcceptDataIssueDocument,
   type DataIssueResolution,
+  type DataIssueStatus,
   DataQualityQueueDocument,
   type DataQualityQueueQuery,
   RejectDataIssueDocument,
@@ -15,7 +16,7 @@ import type { Language } from '../../lib/languages.ts';
 import { isQuantityId } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
-import { ErrorAlert, when } from './opsShared.tsx';
+import { ErrorAlert, PropertyOptions, useProperties, when } from './opsShared.tsx';
 import { useOperator } from './useOperator.ts';
 
 export default function DataQuality({ lang }: { lang: Language }) {
@@ -28,22 +29,81 @@ export default function DataQuality({ lang }: { lang: Language }) {
 
 type Issue = DataQualityQueueQuery['dataQualityQueue']['issues'][number];
 
+const STATUSES: DataIssueStatus[] = ['OPEN', 'ACCEPTED', 'REJECTED', 'ALL'];
+
+/** The property of `?property=` in the page's address (the portfolio's open-issue counts link here so). */
+function propertyInAddress(): string {
+  if (typeof window === 'undefined') return '';
+  const id = new URLSearchParams(window.location.search).get('property') ?? '';
+  return /^\d{1,9}$/.test(id) ? id : '';
+}
+
 function Queue({ lang }: { lang: Language }) {
   const { t } = useTranslation('admin-ops');
   const operator = useOperator();
+  const [propertyId, setPropertyId] = useState(propertyInAddress);
+  const [status, setStatus] = useState<DataIssueStatus>('OPEN');
   const queue = useQuery({
-    queryKey: ['admin', 'dataQuality'],
-    queryFn: () => adminRequest(DataQualityQueueDocument, {}),
+    queryKey: ['admin', 'dataQuality', propertyId, status],
+    queryFn: () =>
+      adminRequest(DataQualityQueueDocument, { filter: { status, ...(propertyId ? { propertyId } : {}) } }),
     enabled: operator !== null,
   });
-  if (queue.isError) return <ErrorAlert code={queue.error.message} />;
-  if (!queue.data) return <Spinner label={t('loading')} />;
+  const properties = useProperties();
+  const propertyName = new Map(
+    (properties.data?.properties ?? []).map((p) => [p.id, `${p.number} · ${p.name || p.address}`]),
+  );
+  const filters = (
+    <search className="admin-toolbar" aria-label={t('quality.filters')}>
+      <div className="field">
+        <label htmlFor="quality-property">{t('property')}</label>
+        <select
+          id="quality-property"
+          value={propertyId}
+          onChange={(e) => {
+            setPropertyId(e.target.value);
+            // The address follows, so a reload or a shared link shows the same property.
+            const url = new URL(window.location.href);
+            if (e.target.value) url.searchParams.set('property', e.target.value);
+            else url.searchParams.delete('property');
+            window.history.replaceState(null, '', url);
+          }}
+        >
+          <option value="">{t('quality.all_properties')}</option>
+          <PropertyOptions />
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="quality-status">{t('quality.status')}</label>
+        <select
+          id="quality-status"
+          value={status}
+          onChange={(e) => setStatus(e.target.value as DataIssueStatus)}
+        >
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {t(`quality.statuses.${s}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+    </search>
+  );
+  if (!queue.data) {
+    return (
+      <div className="stack">
+        {filters}
+        {queue.isError ? <ErrorAlert code={queue.error.message} /> : <Spinner label={t('loading')} />}
+      </div>
+    );
+  }
   const { issues, unknownRadioIds } = queue.data.dataQualityQueue;
   return (
     <div className="stack">
+      {filters}
       {issues.length === 0 ? (
         <p className="card muted" data-testid="queue-empty">
-          {t('quality.empty')}
+          {status === 'OPEN' && !propertyId ? t('quality.empty') : t('quality.none_match')}
         </p>
       ) : (
         <div className="card admin-table-wrap">
@@ -63,7 +123,7 @@ function Queue({ lang }: { lang: Language }) {
             </thead>
             <tbody>
               {issues.map((i) => (
-                <IssueRow key={i.id} issue={i} lang={lang} />
+                <IssueRow key={i.id} issue={i} lang={lang} property={propertyName.get(i.propertyId)} />
               ))}
             </tbody>
           </table>
@@ -188,7 +248,15 @@ function Why({ issue: i, lang }: { issue: Issue; lang: Language }) {
   return <>{sentences.length > 0 ? sentences.join(' ') : i.reason}</>;
 }
 
-function IssueRow({ issue: i, lang }: { issue: Issue; lang: Language }) {
+function IssueRow({
+  issue: i,
+  lang,
+  property,
+}: {
+  issue: Issue;
+  lang: Language;
+  property?: string | undefined;
+}) {
   const { t } = useTranslation('admin-ops');
   const client = useQueryClient();
   const finding = i.readingValue === null;
@@ -207,8 +275,9 @@ function IssueRow({ issue: i, lang }: { issue: Issue; lang: Language }) {
   const error = accept.error?.message ?? reject.error?.message;
   return (
     <tr data-testid={`issue-${i.meterNumber}`}>
-      <th scope="row" className="admin-nowrap">
-        {i.meterNumber}
+      <th scope="row">
+        <span className="admin-nowrap">{i.meterNumber}</span>
+        <span className="admin-subtle">{[property, i.apartment].filter(Boolean).join(' · ')}</span>
       </th>
       <td>{t(`quality.kinds.${i.kind}`)}</td>
       <td>{when(i.readingTs, lang)}</td>
@@ -217,7 +286,20 @@ function IssueRow({ issue: i, lang }: { issue: Issue; lang: Language }) {
         <Why issue={i} lang={lang} />
       </td>
       <td>
-        {decided ? (
+        {i.status !== 'OPEN' ? (
+          <span>
+            {i.status === 'REJECTED'
+              ? t('quality.was_rejected')
+              : i.resolution === 'NOTED' || i.resolution === null
+                ? t('quality.was_noted')
+                : t('quality.was_accepted', { as: t(`quality.as.${i.resolution}`) })}
+            {i.resolvedBy && (
+              <span className="admin-subtle">
+                {i.resolvedBy}, {when(i.resolvedAt, lang)}
+              </span>
+            )}
+          </span>
+        ) : decided ? (
           <span role="status">
             {t(`quality.decided.${decided}`)}{' '}
             <button type="button" className="button ghost" onClick={refresh}>

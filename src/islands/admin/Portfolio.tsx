@@ -203,7 +203,9 @@ function Results({ query, view, onSort, onPage }: ResultsProps) {
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const locale = lang === 'en' ? 'en-GB' : lang === 'nb' ? 'nb-NO' : 'da-DK';
   const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
-  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
+  // Rounded down to a tenth of a percent: 264 of 265 meters is 99.6 %, never "100 %" while one is silent.
+  const shareText = (share: number) => percent.format(Math.floor(share * 1000) / 1000);
   const header = (key: PortfolioSortKey, label: ReactNode, numeric = false) => {
     const active = view.sort === key;
     return (
@@ -264,12 +266,26 @@ function Results({ query, view, onSort, onPage }: ResultsProps) {
                     </td>
                     <td className="num">
                       <span className={`status-dot ${level}`} aria-hidden="true" />
-                      {share === null ? '–' : percent.format(share)}
+                      {share === null ? '–' : shareText(share)}
                       <span className="admin-subtle">
                         {t('portfolio.meters_of', { reporting: row.metersReporting, count: row.meters })}
                       </span>
                     </td>
-                    <td className="num">{row.openIssues}</td>
+                    <td className="num">
+                      {row.openIssues > 0 ? (
+                        <a
+                          href={`/admin/data-quality?property=${row.property.id}`}
+                          aria-label={t('portfolio.open_issues_link', {
+                            count: row.openIssues,
+                            property: row.property.name || row.property.number,
+                          })}
+                        >
+                          {row.openIssues}
+                        </a>
+                      ) : (
+                        row.openIssues
+                      )}
+                    </td>
                     <td className="num">
                       {row.invited}
                       <span className="admin-subtle">

@@ -28,6 +28,8 @@ export interface DataIssue {
   meterId: number;
   meterNumber: string;
   propertyId: number;
+  /** The flat whose point the meter measures ("Solvej 3, 2. th"); null for a property's own meter. */
+  apartment: string | null;
   readingTs: string;
   readingValue: string | null;
   evidence: { reason: string; before?: { ts: string; value: string } | null; [k: string]: unknown };
@@ -40,7 +42,10 @@ export interface DataIssue {
 }
 
 const ISSUE_COLUMNS = sql`q.id, q.kind, q.status, q.meter_id AS "meterId", m.number AS "meterNumber",
-  q.property_id AS "propertyId", q.reading_ts AS "readingTs", q.reading_value::text AS "readingValue", q.evidence,
+  q.property_id AS "propertyId",
+  (SELECT a.address FROM measurement_points p JOIN apartments a ON a.id = p.apartment_id
+    WHERE p.id = m.measurement_point_id) AS apartment,
+  q.reading_ts AS "readingTs", q.reading_value::text AS "readingValue", q.evidence,
   q.source, q.resolution, q.resolved_by AS "resolvedBy", q.resolved_at AS "resolvedAt", q.note,
   q.created_at AS "createdAt"`;
 

@@ -49,6 +49,7 @@ const issueToApi = (i: IssueRow): DataIssue => ({
   status: i.status.toUpperCase() as DataIssue['status'],
   propertyId: String(i.propertyId),
   meterNumber: i.meterNumber,
+  apartment: i.apartment,
   readingTs: i.readingTs,
   readingValue: i.readingValue,
   reason: String(i.evidence.reason ?? i.kind),
