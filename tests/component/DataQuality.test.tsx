@@ -128,11 +128,15 @@ describe('the data-quality island', () => {
     );
     expect(lastVariables<DataQualityQueueQueryVariables>(DataQualityQueueDocument)).toEqual({
       filter: { status: 'OPEN' },
+      first: 200,
     });
+    // Fewer than a page's worth: no note that older ones are left out.
+    expect(screen.queryByText(/The newest 200 are shown/)).toBeNull();
     fireEvent.change(screen.getByLabelText('Property'), { target: { value: '8' } });
     await waitFor(() =>
       expect(lastVariables<DataQualityQueueQueryVariables>(DataQualityQueueDocument)).toEqual({
         filter: { status: 'OPEN', propertyId: '8' },
+        first: 200,
       }),
     );
     expect(window.location.search).toBe('?property=8');
@@ -140,6 +144,7 @@ describe('the data-quality island', () => {
     await waitFor(() =>
       expect(lastVariables<DataQualityQueueQueryVariables>(DataQualityQueueDocument)).toEqual({
         filter: { status: 'ALL', propertyId: '8' },
+        first: 200,
       }),
     );
     fireEvent.change(screen.getByLabelText('Property'), { target: { value: '' } });
@@ -181,5 +186,18 @@ describe('the data-quality island', () => {
       'Rejected: the reading was discarded.manager@demo.test, 28 Nov 2026, 03:41',
     );
     expect(await decision('M-8')).toBe('Noted.');
+  });
+
+  it('says when only the newest page of issues is shown', async () => {
+    const many = Array.from({ length: 200 }, (_, n) => issue(String(100 + n), { kind: 'DROP' }));
+    answers.set(DataQualityQueueDocument, () => ({
+      dataQualityQueue: { issues: many, unknownRadioIds: [] },
+    }));
+    render(<DataQuality lang="en" />);
+    expect(
+      (await screen.findByText('The newest 200 are shown. Choose a property to see its own.')).getAttribute(
+        'role',
+      ),
+    ).toBe('status');
   });
 });

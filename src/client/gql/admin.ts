@@ -335,6 +335,7 @@ export type RevokeInvitationMutation = { revokeInvitation: { id: string, tenancy
 
 export type DataQualityQueueQueryVariables = Exact<{
   filter?: DataIssueFilter | null | undefined;
+  first?: number | null | undefined;
 }>;
 
 
@@ -1062,8 +1063,8 @@ export const RevokeInvitationDocument = new TypedDocumentString(`
   createdAt
 }`) as unknown as TypedDocumentString<RevokeInvitationMutation, RevokeInvitationMutationVariables>;
 export const DataQualityQueueDocument = new TypedDocumentString(`
-    query DataQualityQueue($filter: DataIssueFilter) {
-  dataQualityQueue(filter: $filter) {
+    query DataQualityQueue($filter: DataIssueFilter, $first: Int) {
+  dataQualityQueue(filter: $filter, first: $first) {
     issues {
       id
       kind

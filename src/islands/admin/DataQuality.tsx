@@ -31,6 +31,9 @@ type Issue = DataQualityQueueQuery['dataQualityQueue']['issues'][number];
 
 const STATUSES: DataIssueStatus[] = ['OPEN', 'ACCEPTED', 'REJECTED', 'ALL'];
 
+/** How many issues one page shows, newest first; the page says so when there may be more. */
+const SHOWN = 200;
+
 /** The property of `?property=` in the page's address (the portfolio's open-issue counts link here so). */
 function propertyInAddress(): string {
   if (typeof window === 'undefined') return '';
@@ -46,7 +49,10 @@ function Queue({ lang }: { lang: Language }) {
   const queue = useQuery({
     queryKey: ['admin', 'dataQuality', propertyId, status],
     queryFn: () =>
-      adminRequest(DataQualityQueueDocument, { filter: { status, ...(propertyId ? { propertyId } : {}) } }),
+      adminRequest(DataQualityQueueDocument, {
+        filter: { status, ...(propertyId ? { propertyId } : {}) },
+        first: SHOWN,
+      }),
     enabled: operator !== null,
   });
   const properties = useProperties();
@@ -101,6 +107,12 @@ function Queue({ lang }: { lang: Language }) {
   return (
     <div className="stack">
       {filters}
+      {issues.length >= SHOWN && (
+        <p className="muted" role="status">
+          {t('quality.newest_only', { count: SHOWN })}
+          {!propertyId && ` ${t('quality.newest_hint')}`}
+        </p>
+      )}
       {issues.length === 0 ? (
         <p className="card muted" data-testid="queue-empty">
           {status === 'OPEN' && !propertyId ? t('quality.empty') : t('quality.none_match')}
