@@ -55,6 +55,16 @@ export function formatNumber(value: number, lang: Language, opts: NumberOptions 
   return formatter(lang, min, max).format(shown);
 }
 
+/**
+ * A stored decimal's text (a register reading, up to 12 integer and 6 fraction digits) in the language's locale,
+ * every digit kept: Intl formats the text as an exact decimal, where a number would round beyond 15 digits and
+ * formatNumber's default would drop fraction digits. MISSING when it is not a decimal.
+ */
+export function formatDecimalText(text: string, lang: Language): string {
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return MISSING;
+  return formatter(lang, 0, 6).format(text as `${number}`);
+}
+
 const plain = new Map<number, Intl.NumberFormat>();
 
 /** Rounding through Intl itself, for the values whose shortest form has an exponent. */

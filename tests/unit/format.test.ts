@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formatCo2,
   formatCo2Grams,
+  formatDecimalText,
   formatNumber,
   formatQuantity,
   MISSING,
@@ -214,5 +215,15 @@ describe('formatCo2', () => {
     expect(formatCo2(1_234_567, 'en')).toBe('1,234.6 kg CO₂');
     expect(formatCo2(1_234_567, 'da')).toBe('1.234,6 kg CO₂');
     expect(formatCo2(Number.NaN, 'nb')).toBe(MISSING);
+  });
+});
+
+describe('formatDecimalText', () => {
+  it('keeps every digit of a stored reading, in the language', () => {
+    expect(formatDecimalText('123456789012.123456', 'en')).toBe('123,456,789,012.123456');
+    expect(formatDecimalText('123456789012.123456', 'da')).toBe('123.456.789.012,123456');
+    expect(formatDecimalText('0.000123', 'nb')).toBe('0,000123');
+    expect(formatDecimalText('-5', 'en')).toBe('-5');
+    expect(formatDecimalText('1e3', 'en')).toBe(MISSING);
   });
 });

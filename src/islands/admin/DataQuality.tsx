@@ -11,7 +11,7 @@ import {
   type DataQualityQueueQuery,
   RejectDataIssueDocument,
 } from '../../client/gql/admin.ts';
-import { formatNumber, unitSymbol } from '../../lib/format.ts';
+import { formatDecimalText, formatNumber, unitSymbol } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import { isQuantityId } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
@@ -200,10 +200,8 @@ const isNeighbour = (x: unknown): x is Neighbour =>
   typeof (x as Neighbour).ts === 'string' &&
   typeof (x as Neighbour).value === 'string';
 
-/** A register's value as the language writes numbers, to its three decimals at most. */
-function shownValue(value: string, lang: Language): string {
-  return formatNumber(Number(value), lang, { maximumFractionDigits: 3 });
-}
+/** A reading as the language writes numbers, every digit of it (the operator judges the exact value). */
+const shownValue = formatDecimalText;
 
 /**
  * Why the issue was raised, in the operator's language, from its evidence: the reading before and after a
