@@ -70,8 +70,16 @@ describe('the demo data issues', () => {
       { kind: 'jump', number: 'EL-1001-006', ts: '2026-03-28T04:30', source: DEMO_ISSUE_SOURCE },
       { kind: 'digit-shift', number: 'EN-1001-004', ts: '2026-03-27T05:30', source: DEMO_ISSUE_SOURCE },
     ]);
-    // The evidence names the reading before, which the misread came from.
+    // The evidence names the reading before, which the misread came from, and the interval refused: from that
+    // reading to the misread.
     for (const i of issues) expect(Number(i.before)).toBeGreaterThan(0);
+    const intervals = await queryRows<{ from_is_before: boolean; to_is_reading: boolean }>(
+      db,
+      sql`SELECT i.evidence->'interval'->'from' = i.evidence->'before' AS from_is_before,
+                 (i.evidence->'interval'->'to'->>'ts')::timestamptz = i.reading_ts AS to_is_reading
+          FROM data_issues i`,
+    );
+    expect(intervals).toEqual(Array(3).fill({ from_is_before: true, to_is_reading: true }));
     // The queue names each meter's flat by its address.
     const [flat] = await queryRows<{ address: string }>(
       db,

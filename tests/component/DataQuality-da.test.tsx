@@ -29,6 +29,10 @@ it('says why in Danish, numbers and times as da-DK writes them', async () => {
           evidence: {
             quantity: 'electricity-energy',
             bound: 1000,
+            interval: {
+              from: { ts: '2026-11-27T20:00:00.000Z', value: '7824.852' },
+              to: { ts: '2026-11-27T20:30:00.000Z', value: '12824.852' },
+            },
             before: { ts: '2026-11-27T20:00:00.000Z', value: '7824.852' },
             after: { ts: '2026-11-27T21:00:00.000Z', value: '7825.058' },
           },
@@ -42,7 +46,8 @@ it('says why in Danish, numbers and times as da-DK writes them', async () => {
   render(<DataQuality lang="da" />);
   const row = await screen.findByTestId('issue-EL-1');
   expect(within(row).getAllByRole('cell')[3]!.textContent).toBe(
-    'Stiger fra 7.824,852 kWh (27. nov. 2026, 21.00) til 12.824,852 kWh: mere end de plausible 1.000 kWh på den tid. ' +
+    'Stiger fra 7.824,852 kWh (27. nov. 2026, 21.00) til 12.824,852 kWh (27. nov. 2026, 21.30): mere end de ' +
+      'plausible 1.000 kWh på den tid. ' +
       'Næste aflæsning: 7.825,058 kWh (27. nov. 2026, 22.00).',
   );
   expect(within(row).getByText('12.824,852')).toBeTruthy();

@@ -40,17 +40,42 @@ const ISSUES = [
     evidence: {
       quantity: 'heat-energy',
       bound: 1000,
+      interval: {
+        from: { ts: '2026-11-26T21:00:00.000Z', value: '52535.281' },
+        to: { ts: '2026-11-26T21:30:00.000Z', value: '5253.528' },
+      },
       before: { ts: '2026-11-26T21:00:00.000Z', value: '52535.281' },
       after: { ts: '2026-11-26T22:00:00.000Z', value: '52537.506' },
     },
   }),
   issue('2', {
     kind: 'JUMP',
+    readingTs: '2026-11-27T20:30:00.000Z',
     readingValue: '12824.852',
     evidence: {
       quantity: 'electricity-energy',
       bound: 1000,
+      interval: {
+        from: { ts: '2026-11-27T20:00:00.000Z', value: '7824.852' },
+        to: { ts: '2026-11-27T20:30:00.000Z', value: '12824.852' },
+      },
       before: { ts: '2026-11-27T20:00:00.000Z', value: '7824.852' },
+    },
+  }),
+  // A register read near zero, which passes as a reset; the next reading then rises too far: the refused interval
+  // runs from the suspect reading to the next one.
+  issue('9', {
+    kind: 'JUMP',
+    readingValue: '0.001',
+    evidence: {
+      quantity: 'cold-water-volume',
+      bound: 40,
+      interval: {
+        from: { ts: '2026-11-26T21:30:00.000Z', value: '0.001' },
+        to: { ts: '2026-11-26T22:00:00.000Z', value: '304.6' },
+      },
+      before: { ts: '2026-11-26T21:00:00.000Z', value: '304.56' },
+      after: { ts: '2026-11-26T22:00:00.000Z', value: '304.6' },
     },
   }),
   issue('3', {
@@ -71,8 +96,11 @@ const ISSUES = [
       since: { ts: '2026-11-01T10:00:00.000Z', value: '304.56' },
     },
   }),
-  // An issue whose evidence lacks the reading before: the server's reason.
-  issue('5', { kind: 'DROP', evidence: { reason: 'x' } }),
+  // An issue raised before the evidence named its interval: the server's reason.
+  issue('5', {
+    kind: 'DROP',
+    evidence: { reason: 'x', before: { ts: '2026-11-26T21:00:00.000Z', value: '1' } },
+  }),
 ];
 
 beforeEach(() => {
@@ -105,11 +133,16 @@ describe('the data-quality island', () => {
   it('says why in English, with the readings around, their units and times in Copenhagen', async () => {
     render(<DataQuality lang="en" />);
     expect(await why('M-1')).toBe(
-      'From 52,535.281 kWh (26 Nov 2026, 22:00) to 5,253.528 kWh: about 10, 100 or 1,000 times off, as when a ' +
-        'digit or the decimal point is misread. Next reading: 52,537.506 kWh (26 Nov 2026, 23:00).',
+      'From 52,535.281 kWh (26 Nov 2026, 22:00) to 5,253.528 kWh (26 Nov 2026, 22:30): about 10, 100 or 1,000 ' +
+        'times off, as when a digit or the decimal point is misread. Next reading: 52,537.506 kWh (26 Nov 2026, 23:00).',
     );
     expect(await why('M-2')).toBe(
-      'Rises from 7,824.852 kWh (27 Nov 2026, 21:00) to 12,824.852 kWh: more than the plausible 1,000 kWh in that time.',
+      'Rises from 7,824.852 kWh (27 Nov 2026, 21:00) to 12,824.852 kWh (27 Nov 2026, 21:30): more than the ' +
+        'plausible 1,000 kWh in that time.',
+    );
+    expect(await why('M-9')).toBe(
+      'Rises from 0.001 m³ (26 Nov 2026, 22:30) to 304.6 m³ (26 Nov 2026, 23:00): more than the plausible 40 m³ ' +
+        'in that time. Reading before: 304.56 m³ (26 Nov 2026, 22:00).',
     );
     expect(await why('M-3')).toBe(
       'No reading for 48 hours or more. Last reading: 17.5 m³ (25 Nov 2026, 11:00).',

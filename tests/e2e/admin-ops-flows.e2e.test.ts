@@ -64,6 +64,11 @@ test.describe
       await page.goto('/admin/data-quality');
       const row = page.getByTestId('issue-CW-1001-002').filter({ hasText: '0.001' });
       await expect(row).toBeVisible();
+      // 0.001 passes as a reset near zero; what was refused is the rise from it to the next hourly reading.
+      await expect(row).toContainText(
+        /Rises from 0\.001 m³ \(.+\) to [\d,.]+ m³ \(.+\): more than the plausible/,
+      );
+      await expect(row).toContainText('Reading before:');
       await shoot('data-quality');
       await row.getByRole('button', { name: 'Reject' }).click();
       await expect(row.getByRole('status')).toContainText('Rejected.');

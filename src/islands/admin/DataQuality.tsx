@@ -186,6 +186,8 @@ interface Neighbour {
 interface Evidence {
   quantity?: string;
   bound?: number;
+  /** The interval the rules refused: from the reading before to the suspect one, or from it to the next. */
+  interval?: { from?: Neighbour | null; to?: Neighbour | null } | null;
   before?: Neighbour | null;
   after?: Neighbour | null;
   silentHours?: number;
@@ -204,9 +206,10 @@ const isNeighbour = (x: unknown): x is Neighbour =>
 const shownValue = formatDecimalText;
 
 /**
- * Why the issue was raised, in the operator's language, from its evidence: the reading before and after a
- * suspect one, the plausible rise, a silent or stuck meter's last reading. The server's English reason is shown
- * when the evidence lacks what a sentence needs (an issue raised before the evidence had these fields).
+ * Why the issue was raised, in the operator's language, from its evidence: the interval the rules refused (from
+ * the reading before to the suspect one, or from it to the next) and the third reading around it, the plausible
+ * rise, a silent or stuck meter's last reading. The server's English reason is shown when the evidence lacks
+ * what a sentence needs (an issue raised before the evidence had these fields).
  */
 function Why({ issue: i, lang }: { issue: Issue; lang: Language }) {
   const { t } = useTranslation('admin-ops');
@@ -214,15 +217,18 @@ function Why({ issue: i, lang }: { issue: Issue; lang: Language }) {
   const unit = (value: number) => (isQuantityId(e.quantity) ? ` ${unitSymbol(e.quantity, value, lang)}` : '');
   const amount = (value: string) => `${shownValue(value, lang)}${unit(Number(value))}`;
   const sentences: string[] = [];
+  const from = e.interval?.from;
+  const to = e.interval?.to;
   if (
     (i.kind === 'DROP' || i.kind === 'DIGIT_SHIFT' || i.kind === 'JUMP') &&
-    isNeighbour(e.before) &&
-    i.readingValue
+    isNeighbour(from) &&
+    isNeighbour(to)
   ) {
     const values = {
-      before: amount(e.before.value),
-      beforeWhen: when(e.before.ts, lang),
-      value: amount(i.readingValue),
+      from: amount(from.value),
+      fromWhen: when(from.ts, lang),
+      to: amount(to.value),
+      toWhen: when(to.ts, lang),
     };
     if (i.kind === 'DROP') sentences.push(t('quality.why.drop', values));
     else if (i.kind === 'DIGIT_SHIFT') sentences.push(t('quality.why.digit_shift', values));
@@ -231,9 +237,16 @@ function Why({ issue: i, lang }: { issue: Issue; lang: Language }) {
         t('quality.why.jump', { ...values, bound: `${formatNumber(e.bound, lang)}${unit(e.bound)}` }),
       );
     }
-    if (sentences.length > 0 && isNeighbour(e.after)) {
+    // The third reading around it: the next one when the refused interval ended at the suspect reading, else the
+    // one before.
+    const endsAtSuspect = Date.parse(to.ts) === Date.parse(i.readingTs);
+    if (sentences.length > 0 && endsAtSuspect && isNeighbour(e.after)) {
       sentences.push(
         t('quality.why.next', { after: amount(e.after.value), afterWhen: when(e.after.ts, lang) }),
+      );
+    } else if (sentences.length > 0 && !endsAtSuspect && isNeighbour(e.before)) {
+      sentences.push(
+        t('quality.why.previous', { before: amount(e.before.value), beforeWhen: when(e.before.ts, lang) }),
       );
     }
   } else if (i.kind === 'SILENT' && typeof e.silentHours === 'number') {

@@ -99,6 +99,8 @@ interface Suspect {
   meter: MeterInfo;
   reading: ChainReading & { row: ValidRow };
   verdict: Extract<Verdict, { ok: false }>;
+  /** The interval the rules refused: from the reading before to the suspect, or from the suspect to the next. */
+  interval: { from: ChainReading; to: ChainReading };
   before?: ChainReading;
   after?: ChainReading;
 }
@@ -106,7 +108,7 @@ interface Suspect {
 /** Walks one meter's chain (time order); returns the new readings to quarantine. */
 function walkChain(meter: MeterInfo, chain: ChainReading[]): Suspect[] {
   const accepted: ChainReading[] = [];
-  const out: { reading: ChainReading & { row: ValidRow }; verdict: Extract<Verdict, { ok: false }> }[] = [];
+  const out: Omit<Suspect, 'meter' | 'before' | 'after'>[] = [];
   for (const r of chain) {
     let taken = false;
     for (;;) {
@@ -115,14 +117,18 @@ function walkChain(meter: MeterInfo, chain: ChainReading[]): Suspect[] {
       const verdict = judgeInterval(top, r, meter);
       if (verdict.ok) break;
       if (r.row) {
-        out.push({ reading: r as ChainReading & { row: ValidRow }, verdict });
+        out.push({ reading: r as ChainReading & { row: ValidRow }, verdict, interval: { from: top, to: r } });
         taken = true;
         break;
       }
       if (top.row) {
         // A stored reading is followed by a new one that it contradicts: the new one goes.
         accepted.pop();
-        out.push({ reading: top as ChainReading & { row: ValidRow }, verdict });
+        out.push({
+          reading: top as ChainReading & { row: ValidRow },
+          verdict,
+          interval: { from: top, to: r },
+        });
         continue;
       }
       break; // Two stored readings: taken before these rules, left as they are.
@@ -237,6 +243,7 @@ async function writeSuspects(tx: Db, suspects: Suspect[], source: string): Promi
       reason: s.verdict.reason,
       quantity: s.meter.quantity,
       bound: s.verdict.bound,
+      interval: { from: point(s.interval.from), to: point(s.interval.to) },
       before: point(s.before),
       after: point(s.after),
     }),
