@@ -16,7 +16,7 @@ import type { Language } from '../../lib/languages.ts';
 import { isQuantityId } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
-import { ErrorAlert, PropertyOptions, useProperties, when } from './opsShared.tsx';
+import { ErrorAlert, idFromQuery, PropertySelect, setInAddress, useProperties, when } from './opsShared.tsx';
 import { useOperator } from './useOperator.ts';
 
 export default function DataQuality({ lang }: { lang: Language }) {
@@ -34,17 +34,11 @@ const STATUSES: DataIssueStatus[] = ['OPEN', 'ACCEPTED', 'REJECTED', 'ALL'];
 /** How many issues one page shows, newest first; the page says so when there may be more. */
 const SHOWN = 200;
 
-/** The property of `?property=` in the page's address (the portfolio's open-issue counts link here so). */
-function propertyInAddress(): string {
-  if (typeof window === 'undefined') return '';
-  const id = new URLSearchParams(window.location.search).get('property') ?? '';
-  return /^\d{1,9}$/.test(id) ? id : '';
-}
-
 function Queue({ lang }: { lang: Language }) {
   const { t } = useTranslation('admin-ops');
   const operator = useOperator();
-  const [propertyId, setPropertyId] = useState(propertyInAddress);
+  // `?property=`: the portfolio's open-issue counts link here so.
+  const [propertyId, setPropertyId] = useState(() => idFromQuery('property') ?? '');
   const [status, setStatus] = useState<DataIssueStatus>('OPEN');
   const queue = useQuery({
     queryKey: ['admin', 'dataQuality', propertyId, status],
@@ -61,24 +55,14 @@ function Queue({ lang }: { lang: Language }) {
   );
   const filters = (
     <search className="admin-toolbar" aria-label={t('quality.filters')}>
-      <div className="field">
-        <label htmlFor="quality-property">{t('property')}</label>
-        <select
-          id="quality-property"
-          value={propertyId}
-          onChange={(e) => {
-            setPropertyId(e.target.value);
-            // The address follows, so a reload or a shared link shows the same property.
-            const url = new URL(window.location.href);
-            if (e.target.value) url.searchParams.set('property', e.target.value);
-            else url.searchParams.delete('property');
-            window.history.replaceState(null, '', url);
-          }}
-        >
-          <option value="">{t('quality.all_properties')}</option>
-          <PropertyOptions />
-        </select>
-      </div>
+      <PropertySelect
+        value={propertyId}
+        emptyLabel={t('quality.all_properties')}
+        onChange={(id) => {
+          setPropertyId(id);
+          setInAddress('property', id);
+        }}
+      />
       <div className="field">
         <label htmlFor="quality-status">{t('quality.status')}</label>
         <select
@@ -202,9 +186,6 @@ const isNeighbour = (x: unknown): x is Neighbour =>
   typeof (x as Neighbour).ts === 'string' &&
   typeof (x as Neighbour).value === 'string';
 
-/** A reading as the language writes numbers, every digit of it (the operator judges the exact value). */
-const shownValue = formatDecimalText;
-
 /**
  * Why the issue was raised, in the operator's language, from its evidence: the interval the rules refused (from
  * the reading before to the suspect one, or from it to the next) and the third reading around it, the plausible
@@ -215,7 +196,7 @@ function Why({ issue: i, lang }: { issue: Issue; lang: Language }) {
   const { t } = useTranslation('admin-ops');
   const e = (typeof i.evidence === 'object' && i.evidence !== null ? i.evidence : {}) as Evidence;
   const unit = (value: number) => (isQuantityId(e.quantity) ? ` ${unitSymbol(e.quantity, value, lang)}` : '');
-  const amount = (value: string) => `${shownValue(value, lang)}${unit(Number(value))}`;
+  const amount = (value: string) => `${formatDecimalText(value, lang)}${unit(Number(value))}`;
   const sentences: string[] = [];
   const from = e.interval?.from;
   const to = e.interval?.to;
@@ -304,7 +285,7 @@ function IssueRow({
       </th>
       <td>{t(`quality.kinds.${i.kind}`)}</td>
       <td>{when(i.readingTs, lang)}</td>
-      <td className="num">{i.readingValue === null ? '—' : shownValue(i.readingValue, lang)}</td>
+      <td className="num">{i.readingValue === null ? '—' : formatDecimalText(i.readingValue, lang)}</td>
       <td className="admin-why">
         <Why issue={i} lang={lang} />
       </td>

@@ -17,8 +17,8 @@ import { quantityKey } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { SwapFlow } from './MeterSwap.tsx';
-import { when } from './opsShared.tsx';
-import { errorOf, fromLocalInput, idFromQuery, PropsError, toLocalInput } from './propsShared.tsx';
+import { idFromQuery, when } from './opsShared.tsx';
+import { errorOf, fromLocalInput, PropsError, toLocalInput } from './propsShared.tsx';
 import { useOperator } from './useOperator.ts';
 import './props.css';
 

@@ -17,8 +17,9 @@ import type { Language } from '../../lib/languages.ts';
 import { quantityKey } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
+import { idFromQuery } from './opsShared.tsx';
 import { NewFlatForm, NewMeterForm, NewPointForm, Opener } from './PropertyCreate.tsx';
-import { errorOf, idFromQuery, PropsError } from './propsShared.tsx';
+import { errorOf, PropsError } from './propsShared.tsx';
 import { useOperator } from './useOperator.ts';
 import './props.css';
 

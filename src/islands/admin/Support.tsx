@@ -16,7 +16,7 @@ import {
 import type { Language } from '../../lib/languages.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
-import { ErrorAlert, when } from './opsShared.tsx';
+import { ErrorAlert, setInAddress, when } from './opsShared.tsx';
 import { useOperator } from './useOperator.ts';
 
 type Action = 'impersonate' | 'deactivate' | 'reactivate';
@@ -48,10 +48,7 @@ function Find({ lang }: { lang: Language }) {
     e.preventDefault();
     const q = text.trim();
     setQuery(q);
-    const url = new URL(window.location.href);
-    if (q) url.searchParams.set('q', q);
-    else url.searchParams.delete('q');
-    window.history.replaceState(window.history.state, '', url);
+    setInAddress('q', q);
   };
   const tenants = found.data?.supportSearch;
   return (

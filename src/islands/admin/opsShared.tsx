@@ -38,13 +38,22 @@ export function when(iso: string | null | undefined, lang: string): string {
 }
 
 /** A property chooser above a page's table. */
-export function PropertySelect({ value, onChange }: { value: string; onChange: (id: string) => void }) {
+export function PropertySelect({
+  value,
+  onChange,
+  emptyLabel,
+}: {
+  value: string;
+  onChange: (id: string) => void;
+  /** The first option's text, for no property (default: "Choose a property"; a filter says "All properties"). */
+  emptyLabel?: string;
+}) {
   const { t } = useTranslation('admin-ops');
   return (
     <div className="field">
       <label htmlFor="ops-property">{t('property')}</label>
       <select id="ops-property" value={value} onChange={(e) => onChange(e.target.value)}>
-        <option value="">{t('choose_property')}</option>
+        <option value="">{emptyLabel ?? t('choose_property')}</option>
         <PropertyOptions />
       </select>
     </div>
@@ -59,4 +68,18 @@ export function PropertyOptions() {
       {p.number} · {p.name || p.address}
     </option>
   ));
+}
+
+/** The numeric id in the page's address (`?id=`, or another name), or null. */
+export function idFromQuery(name = 'id'): string | null {
+  const id = new URLSearchParams(window.location.search).get(name);
+  return id && /^\d{1,9}$/.test(id) ? id : null;
+}
+
+/** Sets (or, when empty, removes) one parameter of the page's address, so a reload or a shared link shows the same. */
+export function setInAddress(name: string, value: string): void {
+  const url = new URL(window.location.href);
+  if (value) url.searchParams.set(name, value);
+  else url.searchParams.delete(name);
+  window.history.replaceState(window.history.state, '', url);
 }

@@ -1,4 +1,4 @@
-/** What the console's property and meter pages share (issue 21): their error texts, ids from the address, times. */
+/** What the console's property and meter pages share (issue 21): their error texts and times. */
 
 import { useTranslation } from 'react-i18next';
 import { Temporal } from 'temporal-polyfill';
@@ -45,12 +45,6 @@ export function PropsError({
       )}
     </div>
   );
-}
-
-/** The numeric id in the page's `?id=`, or null. */
-export function idFromQuery(): string | null {
-  const id = new URLSearchParams(window.location.search).get('id');
-  return id && /^\d{1,9}$/.test(id) ? id : null;
 }
 
 /** An instant as the value of a datetime-local field, in the console's time zone (as `when` shows instants). */
