@@ -1,6 +1,10 @@
+import { inArray, sql } from 'drizzle-orm';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { alarms as alarmTable } from '../../src/server/db/schema.ts';
+import { alarms as alarmTable, jobs } from '../../src/server/db/schema.ts';
 import { manualClock } from '../../src/server/jobs/clock.ts';
+import { createJobRunner } from '../../src/server/jobs/runner.ts';
+import { scheduleDueJobs } from '../../src/server/jobs/schedule.ts';
 import { ALARM_FIELDS, type AlarmData, CREATE, heatDay, ONE, setUpAlarmApi } from './helpers/alarms.ts';
 import { errorCode, gql } from './helpers/api.ts';
 
@@ -149,6 +153,46 @@ describe('alarm CRUD and access', () => {
       expect(await hint('DAY')).toEqual([
         { periodStart: '2025-04-19', periodEnd: '2025-04-20', value: null },
       ]);
+    } finally {
+      s.api.services.clock = undefined;
+    }
+  });
+});
+
+describe('a new alarm is evaluated without waiting for the schedule', () => {
+  it("queues its latest complete period under the schedule's key; a disabled one queues nothing", async () => {
+    s.api.services.clock = clock;
+    try {
+      clock.set(new Date('2025-03-31T06:00:00Z'));
+      const on = await create('bob', s.tenancyB, heatDay(10));
+      const off = await create('bob', s.tenancyB, { ...heatDay(10), enabled: false });
+      const queued = await s.database.db
+        .select({ key: jobs.key, runAt: jobs.runAt, status: jobs.status })
+        .from(jobs)
+        .where(
+          inArray(
+            jobs.key,
+            [on.id, off.id].map((id) => `evaluate-alarm:alarm:${id}:2025-03-30`),
+          ),
+        );
+      expect(queued).toEqual([
+        { key: `evaluate-alarm:alarm:${on.id}:2025-03-30`, runAt: clock.now(), status: 'pending' },
+      ]);
+      // The worker's next poll evaluates it: no schedule run is needed (drain, not tick). Bob's heat on the
+      // 23-hour 30 March is 69 kWh, above 10.
+      await createJobRunner({ db: s.database.db, logger: pino({ level: 'silent' }), clock }).drain();
+      expect((await get('bob', s.tenancyB, on.id)).lastFired).toMatchObject({
+        periodStart: '2025-03-30',
+        value: 69,
+      });
+      expect((await get('bob', s.tenancyB, off.id)).history).toEqual([]);
+      // The minute's schedule then finds that period queued and adds no second evaluation of it.
+      await scheduleDueJobs(s.database.db, clock.now());
+      const keys = await s.database.db
+        .select({ key: jobs.key })
+        .from(jobs)
+        .where(sql`${jobs.payload}->>'alarmId' = ${on.id}`);
+      expect(keys).toEqual([{ key: `evaluate-alarm:alarm:${on.id}:2025-03-30` }]);
     } finally {
       s.api.services.clock = undefined;
     }

@@ -195,7 +195,8 @@ test.describe
     });
 
     test('shows the notification of the new alarm after a worker run, and marks it read', async () => {
-      // The embedded worker schedules every minute; the new daily heat alarm fires for yesterday.
+      // Saving the daily heat alarm queued its evaluation of yesterday, which the embedded worker runs at its next
+      // poll (every 15 s): it fires.
       const listUrl = `/t/${tenancy}/notifications`;
       await page.goto(listUrl);
       const heat = page.locator('.notification-item', { hasText: 'Heat energy was' });
