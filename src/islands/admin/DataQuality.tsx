@@ -16,7 +16,15 @@ import type { Language } from '../../lib/languages.ts';
 import { isQuantityId } from '../../lib/quantities.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
-import { ErrorAlert, idFromQuery, PropertySelect, setInAddress, useProperties, when } from './opsShared.tsx';
+import {
+  ErrorAlert,
+  idFromQuery,
+  PropertySelect,
+  setInAddress,
+  useProperties,
+  WhenCell,
+  when,
+} from './opsShared.tsx';
 import { useOperator } from './useOperator.ts';
 
 export default function DataQuality({ lang }: { lang: Language }) {
@@ -148,7 +156,9 @@ function Queue({ lang }: { lang: Language }) {
                       {u.driver && <span className="admin-subtle">{u.driver}</span>}
                     </td>
                     <td className="num">{u.telegrams}</td>
-                    <td>{when(u.lastSeen, lang)}</td>
+                    <td>
+                      <WhenCell iso={u.lastSeen} lang={lang} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -284,7 +294,9 @@ function IssueRow({
         <span className="admin-subtle">{[property, i.apartment].filter(Boolean).join(' · ')}</span>
       </th>
       <td>{t(`quality.kinds.${i.kind}`)}</td>
-      <td>{when(i.readingTs, lang)}</td>
+      <td>
+        <WhenCell iso={i.readingTs} lang={lang} />
+      </td>
       <td className="num">{i.readingValue === null ? '—' : formatDecimalText(i.readingValue, lang)}</td>
       <td className="admin-why">
         <Why issue={i} lang={lang} />

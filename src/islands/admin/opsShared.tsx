@@ -37,6 +37,24 @@ export function when(iso: string | null | undefined, lang: string): string {
   }).format(new Date(iso));
 }
 
+/**
+ * A time in a table cell: its date and its time each kept on one line, so a narrow column breaks between them
+ * and nowhere else ("28 Nov 2026," / "03:31", not four lines).
+ */
+export function WhenCell({ iso, lang }: { iso: string | null | undefined; lang: string }) {
+  if (!iso) return <>—</>;
+  const at = new Date(iso);
+  const locale = lang === 'nb' ? 'nb-NO' : lang === 'da' ? 'da-DK' : 'en-GB';
+  const part = (o: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat(locale, { ...o, timeZone: 'Europe/Copenhagen' }).format(at);
+  return (
+    <time dateTime={iso}>
+      <span className="admin-nowrap">{part({ dateStyle: 'medium' })}</span>{' '}
+      <span className="admin-nowrap">{part({ timeStyle: 'short' })}</span>
+    </time>
+  );
+}
+
 /** A property chooser above a page's table. */
 export function PropertySelect({
   value,
