@@ -16,6 +16,7 @@ import {
   meters,
   users,
 } from '../../src/server/db/schema.ts';
+import { recordKeyActivity } from '../../src/server/ingest/keyActivity.ts';
 import { call, codeOf, Q } from './helpers/accountsApi.ts';
 import { PASSWORD } from './helpers/accountsFixture.ts';
 import { type AdminFixture, seedAdminFixture } from './helpers/adminFixture.ts';
@@ -291,6 +292,26 @@ describe('role matrix: data quality and API keys', () => {
     expect(
       codeOf(await as('managerHere', O.createKey, { n: 'wide', p: [String(fx.p1), String(fx.p2)] })),
     ).toBe('FORBIDDEN');
+    // A key's days of activity come with that key only, to whoever sees the key.
+    await recordKeyActivity(database.db, Number(mine.orgAdmin.key), {
+      totals: { rows: 3, accepted: 2, duplicate: 0, refused: 1, quarantined: 0 },
+      results: [{ line: 3, status: 'refused', reason: 'unknown meter number "X"' }],
+    });
+    const activity = async (who: Who) =>
+      Object.fromEntries(
+        (
+          (await as(who, `{ apiKeys { id activity { batches accepted refused lastRefusal } } }`)).data!
+            .apiKeys as { id: string; activity: unknown[] }[]
+        ).map((k) => [k.id, k.activity]),
+      );
+    for (const who of ['orgAdmin', 'managerHere'] as const) {
+      const seen = await activity(who);
+      expect(seen[mine.orgAdmin.key]).toEqual([
+        { batches: 1, accepted: 2, refused: 1, lastRefusal: 'line 3: unknown meter number "X"' },
+      ]);
+      expect(seen[mine.managerHere.key]).toEqual([]);
+    }
+    expect(await activity('managerElsewhere')).toEqual({});
     expect(await matrix(O.revokeKey, (who) => ({ id: mine[who].key }))).toEqual(p1Only);
     const keys = (await as('orgAdmin', O.keys)).data!.apiKeys as { id: string; revokedAt: string | null }[];
     expect(keys.find((k) => k.id === mine.orgAdmin.key)!.revokedAt).not.toBeNull();

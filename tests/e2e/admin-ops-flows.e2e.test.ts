@@ -78,7 +78,16 @@ test.describe
 
     test('revokes the key: it is refused from then on', async ({ request }) => {
       await page.goto('/admin/api-keys');
+      // What the key sent shows on its row: the one reading, held back as suspect.
+      await expect(page.getByTestId('key-e2e integrator')).toContainText('1 row · 1 batch');
+      await expect(page.getByTestId('key-e2e integrator')).toContainText('0 taken · 1 held back as suspect');
       await page.getByRole('button', { name: 'Revoke e2e integrator' }).click();
+      // Nothing is revoked until the operator confirms.
+      await expect(page.getByTestId('key-confirm-e2e integrator')).toContainText(
+        'Every system that sends with it is refused',
+      );
+      await expect(page.getByTestId('key-e2e integrator')).not.toContainText('Revoked');
+      await page.getByRole('button', { name: 'Revoke key' }).click();
       await expect(page.getByTestId('key-e2e integrator')).toContainText('Revoked');
       const refused = await request.post('/api/ingest/v1/readings', {
         headers: { authorization: `Bearer ${key}` },

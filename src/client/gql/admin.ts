@@ -356,12 +356,12 @@ export type RejectDataIssueMutationVariables = Exact<{
 
 export type RejectDataIssueMutation = { rejectDataIssue: { id: string, status: DataIssueStatus } };
 
-export type ApiKeyFieldsFragment = { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null };
+export type ApiKeyFieldsFragment = { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null, activity: Array<{ day: string, batches: number, rows: number, accepted: number, duplicate: number, refused: number, quarantined: number, lastRefusal: string | null, lastRefusalAt: string | null }> };
 
 export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null }> };
+export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null, activity: Array<{ day: string, batches: number, rows: number, accepted: number, duplicate: number, refused: number, quarantined: number, lastRefusal: string | null, lastRefusalAt: string | null }> }> };
 
 export type CreateApiKeyMutationVariables = Exact<{
   name: string;
@@ -369,14 +369,14 @@ export type CreateApiKeyMutationVariables = Exact<{
 }>;
 
 
-export type CreateApiKeyMutation = { createApiKey: { key: string, apiKey: { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null } } };
+export type CreateApiKeyMutation = { createApiKey: { key: string, apiKey: { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null, activity: Array<{ day: string, batches: number, rows: number, accepted: number, duplicate: number, refused: number, quarantined: number, lastRefusal: string | null, lastRefusalAt: string | null }> } } };
 
 export type RevokeApiKeyMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RevokeApiKeyMutation = { revokeApiKey: { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null } };
+export type RevokeApiKeyMutation = { revokeApiKey: { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null, activity: Array<{ day: string, batches: number, rows: number, accepted: number, duplicate: number, refused: number, quarantined: number, lastRefusal: string | null, lastRefusalAt: string | null }> } };
 
 export type PortfolioQueryVariables = Exact<{
   filter?: PortfolioFilter | null | undefined;
@@ -695,6 +695,17 @@ export const ApiKeyFieldsFragmentDoc = new TypedDocumentString(`
   createdBy
   lastUsedAt
   revokedAt
+  activity {
+    day
+    batches
+    rows
+    accepted
+    duplicate
+    refused
+    quarantined
+    lastRefusal
+    lastRefusalAt
+  }
 }
     `, {"fragmentName":"ApiKeyFields"}) as unknown as TypedDocumentString<ApiKeyFieldsFragment, unknown>;
 export const PropertyMeterFieldsFragmentDoc = new TypedDocumentString(`
@@ -1120,6 +1131,17 @@ export const ApiKeysDocument = new TypedDocumentString(`
   createdBy
   lastUsedAt
   revokedAt
+  activity {
+    day
+    batches
+    rows
+    accepted
+    duplicate
+    refused
+    quarantined
+    lastRefusal
+    lastRefusalAt
+  }
 }`) as unknown as TypedDocumentString<ApiKeysQuery, ApiKeysQueryVariables>;
 export const CreateApiKeyDocument = new TypedDocumentString(`
     mutation CreateApiKey($name: String!, $propertyIds: [ID!]!) {
@@ -1139,6 +1161,17 @@ export const CreateApiKeyDocument = new TypedDocumentString(`
   createdBy
   lastUsedAt
   revokedAt
+  activity {
+    day
+    batches
+    rows
+    accepted
+    duplicate
+    refused
+    quarantined
+    lastRefusal
+    lastRefusalAt
+  }
 }`) as unknown as TypedDocumentString<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
 export const RevokeApiKeyDocument = new TypedDocumentString(`
     mutation RevokeApiKey($id: ID!) {
@@ -1155,6 +1188,17 @@ export const RevokeApiKeyDocument = new TypedDocumentString(`
   createdBy
   lastUsedAt
   revokedAt
+  activity {
+    day
+    batches
+    rows
+    accepted
+    duplicate
+    refused
+    quarantined
+    lastRefusal
+    lastRefusalAt
+  }
 }`) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
 export const PortfolioDocument = new TypedDocumentString(`
     query Portfolio($filter: PortfolioFilter, $sort: PortfolioSort, $first: Int, $offset: Int) {

@@ -1,13 +1,21 @@
-/** /admin/api-keys: the ingestion API's keys of the operator's properties: create (shown once), revoke. */
+/**
+ * /admin/api-keys: the ingestion API's keys of the operator's properties: create (shown once, with a copy button),
+ * what each sent in the last 7 days (rows by outcome, the newest refusal), revoke after a confirmation.
+ */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminRequest } from '../../client/admin/session.ts';
-import { ApiKeysDocument, CreateApiKeyDocument, RevokeApiKeyDocument } from '../../client/gql/admin.ts';
+import {
+  type ApiKeyFieldsFragment,
+  ApiKeysDocument,
+  CreateApiKeyDocument,
+  RevokeApiKeyDocument,
+} from '../../client/gql/admin.ts';
 import type { Language } from '../../lib/languages.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
-import { ErrorAlert, useProperties, when } from './opsShared.tsx';
+import { ErrorAlert, useProperties, WhenCell, when } from './opsShared.tsx';
 import { useOperator } from './useOperator.ts';
 
 export default function ApiKeys({ lang }: { lang: Language }) {
@@ -25,6 +33,9 @@ function Keys({ lang }: { lang: Language }) {
   const properties = useProperties();
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<string[]>([]);
+  const [copied, setCopied] = useState(false);
+  /** The key whose revocation waits for a confirmation. */
+  const [confirming, setConfirming] = useState<string | null>(null);
   const keys = useQuery({
     queryKey: ['admin', 'apiKeys'],
     queryFn: () => adminRequest(ApiKeysDocument, {}),
@@ -36,13 +47,19 @@ function Keys({ lang }: { lang: Language }) {
     onSuccess: async () => {
       setName('');
       setChosen([]);
+      setCopied(false);
       await refresh();
     },
   });
   const revoke = useMutation({
     mutationFn: (id: string) => adminRequest(RevokeApiKeyDocument, { id }),
-    onSuccess: refresh,
+    onSuccess: async () => {
+      setConfirming(null);
+      await refresh();
+    },
   });
+  /** The key whose revocation waits for a confirmation (shown above the table, which may scroll sideways). */
+  const confirmed = keys.data?.apiKeys.find((k) => k.id === confirming && !k.revokedAt);
   const numberOf = new Map((properties.data?.properties ?? []).map((p) => [p.id, p.number]));
   return (
     <div className="stack">
@@ -59,7 +76,21 @@ function Keys({ lang }: { lang: Language }) {
         {create.data && (
           <div className="alert success" role="status" data-testid="new-key">
             <p>{t('keys.shown_once')}</p>
-            <code>{create.data.createApiKey.key}</code>
+            <p className="admin-key-line">
+              <code>{create.data.createApiKey.key}</code>{' '}
+              <button
+                type="button"
+                className="button ghost"
+                onClick={() =>
+                  void navigator.clipboard
+                    ?.writeText(create.data.createApiKey.key)
+                    .then(() => setCopied(true))
+                    .catch(() => setCopied(false))
+                }
+              >
+                {copied ? t('keys.copied') : t('keys.copy')}
+              </button>
+            </p>
           </div>
         )}
         <div className="field">
@@ -75,7 +106,7 @@ function Keys({ lang }: { lang: Language }) {
         <fieldset className="field">
           <legend>{t('keys.properties')}</legend>
           {(properties.data?.properties ?? []).map((p) => (
-            <label key={p.id} className="checkbox">
+            <label key={p.id} className="admin-check">
               <input
                 type="checkbox"
                 checked={chosen.includes(p.id)}
@@ -101,55 +132,133 @@ function Keys({ lang }: { lang: Language }) {
       {!keys.data ? (
         <Spinner label={t('loading')} />
       ) : (
-        <div className="card admin-table-wrap">
-          <table className="admin-table" data-testid="keys-table">
-            <caption className="visually-hidden">{t('keys.caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('keys.name')}</th>
-                <th scope="col">{t('keys.prefix')}</th>
-                <th scope="col">{t('keys.properties')}</th>
-                <th scope="col">{t('keys.created')}</th>
-                <th scope="col">{t('keys.last_used')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('tenancies.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.apiKeys.map((k) => (
-                <tr key={k.id} data-testid={`key-${k.name}`}>
-                  <th scope="row">{k.name}</th>
-                  <td>
-                    <code>{k.prefix}</code>
-                  </td>
-                  <td>{k.propertyIds.map((id) => numberOf.get(id) ?? id).join(', ')}</td>
-                  <td>
-                    {when(k.createdAt, lang)}
-                    <span className="admin-subtle">{k.createdBy}</span>
-                  </td>
-                  <td>{when(k.lastUsedAt, lang)}</td>
-                  <td>
-                    {k.revokedAt ? (
-                      t('keys.revoked', { when: when(k.revokedAt, lang) })
-                    ) : (
-                      <button
-                        type="button"
-                        className="button ghost"
-                        disabled={revoke.isPending}
-                        onClick={() => revoke.mutate(k.id)}
-                        aria-label={t('keys.revoke_named', { name: k.name })}
-                      >
-                        {t('keys.revoke')}
-                      </button>
-                    )}
-                  </td>
+        <div className="stack">
+          {confirmed && (
+            <div className="card" data-testid={`key-confirm-${confirmed.name}`}>
+              <ConfirmRevoke
+                name={confirmed.name}
+                pending={revoke.isPending}
+                onRevoke={() => revoke.mutate(confirmed.id)}
+                onCancel={() => setConfirming(null)}
+              />
+            </div>
+          )}
+          <div className="card admin-table-wrap">
+            <table className="admin-table" data-testid="keys-table">
+              <caption className="visually-hidden">{t('keys.caption')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('keys.name')}</th>
+                  <th scope="col">{t('keys.prefix')}</th>
+                  <th scope="col">{t('keys.properties')}</th>
+                  <th scope="col">{t('keys.created')}</th>
+                  <th scope="col">{t('keys.last_used')}</th>
+                  <th scope="col">{t('keys.activity')}</th>
+                  <th scope="col">
+                    <span className="visually-hidden">{t('tenancies.actions')}</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {keys.data.apiKeys.map((k) => (
+                  <tr key={k.id} data-testid={`key-${k.name}`}>
+                    <th scope="row">{k.name}</th>
+                    <td>
+                      <code>{k.prefix}</code>
+                    </td>
+                    <td>{k.propertyIds.map((id) => numberOf.get(id) ?? id).join(', ')}</td>
+                    <td>
+                      <WhenCell iso={k.createdAt} lang={lang} />
+                      <span className="admin-subtle">{k.createdBy}</span>
+                    </td>
+                    <td>
+                      <WhenCell iso={k.lastUsedAt} lang={lang} />
+                    </td>
+                    <td className="admin-activity">
+                      <Activity days={k.activity} lang={lang} />
+                    </td>
+                    <td>
+                      {k.revokedAt ? (
+                        t('keys.revoked', { when: when(k.revokedAt, lang) })
+                      ) : (
+                        <button
+                          type="button"
+                          className="button ghost"
+                          disabled={revoke.isPending}
+                          aria-expanded={confirming === k.id}
+                          onClick={() => setConfirming(k.id)}
+                          aria-label={t('keys.revoke_named', { name: k.name })}
+                        >
+                          {t('keys.revoke')}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * What a key sent in the last 7 days: its rows and batches, the rows by outcome (the ones that happened), and the
+ * newest refusal as the receipt gave it.
+ */
+function Activity({ days, lang }: { days: ApiKeyFieldsFragment['activity']; lang: Language }) {
+  const { t } = useTranslation('admin-ops');
+  if (days.length === 0) return <span className="admin-subtle">{t('keys.activity_none')}</span>;
+  const sum = (f: 'rows' | 'batches' | 'accepted' | 'duplicate' | 'refused' | 'quarantined') =>
+    days.reduce((n, d) => n + d[f], 0);
+  const number = new Intl.NumberFormat(lang === 'nb' ? 'nb-NO' : lang === 'da' ? 'da-DK' : 'en-GB');
+  const outcomes = (['accepted', 'duplicate', 'refused', 'quarantined'] as const)
+    .filter((f) => f === 'accepted' || sum(f) > 0)
+    .map((f) => t(`keys.outcome.${f}`, { n: number.format(sum(f)) }));
+  // Days come newest first: the first with a refusal has the newest one.
+  const refusal = days.find((d) => d.lastRefusal);
+  return (
+    <>
+      {t('keys.rows', { count: sum('rows'), n: number.format(sum('rows')) })} ·{' '}
+      {t('keys.batches', { count: sum('batches'), n: number.format(sum('batches')) })}
+      <span className="admin-subtle">{outcomes.join(' · ')}</span>
+      {refusal && (
+        <span className="admin-subtle" data-testid="last-refusal">
+          {t('keys.last_refusal', { when: when(refusal.lastRefusalAt, lang), reason: refusal.lastRefusal })}
+        </span>
+      )}
+    </>
+  );
+}
+
+/** The question before a key is revoked, under its row; Cancel has the focus, so Enter does no harm. */
+function ConfirmRevoke({
+  name,
+  pending,
+  onRevoke,
+  onCancel,
+}: {
+  name: string;
+  pending: boolean;
+  onRevoke: () => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation('admin-ops');
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => cancel.current?.focus(), []);
+  return (
+    <fieldset className="admin-confirm" aria-label={t('keys.revoke_named', { name })}>
+      <p>{t('keys.revoke_confirm', { name })}</p>
+      <div className="admin-row-actions">
+        <button type="button" className="button primary" disabled={pending} onClick={onRevoke}>
+          {t('keys.revoke_yes')}
+        </button>
+        <button ref={cancel} type="button" className="button ghost" onClick={onCancel}>
+          {t('cancel')}
+        </button>
+      </div>
+    </fieldset>
   );
 }

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { queryRows } from '../db/sql.ts';
 import { defineTask } from '../jobs/task.ts';
 import { type IngestReceipt, ingestBatch } from './ingest.ts';
-import { IngestError, type ReadingRow } from './types.ts';
+import { recordKeyActivity } from './keyActivity.ts';
+import { IngestError, NOT_WRITTEN, type ReadingRow } from './types.ts';
 
 /** The JSON receipt of a batch (docs/ingest.md, "Receipt"). An atomic batch with refusals wrote nothing. */
 export function receiptBody(
@@ -21,7 +22,7 @@ export function receiptBody(
     const results = rows.map((r) => ({
       line: r.line,
       status: 'refused' as const,
-      reason: refused.get(r.line) ?? 'not written: another row of this atomic batch was refused',
+      reason: refused.get(r.line) ?? NOT_WRITTEN,
     }));
     for (const [line, reason] of refused) {
       if (!rows.some((r) => r.line === line)) results.push({ line, status: 'refused', reason });
@@ -86,5 +87,6 @@ export const ingestBatchTask = defineTask({
     const receipt = receiptBody(batchId, batch.atomic, outcome, batch.rows);
     await tx.execute(sql`UPDATE ingest_batches SET status = 'done', receipt = ${JSON.stringify(receipt)}::jsonb,
       rows = NULL, finished_at = now() WHERE id = ${batchId}`);
+    await recordKeyActivity(tx, batch.api_key_id, receipt);
   },
 });

@@ -19,6 +19,7 @@ import { csvInWorker, parseReadingsCsv } from './csv.ts';
 import { ingestGrouped } from './groupCommit.ts';
 import { ingestBatch } from './ingest.ts';
 import { DataIssueError, recordSwap } from './issues.ts';
+import { recordKeyActivity } from './keyActivity.ts';
 import { IngestError, type ReadingRow } from './types.ts';
 
 export const INGEST_PREFIX = '/api/ingest/v1/';
@@ -172,18 +173,17 @@ async function postReadings(
   const async = rows.length > config.INGEST_SYNC_MAX_ROWS;
   const source = `http:key:${key.id}`;
   if (idem === null && !async) {
-    send(
-      200,
-      receiptBody(
-        null,
-        atomic,
-        await runSync(db, rows, atomic, source, key.propertyIds, {
-          chunkRows: config.INGEST_CHUNK_ROWS,
-          parallel,
-        }),
-        rows,
-      ),
+    const receipt = receiptBody(
+      null,
+      atomic,
+      await runSync(db, rows, atomic, source, key.propertyIds, {
+        chunkRows: config.INGEST_CHUNK_ROWS,
+        parallel,
+      }),
+      rows,
     );
+    await countForKey(db, key.id, receipt);
+    send(200, receipt);
     return;
   }
   // A batch row: the idempotency record, and for a large batch its rows until the worker ingests them.
@@ -239,7 +239,7 @@ async function postReadings(
     send(202, pendingBody(batchId!), { location: batchPath(batchId!) });
     return;
   }
-  let receipt: unknown;
+  let receipt: ReturnType<typeof receiptBody> & { resumed?: true };
   try {
     receipt = {
       ...receiptBody(
@@ -261,7 +261,20 @@ async function postReadings(
   }
   await db.execute(sql`UPDATE ingest_batches SET status = 'done', receipt = ${JSON.stringify(receipt)}::jsonb,
     finished_at = now() WHERE id = ${batchId!}`);
+  await countForKey(db, key.id, receipt);
   send(200, receipt);
+}
+
+/**
+ * Counts an answered batch on its key's day (keyActivity.ts), for the console. The batch is committed by now, so a
+ * failure here is logged and the receipt still sent: the client must not send again what is stored.
+ */
+async function countForKey(db: Db, keyId: number, receipt: ReturnType<typeof receiptBody>) {
+  try {
+    await recordKeyActivity(db, keyId, receipt);
+  } catch (err) {
+    console.error('api key activity not counted', err);
+  }
 }
 
 /** Runs a batch; an atomic batch with refused rows answers its receipt of refusals (nothing written). */

@@ -138,3 +138,6 @@ export interface PointDays {
 }
 
 export const HOUR_MS = 3_600_000;
+
+/** A receipt's reason for a good row of an atomic batch that another row's refusal kept out. */
+export const NOT_WRITTEN = 'not written: another row of this atomic batch was refused';

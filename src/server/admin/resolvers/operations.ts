@@ -2,6 +2,7 @@
 import { badInput } from '../../graphql/errors.ts';
 import type { ApiKeyInfo } from '../../ingest/apiKeys.ts';
 import type { DataIssue as IssueRow, Resolution } from '../../ingest/issues.ts';
+import { type KeyDay, keyDays } from '../../ingest/keyActivity.ts';
 import { actorOf } from '../audit.ts';
 import {
   apiKeysOf,
@@ -62,11 +63,15 @@ const issueToApi = (i: IssueRow): DataIssue => ({
   createdAt: i.createdAt,
 });
 
-const keyToApi = (k: ApiKeyInfo): ApiKey => ({
+const keyToApi = (k: ApiKeyInfo, days: KeyDay[] = []): ApiKey => ({
   ...k,
   id: String(k.id),
   propertyIds: k.propertyIds.map(String),
+  activity: days.filter((d) => d.apiKeyId === k.id),
 });
+
+/** How many days of a key's activity the console shows. */
+const ACTIVITY_DAYS = 7;
 
 export const invitations: NonNullable<QueryResolvers['invitations']> = async (_p, args, ctx) => {
   const scope = await requireOperator(ctx);
@@ -144,7 +149,13 @@ export const rejectDataIssue: NonNullable<MutationResolvers['rejectDataIssue']> 
 
 export const apiKeys: NonNullable<QueryResolvers['apiKeys']> = async (_p, _a, ctx) => {
   const scope = await requireOperator(ctx);
-  return (await apiKeysOf(ctx.db, scope)).map(keyToApi);
+  const keys = await apiKeysOf(ctx.db, scope);
+  const days = await keyDays(
+    ctx.db,
+    keys.map((k) => k.id),
+    ACTIVITY_DAYS,
+  );
+  return keys.map((k) => keyToApi(k, days));
 };
 
 export const createApiKey: NonNullable<MutationResolvers['createApiKey']> = async (_p, args, ctx) => {
@@ -155,5 +166,6 @@ export const createApiKey: NonNullable<MutationResolvers['createApiKey']> = asyn
 
 export const revokeApiKey: NonNullable<MutationResolvers['revokeApiKey']> = async (_p, args, ctx) => {
   const scope = await requireOperator(ctx);
-  return keyToApi(await revokeKey(ctx.db, scope, actorOf(scope), args.id));
+  const info = await revokeKey(ctx.db, scope, actorOf(scope), args.id);
+  return keyToApi(info, await keyDays(ctx.db, [info.id], ACTIVITY_DAYS));
 };

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -104,6 +105,31 @@ export const apiKeyProperties = pgTable(
       .references(() => properties.id),
   },
   (t) => [primaryKey({ columns: [t.apiKeyId, t.propertyId] })],
+);
+
+/**
+ * What each API key sent, per Copenhagen day (migration 0024): batches answered with a receipt and their rows by
+ * outcome, and the newest refusal's line and reason, so the console can show which gateway sends bad rows. A
+ * replayed batch (same Idempotency-Key) is not counted again; a request refused as a whole (bad key, malformed
+ * body, too large) has no receipt and is counted in /metrics only.
+ */
+export const apiKeyDays = pgTable(
+  'api_key_days',
+  {
+    apiKeyId: integer('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    batches: integer('batches').notNull().default(0),
+    rows: integer('rows').notNull().default(0),
+    accepted: integer('accepted').notNull().default(0),
+    duplicate: integer('duplicate').notNull().default(0),
+    refused: integer('refused').notNull().default(0),
+    quarantined: integer('quarantined').notNull().default(0),
+    lastRefusal: text('last_refusal'),
+    lastRefusalAt: timestamp('last_refusal_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.day] })],
 );
 
 /**
