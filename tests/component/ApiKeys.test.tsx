@@ -98,11 +98,17 @@ describe('the API keys island', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Revoke Gateway 7' }));
     const confirm = screen.getByRole('group', { name: 'Revoke Gateway 7' });
     expect(confirm.textContent).toContain('Revoke Gateway 7? Every system that sends with it is refused');
+    // The question takes the focus on Cancel, and gives it back to the row's button.
+    expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: 'Cancel' }));
     fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
     expect(calls.some((c) => c.document === RevokeApiKeyDocument)).toBe(false);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Revoke Gateway 7' }));
     fireEvent.click(screen.getByRole('button', { name: 'Revoke Gateway 7' }));
     fireEvent.click(screen.getByRole('button', { name: 'Revoke key' }));
     await waitFor(() => expect(lastVariables(RevokeApiKeyDocument)).toEqual({ id: '2' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Gateway 7 is revoked: requests with it are refused.',
+    );
   });
 
   it('shows the new key once, with a button that copies it', async () => {

@@ -51,6 +51,8 @@ function Keys({ lang }: { lang: Language }) {
       await refresh();
     },
   });
+  /** The Revoke button that opened the question: focus goes back to it when the operator cancels. */
+  const opener = useRef<HTMLButtonElement | null>(null);
   const revoke = useMutation({
     mutationFn: (id: string) => adminRequest(RevokeApiKeyDocument, { id }),
     onSuccess: async () => {
@@ -58,6 +60,7 @@ function Keys({ lang }: { lang: Language }) {
       await refresh();
     },
   });
+  const revokedName = revoke.data?.revokeApiKey.name;
   /** The key whose revocation waits for a confirmation (shown above the table, which may scroll sideways). */
   const confirmed = keys.data?.apiKeys.find((k) => k.id === confirming && !k.revokedAt);
   const numberOf = new Map((properties.data?.properties ?? []).map((p) => [p.id, p.number]));
@@ -129,6 +132,11 @@ function Keys({ lang }: { lang: Language }) {
         </div>
       </form>
       <ErrorAlert code={revoke.error?.message ?? (keys.isError ? keys.error.message : null)} />
+      {revokedName && (
+        <p className="alert success" role="status">
+          {t('keys.revoked_done', { name: revokedName })}
+        </p>
+      )}
       {!keys.data ? (
         <Spinner label={t('loading')} />
       ) : (
@@ -139,7 +147,10 @@ function Keys({ lang }: { lang: Language }) {
                 name={confirmed.name}
                 pending={revoke.isPending}
                 onRevoke={() => revoke.mutate(confirmed.id)}
-                onCancel={() => setConfirming(null)}
+                onCancel={() => {
+                  setConfirming(null);
+                  opener.current?.focus();
+                }}
               />
             </div>
           )}
@@ -186,7 +197,10 @@ function Keys({ lang }: { lang: Language }) {
                           className="button ghost"
                           disabled={revoke.isPending}
                           aria-expanded={confirming === k.id}
-                          onClick={() => setConfirming(k.id)}
+                          onClick={(e) => {
+                            opener.current = e.currentTarget;
+                            setConfirming(k.id);
+                          }}
                           aria-label={t('keys.revoke_named', { name: k.name })}
                         >
                           {t('keys.revoke')}
