@@ -123,8 +123,19 @@ describe('the API keys island', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create key' }));
     const shown = await screen.findByTestId('new-key');
     expect(shown.textContent).toContain('tk_0000abcd_secret');
+    // The copy button takes the focus: copying is the one thing to do next.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(shown).getByRole('button', { name: 'Copy' })),
+    );
     fireEvent.click(within(shown).getByRole('button', { name: 'Copy' }));
     expect(writeText).toHaveBeenCalledWith('tk_0000abcd_secret');
     expect(await within(shown).findByRole('button', { name: 'Copied' })).toBeTruthy();
+  });
+
+  it('says when there is no key yet, instead of an empty table', async () => {
+    answers.set(ApiKeysDocument, () => ({ apiKeys: [] }));
+    render(<ApiKeys lang="en" />);
+    expect((await screen.findByTestId('keys-empty')).textContent).toContain('No keys yet.');
+    expect(screen.queryByTestId('keys-table')).toBeNull();
   });
 });

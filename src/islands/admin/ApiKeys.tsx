@@ -53,6 +53,12 @@ function Keys({ lang }: { lang: Language }) {
   });
   /** The Revoke button that opened the question: focus goes back to it when the operator cancels. */
   const opener = useRef<HTMLButtonElement | null>(null);
+  /** The new key's copy button: it takes the focus when the key is shown, the one thing to do next. */
+  const copyButton = useRef<HTMLButtonElement>(null);
+  const newKey = create.data?.createApiKey.key;
+  useEffect(() => {
+    if (newKey) copyButton.current?.focus();
+  }, [newKey]);
   const revoke = useMutation({
     mutationFn: (id: string) => adminRequest(RevokeApiKeyDocument, { id }),
     onSuccess: async () => {
@@ -82,6 +88,7 @@ function Keys({ lang }: { lang: Language }) {
             <p className="admin-key-line">
               <code>{create.data.createApiKey.key}</code>{' '}
               <button
+                ref={copyButton}
                 type="button"
                 className="button ghost"
                 onClick={() =>
@@ -154,64 +161,70 @@ function Keys({ lang }: { lang: Language }) {
               />
             </div>
           )}
-          <div className="card admin-table-wrap">
-            <table className="admin-table" data-testid="keys-table">
-              <caption className="visually-hidden">{t('keys.caption')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('keys.name')}</th>
-                  <th scope="col">{t('keys.prefix')}</th>
-                  <th scope="col">{t('keys.properties')}</th>
-                  <th scope="col">{t('keys.created')}</th>
-                  <th scope="col">{t('keys.last_used')}</th>
-                  <th scope="col">{t('keys.activity')}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('tenancies.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.apiKeys.map((k) => (
-                  <tr key={k.id} data-testid={`key-${k.name}`}>
-                    <th scope="row">{k.name}</th>
-                    <td>
-                      <code>{k.prefix}</code>
-                    </td>
-                    <td>{k.propertyIds.map((id) => numberOf.get(id) ?? id).join(', ')}</td>
-                    <td>
-                      <WhenCell iso={k.createdAt} lang={lang} />
-                      <span className="admin-subtle">{k.createdBy}</span>
-                    </td>
-                    <td>
-                      <WhenCell iso={k.lastUsedAt} lang={lang} />
-                    </td>
-                    <td className="admin-activity">
-                      <Activity days={k.activity} lang={lang} />
-                    </td>
-                    <td>
-                      {k.revokedAt ? (
-                        t('keys.revoked', { when: when(k.revokedAt, lang) })
-                      ) : (
-                        <button
-                          type="button"
-                          className="button ghost"
-                          disabled={revoke.isPending}
-                          aria-expanded={confirming === k.id}
-                          onClick={(e) => {
-                            opener.current = e.currentTarget;
-                            setConfirming(k.id);
-                          }}
-                          aria-label={t('keys.revoke_named', { name: k.name })}
-                        >
-                          {t('keys.revoke')}
-                        </button>
-                      )}
-                    </td>
+          {keys.data.apiKeys.length === 0 ? (
+            <p className="card" data-testid="keys-empty">
+              {t('keys.empty')}
+            </p>
+          ) : (
+            <div className="card admin-table-wrap">
+              <table className="admin-table" data-testid="keys-table">
+                <caption className="visually-hidden">{t('keys.caption')}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('keys.name')}</th>
+                    <th scope="col">{t('keys.prefix')}</th>
+                    <th scope="col">{t('keys.properties')}</th>
+                    <th scope="col">{t('keys.created')}</th>
+                    <th scope="col">{t('keys.last_used')}</th>
+                    <th scope="col">{t('keys.activity')}</th>
+                    <th scope="col">
+                      <span className="visually-hidden">{t('tenancies.actions')}</span>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                </thead>
+                <tbody>
+                  {keys.data.apiKeys.map((k) => (
+                    <tr key={k.id} data-testid={`key-${k.name}`}>
+                      <th scope="row">{k.name}</th>
+                      <td>
+                        <code>{k.prefix}</code>
+                      </td>
+                      <td>{k.propertyIds.map((id) => numberOf.get(id) ?? id).join(', ')}</td>
+                      <td>
+                        <WhenCell iso={k.createdAt} lang={lang} />
+                        <span className="admin-subtle">{k.createdBy}</span>
+                      </td>
+                      <td>
+                        <WhenCell iso={k.lastUsedAt} lang={lang} />
+                      </td>
+                      <td className="admin-activity">
+                        <Activity days={k.activity} lang={lang} />
+                      </td>
+                      <td>
+                        {k.revokedAt ? (
+                          t('keys.revoked', { when: when(k.revokedAt, lang) })
+                        ) : (
+                          <button
+                            type="button"
+                            className="button ghost"
+                            disabled={revoke.isPending}
+                            aria-expanded={confirming === k.id}
+                            onClick={(e) => {
+                              opener.current = e.currentTarget;
+                              setConfirming(k.id);
+                            }}
+                            aria-label={t('keys.revoke_named', { name: k.name })}
+                          >
+                            {t('keys.revoke')}
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
         </div>
       )}
     </div>
