@@ -1,4 +1,6 @@
 /** What the console's e2e tests share: the demo operators' second factor and a login through /admin/login. */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { PASSWORD } from './helpers.ts';
@@ -8,7 +10,28 @@ const DEMO_TOTP_SECRET = 'DEMOTOTPDEMOTOTPDEMOTOTPDEMOTOTP';
 export const ORG_ADMIN = 'operator@demo.test';
 export const MANAGER = 'manager@demo.test';
 
-const lastStep = new Map<string, number>();
+/**
+ * The last TOTP step taken per operator in this run, kept in a file as well as in memory: Playwright starts a new
+ * worker process after a failed test, and a worker that forgot the steps taken sent an already used code, so one
+ * failure made the next console file fail its login too. The output folder is emptied at the start of each run.
+ */
+const STEPS_FILE = join('test-results', '.totp-last-steps.json');
+const lastStep = {
+  read(): Record<string, number> {
+    try {
+      return JSON.parse(readFileSync(STEPS_FILE, 'utf8')) as Record<string, number>;
+    } catch {
+      return {};
+    }
+  },
+  get(email: string): number | undefined {
+    return this.read()[email];
+  },
+  set(email: string, step: number): void {
+    mkdirSync(dirname(STEPS_FILE), { recursive: true });
+    writeFileSync(STEPS_FILE, JSON.stringify({ ...this.read(), [email]: step }));
+  },
+};
 /** Access tokens from operatorToken and readyOrgAdmin, by operator, with when they were issued. */
 const tokens = new Map<string, { token: string; at: number }>();
 /** How long a token is used again: access tokens last 5 minutes (ACCESS_TOKEN_TTL). */
