@@ -7,10 +7,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database, Db } from '../../src/server/db/client.ts';
 import { createAppServer } from '../../src/server/http.ts';
 import { createApiKey } from '../../src/server/ingest/apiKeys.ts';
+import { runIngestCommand } from '../../src/server/ingest/cli.ts';
 import { keyDays } from '../../src/server/ingest/keyActivity.ts';
 import { createJobRunner } from '../../src/server/jobs/runner.ts';
 import { createTestApi } from './helpers/api.ts';
@@ -146,5 +147,23 @@ describe('what a key sent, per day', () => {
       rows: before.rows + 30,
       accepted: before.accepted + 30,
     });
+  });
+
+  it('shows the same in `npm run cli -- api-key list`', async () => {
+    const lines: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    try {
+      expect(await runIngestCommand('api-key', ['list'], async () => db)).toBe(true);
+    } finally {
+      log.mockRestore();
+    }
+    const day = (await today())!;
+    const gateway = lines.findIndex((l) => l.includes('"gateway"'));
+    expect(lines[gateway + 1]).toBe(
+      `  last 7 days: ${day.batches} batches, ${day.rows} rows: ${day.accepted} accepted, ${day.duplicate} duplicate, ` +
+        `${day.refused} refused, 0 quarantined; last refused ${day.lastRefusalAt}: ${day.lastRefusal}`,
+    );
+    const quiet = lines.findIndex((l) => l.includes('"quiet"'));
+    expect(lines[quiet + 1]).toBe('  last 7 days: nothing sent');
   });
 });

@@ -15,6 +15,7 @@ import { receiptBody } from './batchTask.ts';
 import { parseReadingsCsv } from './csv.ts';
 import { ingestBatch } from './ingest.ts';
 import { acceptIssue, DataIssueError, listIssues, recordSwap, rejectIssue } from './issues.ts';
+import { type KeyDay, keyDays } from './keyActivity.ts';
 import { IngestError } from './types.ts';
 
 export const INGEST_HELP = `  import <file.csv> [--json] [--partial]
@@ -27,7 +28,8 @@ export const INGEST_HELP = `  import <file.csv> [--json] [--partial]
                       The queue of quarantined readings and stuck or silent meters.
   api-key create <name> --property <id>[,<id>…]   (the key is shown once)
   api-key list | api-key revoke <id>
-                      Operator keys of POST /api/ingest/v1/readings.
+                      Operator keys of POST /api/ingest/v1/readings; list shows what each sent in the last
+                      7 days (rows by outcome, the newest refused row).
   meter radio-id <number> <radio-id|none>
   meter profile <number> [--rollover-digits <n|none>] [--reset-on <MM-DD|none>]
   meter swap <number> --at <ISO time> --new-meter <number> --start-value <v> [--end-value <v>] [--radio-id <id>]`;
@@ -172,10 +174,16 @@ async function apiKeyCommand(args: string[], open: () => Promise<Db>): Promise<v
     if (sub === 'list') {
       const keys = await listApiKeys(db);
       if (keys.length === 0) console.log('No API keys.');
+      const days = await keyDays(
+        db,
+        keys.map((k) => k.id),
+        7,
+      );
       for (const k of keys) {
         console.log(
           `#${k.id} ${k.prefix}… "${k.name}" properties ${k.propertyIds.join(',')} created ${k.createdAt} by ${k.createdBy}; last used ${k.lastUsedAt ?? 'never'}${k.revokedAt ? `; REVOKED ${k.revokedAt}` : ''}`,
         );
+        console.log(`  last 7 days: ${activityLine(days.filter((d) => d.apiKeyId === k.id))}`);
       }
       return;
     }
@@ -189,6 +197,20 @@ async function apiKeyCommand(args: string[], open: () => Promise<Db>): Promise<v
     throw err;
   }
   throw new IngestCliError('Usage: api-key create <name> --property <ids>|list|revoke <id>');
+}
+
+/** A key's days (keyActivity.ts) in one line: the console's "Last 7 days" column, for the CLI. */
+function activityLine(days: KeyDay[]): string {
+  if (days.length === 0) return 'nothing sent';
+  const sum = (f: 'batches' | 'rows' | 'accepted' | 'duplicate' | 'refused' | 'quarantined') =>
+    days.reduce((n, d) => n + d[f], 0);
+  const refusal = days.find((d) => d.lastRefusal);
+  return (
+    `${sum('batches')} ${sum('batches') === 1 ? 'batch' : 'batches'}, ${sum('rows')} ${sum('rows') === 1 ? 'row' : 'rows'}: ` +
+    `${sum('accepted')} accepted, ${sum('duplicate')} duplicate, ` +
+    `${sum('refused')} refused, ${sum('quarantined')} quarantined` +
+    (refusal ? `; last refused ${refusal.lastRefusalAt}: ${refusal.lastRefusal}` : '')
+  );
 }
 
 async function meterCommand(args: string[], open: () => Promise<Db>): Promise<void> {
