@@ -14,6 +14,7 @@ import {
   dataIssues,
   measurementPoints,
   meters,
+  mqttUnmatched,
   users,
 } from '../../src/server/db/schema.ts';
 import { recordKeyActivity } from '../../src/server/ingest/keyActivity.ts';
@@ -245,6 +246,76 @@ describe('role matrix: data quality and API keys', () => {
     expect(new Set(await ids('managerHere'))).toEqual(new Set([String(fx.p1)]));
     expect(await ids('managerElsewhere')).toEqual([]);
     expect(await ids('otherOrgAdmin')).toEqual([]);
+  });
+
+  it("untakenTelegrams: telegrams of the caller's own meters that gave no reading, by the meter's property", async () => {
+    const point = async (propertyId: number, number: string, radioId: string) => {
+      const [p] = await database.db
+        .insert(measurementPoints)
+        .values({
+          propertyId,
+          quantity: 'hot-water-volume',
+          unit: 'cubic-meter',
+          name: 'hw',
+          readingKind: 'register',
+        })
+        .returning();
+      await database.db.insert(meters).values({
+        measurementPointId: p!.id,
+        number,
+        legacyKind: 'water',
+        installedAt: new Date('2024-01-01'),
+        radioId,
+      });
+    };
+    await point(fx.p1, 'HW-P1', 'AA000001');
+    await point(fx.p3, 'HW-P3', 'AA000003');
+    const unmatched = (radioId: string, reason: string) => ({
+      radioId,
+      reason,
+      telegrams: 3,
+      lastPayload: '{}',
+      lastDetail: `detail of ${radioId}`,
+    });
+    await database.db
+      .insert(mqttUnmatched)
+      .values([
+        unmatched('AA000001', 'no_value'),
+        unmatched('AA000003', 'refused'),
+        unmatched('FF000000', 'unknown_id'),
+      ]);
+    const seen = async (who: Who) => {
+      const q = (
+        await as(
+          who,
+          `{ dataQualityQueue { untakenTelegrams { meterNumber reason propertyId detail telegrams } unknownRadioIds { radioId } } }`,
+        )
+      ).data!.dataQualityQueue as {
+        untakenTelegrams: { meterNumber: string }[];
+        unknownRadioIds: { radioId: string }[];
+      };
+      return {
+        untaken: q.untakenTelegrams.map((u) => u.meterNumber),
+        unknown: q.unknownRadioIds.map((u) => u.radioId),
+      };
+    };
+    const own = await as(
+      'orgAdmin',
+      `{ dataQualityQueue { untakenTelegrams { meterNumber reason propertyId detail telegrams } } }`,
+    );
+    expect((own.data!.dataQualityQueue as { untakenTelegrams: unknown[] }).untakenTelegrams).toEqual([
+      {
+        meterNumber: 'HW-P1',
+        reason: 'no_value',
+        propertyId: String(fx.p1),
+        detail: 'detail of AA000001',
+        telegrams: 3,
+      },
+    ]);
+    expect(await seen('orgAdmin')).toEqual({ untaken: ['HW-P1'], unknown: ['FF000000'] });
+    expect(await seen('managerHere')).toEqual({ untaken: ['HW-P1'], unknown: [] });
+    expect(await seen('managerElsewhere')).toEqual({ untaken: [], unknown: [] });
+    expect((await seen('otherOrgAdmin')).untaken).toEqual(['HW-P3']);
   });
 
   it('acceptDataIssue and rejectDataIssue: P1’s admin and manager only, audited', async () => {

@@ -3,7 +3,7 @@
  * operator's language, from the issue's evidence (the readings around a suspect one, the plausible rise, a silent
  * or stuck meter's last reading); the server's English reason when the evidence lacks what a sentence needs.
  */
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   AdminPropertiesDocument,
@@ -107,7 +107,7 @@ beforeEach(() => {
   queryClient.clear();
   resetBackend();
   answers.set(DataQualityQueueDocument, () => ({
-    dataQualityQueue: { issues: ISSUES, unknownRadioIds: [] },
+    dataQualityQueue: { issues: ISSUES, unknownRadioIds: [], untakenTelegrams: [] },
   }));
   answers.set(AdminPropertiesDocument, () => ({
     properties: [
@@ -204,6 +204,7 @@ describe('the data-quality island', () => {
           issue('8', { kind: 'SILENT', status: 'ACCEPTED', resolution: 'NOTED', readingValue: null }),
         ],
         unknownRadioIds: [],
+        untakenTelegrams: [],
       },
     }));
     render(<DataQuality lang="en" />);
@@ -224,7 +225,7 @@ describe('the data-quality island', () => {
   it('says when only the newest page of issues is shown', async () => {
     const many = Array.from({ length: 200 }, (_, n) => issue(String(100 + n), { kind: 'DROP' }));
     answers.set(DataQualityQueueDocument, () => ({
-      dataQualityQueue: { issues: many, unknownRadioIds: [] },
+      dataQualityQueue: { issues: many, unknownRadioIds: [], untakenTelegrams: [] },
     }));
     render(<DataQuality lang="en" />);
     expect(
@@ -232,5 +233,45 @@ describe('the data-quality island', () => {
         'role',
       ),
     ).toBe('status');
+  });
+
+  it("lists telegrams of the operator's meters that gave no reading, with why, and leaves the section out when none", async () => {
+    answers.set(DataQualityQueueDocument, () => ({
+      dataQualityQueue: {
+        issues: [],
+        unknownRadioIds: [],
+        untakenTelegrams: [
+          {
+            radioId: '12345678',
+            reason: 'no_value',
+            meterNumber: 'HW-1001-007',
+            propertyId: '7',
+            telegrams: 42,
+            lastSeen: '2026-11-28T05:00:00.000Z',
+            driver: 'multical21',
+            detail: 'meter HW-1001-007 (hot-water-volume) is read from total_m3',
+          },
+        ],
+      },
+    }));
+    render(<DataQuality lang="en" />);
+    const section = await screen.findByTestId('untaken-telegrams');
+    expect(within(section).getByRole('heading').textContent).toBe(
+      'Telegrams of these meters that gave no reading',
+    );
+    const [, row] = within(section).getAllByRole('row');
+    expect(row!.textContent).toContain('HW-1001-007');
+    expect(row!.textContent).toContain('1001 · Solgården · Radio id 12345678 · multical21');
+    expect(row!.textContent).toContain("No value for the meter's quantity");
+    expect(row!.textContent).toContain('is read from total_m3');
+    expect(row!.textContent).toContain('42');
+    cleanup();
+    answers.set(DataQualityQueueDocument, () => ({
+      dataQualityQueue: { issues: [], unknownRadioIds: [], untakenTelegrams: [] },
+    }));
+    queryClient.clear();
+    render(<DataQuality lang="en" />);
+    await screen.findByText('No open data issues.');
+    expect(screen.queryByTestId('untaken-telegrams')).toBeNull();
   });
 });

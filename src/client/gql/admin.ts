@@ -339,7 +339,7 @@ export type DataQualityQueueQueryVariables = Exact<{
 }>;
 
 
-export type DataQualityQueueQuery = { dataQualityQueue: { issues: Array<{ id: string, kind: DataIssueKind, status: DataIssueStatus, propertyId: string, meterNumber: string, apartment: string | null, readingTs: string, readingValue: string | null, reason: string, evidence: unknown, resolution: DataIssueResolution | null, resolvedBy: string | null, resolvedAt: string | null }>, unknownRadioIds: Array<{ radioId: string, telegrams: number, lastSeen: string, driver: string | null }> } };
+export type DataQualityQueueQuery = { dataQualityQueue: { issues: Array<{ id: string, kind: DataIssueKind, status: DataIssueStatus, propertyId: string, meterNumber: string, apartment: string | null, readingTs: string, readingValue: string | null, reason: string, evidence: unknown, resolution: DataIssueResolution | null, resolvedBy: string | null, resolvedAt: string | null }>, unknownRadioIds: Array<{ radioId: string, telegrams: number, lastSeen: string, driver: string | null }>, untakenTelegrams: Array<{ radioId: string, reason: string, meterNumber: string, propertyId: string, telegrams: number, lastSeen: string, driver: string | null, detail: string | null }> } };
 
 export type AcceptDataIssueMutationVariables = Exact<{
   input: AcceptDataIssueInput;
@@ -1096,6 +1096,16 @@ export const DataQualityQueueDocument = new TypedDocumentString(`
       telegrams
       lastSeen
       driver
+    }
+    untakenTelegrams {
+      radioId
+      reason
+      meterNumber
+      propertyId
+      telegrams
+      lastSeen
+      driver
+      detail
     }
   }
 }

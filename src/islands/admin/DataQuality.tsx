@@ -1,6 +1,6 @@
 /** /admin/data-quality: the open data issues of the operator's properties, accepted or rejected one by one. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminRequest } from '../../client/admin/session.ts';
 import {
@@ -38,6 +38,10 @@ export default function DataQuality({ lang }: { lang: Language }) {
 type Issue = DataQualityQueueQuery['dataQualityQueue']['issues'][number];
 
 const STATUSES: DataIssueStatus[] = ['OPEN', 'ACCEPTED', 'REJECTED', 'ALL'];
+
+/** Why a telegram of a known meter gave no reading (src/server/mqtt/inbox.ts); others are shown as the code. */
+const UNTAKEN_REASONS = ['no_value', 'refused', 'malformed'] as const;
+type UntakenReason = (typeof UNTAKEN_REASONS)[number];
 
 /** How many issues one page shows, newest first; the page says so when there may be more. */
 const SHOWN = 200;
@@ -95,7 +99,7 @@ function Queue({ lang }: { lang: Language }) {
       </div>
     );
   }
-  const { issues, unknownRadioIds } = queue.data.dataQualityQueue;
+  const { issues, unknownRadioIds, untakenTelegrams } = queue.data.dataQualityQueue;
   return (
     <div className="stack">
       {filters}
@@ -133,40 +137,108 @@ function Queue({ lang }: { lang: Language }) {
           </table>
         </div>
       )}
+      {untakenTelegrams.length > 0 && (
+        <TelegramSection
+          id="untaken"
+          title={t('quality.untaken_title')}
+          hint={t('quality.untaken_hint')}
+          columns={[t('quality.meter'), t('quality.reason')]}
+        >
+          {untakenTelegrams.map((u) => (
+            <tr key={`${u.radioId}-${u.reason}`}>
+              <th scope="row">
+                <span className="admin-nowrap">{u.meterNumber}</span>
+                <span className="admin-subtle">
+                  {propertyName.get(u.propertyId)} · {t('quality.radio_id')} <code>{u.radioId}</code>
+                  {u.driver ? ` · ${u.driver}` : ''}
+                </span>
+              </th>
+              <td className="admin-why">
+                {UNTAKEN_REASONS.includes(u.reason as UntakenReason)
+                  ? t(`quality.untaken_reasons.${u.reason as UntakenReason}`)
+                  : u.reason}
+                {u.detail && <span className="admin-subtle">{u.detail}</span>}
+              </td>
+              <TelegramCounts telegrams={u.telegrams} lastSeen={u.lastSeen} lang={lang} />
+            </tr>
+          ))}
+        </TelegramSection>
+      )}
       {unknownRadioIds.length > 0 && (
-        <section className="stack" aria-labelledby="radio-title">
-          <h2 id="radio-title">{t('quality.unknown_title')}</h2>
-          <div className="card admin-table-wrap">
-            <table className="admin-table">
-              <caption className="visually-hidden">{t('quality.unknown_title')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('quality.radio_id')}</th>
-                  <th scope="col" className="num">
-                    {t('quality.telegrams')}
-                  </th>
-                  <th scope="col">{t('quality.last_seen')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {unknownRadioIds.map((u) => (
-                  <tr key={u.radioId}>
-                    <td>
-                      <code>{u.radioId}</code>
-                      {u.driver && <span className="admin-subtle">{u.driver}</span>}
-                    </td>
-                    <td className="num">{u.telegrams}</td>
-                    <td>
-                      <WhenCell iso={u.lastSeen} lang={lang} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
+        <TelegramSection id="radio" title={t('quality.unknown_title')} columns={[t('quality.radio_id')]}>
+          {unknownRadioIds.map((u) => (
+            <tr key={u.radioId}>
+              <td>
+                <code>{u.radioId}</code>
+                {u.driver && <span className="admin-subtle">{u.driver}</span>}
+              </td>
+              <TelegramCounts telegrams={u.telegrams} lastSeen={u.lastSeen} lang={lang} />
+            </tr>
+          ))}
+        </TelegramSection>
       )}
     </div>
+  );
+}
+
+/** A table of telegrams that gave no reading: its own columns first, then how many and when last. */
+function TelegramSection({
+  id,
+  title,
+  hint,
+  columns,
+  children,
+}: {
+  id: string;
+  title: string;
+  hint?: string;
+  columns: string[];
+  children: ReactNode;
+}) {
+  const { t } = useTranslation('admin-ops');
+  return (
+    <section className="stack" aria-labelledby={`${id}-title`} data-testid={`${id}-telegrams`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      {hint && <p>{hint}</p>}
+      <div className="card admin-table-wrap">
+        <table className="admin-table">
+          <caption className="visually-hidden">{title}</caption>
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th key={c} scope="col">
+                  {c}
+                </th>
+              ))}
+              <th scope="col" className="num">
+                {t('quality.telegrams')}
+              </th>
+              <th scope="col">{t('quality.last_seen')}</th>
+            </tr>
+          </thead>
+          <tbody>{children}</tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function TelegramCounts({
+  telegrams,
+  lastSeen,
+  lang,
+}: {
+  telegrams: number;
+  lastSeen: string;
+  lang: string;
+}) {
+  return (
+    <>
+      <td className="num">{telegrams}</td>
+      <td>
+        <WhenCell iso={lastSeen} lang={lang} />
+      </td>
+    </>
   );
 }
 

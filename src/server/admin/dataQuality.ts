@@ -3,8 +3,9 @@
  * (src/server/ingest/issues.ts, apiKeys.ts: the same ones the CLI uses), scoped to the caller's properties and
  * audited in the same transaction as the change.
  */
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { pgNumberArray, queryRows } from '../db/sql.ts';
 import { dataIssues, mqttUnmatched } from '../db/schema.ts';
 import { badInput, forbidden } from '../graphql/errors.ts';
 import {
@@ -44,7 +45,23 @@ function mapped(err: unknown): unknown {
   return err;
 }
 
-/** The open (or other) issues of the caller's properties, newest first; unknown radio ids for org admins. */
+/** A row of the queue's untaken telegrams (schema: UntakenTelegrams). */
+export type UntakenTelegramsRow = {
+  radioId: string;
+  reason: string;
+  meterNumber: string;
+  propertyId: number;
+  telegrams: number;
+  firstSeen: string | Date;
+  lastSeen: string | Date;
+  driver: string | null;
+  detail: string | null;
+};
+
+/**
+ * The open (or other) issues of the caller's properties, newest first; unknown radio ids for org admins; telegrams
+ * of the caller's meters that gave no reading.
+ */
 export async function dataQualityQueue(
   db: Db,
   scope: OperatorScope,
@@ -67,7 +84,23 @@ export async function dataQualityQueue(
           .orderBy(desc(mqttUnmatched.lastSeen))
           .limit(filter.limit)
       : [];
-  return { issues, unknownRadioIds };
+  // Telegrams of the caller's meters that gave no reading: tied to a property through the meter's radio id.
+  const untakenTelegrams =
+    propertyIds.length === 0
+      ? []
+      : await queryRows<UntakenTelegramsRow>(
+          db,
+          sql`SELECT u.radio_id AS "radioId", u.reason, m.number AS "meterNumber", mp.property_id AS "propertyId",
+                u.telegrams, u.first_seen AS "firstSeen", u.last_seen AS "lastSeen", u.driver,
+                u.last_detail AS "detail"
+              FROM mqtt_unmatched u
+              JOIN meters m ON m.radio_id = u.radio_id
+              JOIN measurement_points mp ON mp.id = m.measurement_point_id
+              WHERE u.reason <> 'unknown_id' AND mp.property_id = ANY(${pgNumberArray(propertyIds)}::int[])
+              ORDER BY u.last_seen DESC
+              LIMIT ${filter.limit}`,
+        );
+  return { issues, unknownRadioIds, untakenTelegrams };
 }
 
 /** The issue's property must be the caller's (FORBIDDEN otherwise, also for unknown ids). */

@@ -121,6 +121,13 @@ export const dataQualityQueue: NonNullable<QueryResolvers['dataQualityQueue']> =
       lastSeen: u.lastSeen.toISOString(),
       driver: u.driver,
     })),
+    untakenTelegrams: result.untakenTelegrams.map((u) => ({
+      ...u,
+      propertyId: String(u.propertyId),
+      telegrams: Number(u.telegrams),
+      firstSeen: new Date(u.firstSeen).toISOString(),
+      lastSeen: new Date(u.lastSeen).toISOString(),
+    })),
   };
 };
 
