@@ -41,7 +41,7 @@ it('says why in Danish, numbers and times as da-DK writes them', async () => {
         },
       ],
       unknownRadioIds: [],
-        untakenTelegrams: [],
+      untakenTelegrams: [],
     },
   }));
   render(<DataQuality lang="da" />);

@@ -5,8 +5,8 @@
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { pgNumberArray, queryRows } from '../db/sql.ts';
 import { dataIssues, mqttUnmatched } from '../db/schema.ts';
+import { pgNumberArray, queryRows } from '../db/sql.ts';
 import { badInput, forbidden } from '../graphql/errors.ts';
 import {
   ApiKeyError,
