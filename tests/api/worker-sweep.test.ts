@@ -9,11 +9,19 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limiterOptions } from '../../src/server/auth/throttle.ts';
 import type { Database } from '../../src/server/db/client.ts';
-import { jobs, rateLimits, reportLookupLimits } from '../../src/server/db/schema.ts';
+import {
+  apiKeyDays,
+  ingestBatches,
+  jobs,
+  rateLimits,
+  reportLookupLimits,
+} from '../../src/server/db/schema.ts';
 import { queryRows, refreshGrownStatistics, refreshStatistics } from '../../src/server/db/sql.ts';
+import { createApiKey } from '../../src/server/ingest/apiKeys.ts';
 import { manualClock } from '../../src/server/jobs/clock.ts';
 import { createJobRunner } from '../../src/server/jobs/runner.ts';
 import { freshDatabase } from './helpers/db.ts';
+import { testProperty } from './helpers/property.ts';
 
 let database: Database;
 beforeAll(async () => {
@@ -111,6 +119,46 @@ describe('sweep', () => {
       sql`SELECT key FROM jobs WHERE task = 'sweep' ORDER BY key`,
     );
     expect(rows.map((r) => r.key)).toEqual(['sweep:rows:2026-06-15', 'sweep:rows:2026-06-16']);
+  });
+
+  it("deletes finished ingestion batches and API keys' days older than the retention; keeps pending batches", async () => {
+    const at = new Date('2026-07-01T04:00:00Z');
+    const ago = (d: number) => new Date(at.getTime() - d * DAY);
+    const { propertyId } = await testProperty(database.db, [{ uniqueId: 'S1', areaM2: '50' }], 'SWEEP');
+    const key = await createApiKey(database.db, { name: 'sweep', propertyIds: [propertyId], by: 'test' });
+    const batch = (idem: string, status: 'pending' | 'done' | 'failed', age: number) => ({
+      apiKeyId: key.info.id,
+      idempotencyKey: idem,
+      bodySha256: 'x',
+      status,
+      rowCount: 1,
+      createdAt: ago(age),
+      finishedAt: status === 'pending' ? null : ago(age),
+    });
+    await database.db
+      .insert(ingestBatches)
+      .values([
+        batch('old-done', 'done', 41),
+        batch('old-failed', 'failed', 50),
+        batch('new-done', 'done', 39),
+        batch('old-pending', 'pending', 60),
+      ]);
+    const day = (d: number) => ({
+      apiKeyId: key.info.id,
+      day: ago(d).toISOString().slice(0, 10),
+      batches: 1,
+    });
+    await database.db.insert(apiKeyDays).values([day(45), day(41), day(39), day(0)]);
+    await createJobRunner({
+      db: database.db,
+      logger: pino({ level: 'silent' }),
+      clock: manualClock(at),
+      jobRetentionDays: 40,
+    }).tick();
+    const left = await database.db.select({ idem: ingestBatches.idempotencyKey }).from(ingestBatches);
+    expect(left.map((b) => b.idem).sort()).toEqual(['new-done', 'old-pending']);
+    const days = await database.db.select({ day: apiKeyDays.day }).from(apiKeyDays);
+    expect(days.map((d) => d.day).sort()).toEqual([ago(39), ago(0)].map((d) => d.toISOString().slice(0, 10)));
   });
 
   it('analyzes only the tables never analyzed or grown by more than a tenth since', async () => {

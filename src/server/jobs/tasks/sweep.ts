@@ -1,6 +1,7 @@
 /**
- * Sweeps rows that only grow: finished job rows (done or failed) older than the retention, and throttle rows
- * (report lookups, account rate limits) whose window has ended. Pending jobs, which include any job a worker is
+ * Sweeps rows that only grow: finished job rows (done or failed) older than the retention, finished ingestion
+ * batches (their receipts) and API keys' daily counts older than it too, and throttle rows (report lookups,
+ * account rate limits) whose window has ended. Pending jobs, which include any job a worker is
  * running right now (it holds the row lock; its status is still pending), are never touched.
  *
  * A swept job's dedupe key is free again. The schedule only queues the latest complete period, so with the
@@ -43,6 +44,16 @@ export const sweepTask = defineTask({
     const rateLimits = await count(
       sql`DELETE FROM rate_limits WHERE expire < ${iso}::timestamptz RETURNING key`,
     );
+    // Ingestion's records past the same retention: a finished batch's receipt (its Idempotency-Key is then free:
+    // a replay runs again, and its rows come back as duplicates) and each API key's counts per day.
+    const ingestBatches = await count(
+      sql`DELETE FROM ingest_batches WHERE status <> 'pending'
+            AND coalesce(finished_at, created_at) < ${cutoff}::timestamptz RETURNING id`,
+    );
+    const keyDays = await count(
+      sql`DELETE FROM api_key_days
+          WHERE day < (${cutoff}::timestamptz AT TIME ZONE 'Europe/Copenhagen')::date RETURNING api_key_id`,
+    );
     if (readingRetentionYears) {
       const readings = await removeOldReadings(tx, now, readingRetentionYears);
       logger.info({ ...readings, readingRetentionYears }, 'removed raw readings past their retention');
@@ -50,7 +61,7 @@ export const sweepTask = defineTask({
     // Planner statistics for tables that grew since (CSV imports, days of readings).
     const analyzed = await refreshGrownStatistics(tx);
     logger.info(
-      { jobs, reportLookups, rateLimits, retentionDays, analyzed },
+      { jobs, reportLookups, rateLimits, ingestBatches, keyDays, retentionDays, analyzed },
       'swept old rows, statistics refreshed',
     );
   },
