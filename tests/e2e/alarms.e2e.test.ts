@@ -206,7 +206,6 @@ test.describe
         await expect(heat.first()).toBeVisible({ timeout: 5_000 });
       }).toPass({ timeout: 100_000, intervals: [5_000] });
       expect(await seriousA11yViolations(page)).toEqual([]);
-      const unreadBefore = Number((await page.getByTestId('unread-count').textContent())?.match(/\d+/)?.[0]);
       await expect(heat.first()).toHaveClass(/\bunread\b/);
       await heat.first().getByRole('link').click();
       await page.waitForURL(/\/notifications\/\d+$/);
@@ -217,7 +216,9 @@ test.describe
       );
       expect(await seriousA11yViolations(page)).toEqual([]);
       await page.goto(listUrl);
-      await expect(page.getByTestId('unread-count')).toHaveText(`${unreadBefore - 1} unread`);
+      // The notification just opened is read now. The unread count is not compared: each alarm created in this
+      // file is evaluated at the worker's next poll, so another one's notification may land meanwhile.
+      await expect(heat.first()).not.toHaveClass(/\bunread\b/);
       // The embedded worker keeps running (every minute): a notification of another alarm created in this file may
       // land just after the click, so mark all again until the list has none unread.
       // The button is disabled once nothing is unread, so a retry clicks it only while it can be clicked.
