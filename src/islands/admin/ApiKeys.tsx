@@ -12,6 +12,7 @@ import {
   CreateApiKeyDocument,
   RevokeApiKeyDocument,
 } from '../../client/gql/admin.ts';
+import { formatNumber } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
@@ -240,16 +241,16 @@ function Activity({ days, lang }: { days: ApiKeyFieldsFragment['activity']; lang
   if (days.length === 0) return <span className="admin-subtle">{t('keys.activity_none')}</span>;
   const sum = (f: 'rows' | 'batches' | 'accepted' | 'duplicate' | 'refused' | 'quarantined') =>
     days.reduce((n, d) => n + d[f], 0);
-  const number = new Intl.NumberFormat(lang === 'nb' ? 'nb-NO' : lang === 'da' ? 'da-DK' : 'en-GB');
+  const number = (n: number) => formatNumber(n, lang, { maximumFractionDigits: 0 });
   const outcomes = (['accepted', 'duplicate', 'refused', 'quarantined'] as const)
     .filter((f) => f === 'accepted' || sum(f) > 0)
-    .map((f) => t(`keys.outcome.${f}`, { n: number.format(sum(f)) }));
+    .map((f) => t(`keys.outcome.${f}`, { n: number(sum(f)) }));
   // Days come newest first: the first with a refusal has the newest one.
   const refusal = days.find((d) => d.lastRefusal);
   return (
     <>
-      {t('keys.rows', { count: sum('rows'), n: number.format(sum('rows')) })} ·{' '}
-      {t('keys.batches', { count: sum('batches'), n: number.format(sum('batches')) })}
+      {t('keys.rows', { count: sum('rows'), n: number(sum('rows')) })} ·{' '}
+      {t('keys.batches', { count: sum('batches'), n: number(sum('batches')) })}
       <span className="admin-subtle">{outcomes.join(' · ')}</span>
       {refusal && (
         <span className="admin-subtle" data-testid="last-refusal">

@@ -230,7 +230,7 @@ function TelegramCounts({
 }: {
   telegrams: number;
   lastSeen: string;
-  lang: string;
+  lang: Language;
 }) {
   return (
     <>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { adminRequest } from '../../client/admin/session.ts';
 import { AdminPropertiesDocument } from '../../client/gql/admin.ts';
 import { orFallback } from '../../client/i18nKeys.ts';
+import { dateLocale, type Language } from '../../lib/languages.ts';
 import { useOperator } from './useOperator.ts';
 
 /** The properties the operator reaches (the shell's query, shared through the cache). */
@@ -28,9 +29,9 @@ export function ErrorAlert({ code }: { code: string | null | undefined }) {
 }
 
 /** An instant as a local date and time in the page's language. */
-export function when(iso: string | null | undefined, lang: string): string {
+export function when(iso: string | null | undefined, lang: Language): string {
   if (!iso) return '—';
-  return new Intl.DateTimeFormat(lang === 'nb' ? 'nb-NO' : lang === 'da' ? 'da-DK' : 'en-GB', {
+  return new Intl.DateTimeFormat(dateLocale(lang), {
     dateStyle: 'medium',
     timeStyle: 'short',
     timeZone: 'Europe/Copenhagen',
@@ -41,12 +42,11 @@ export function when(iso: string | null | undefined, lang: string): string {
  * A time in a table cell: its date and its time each kept on one line, so a narrow column breaks between them
  * and nowhere else ("28 Nov 2026," / "03:31", not four lines).
  */
-export function WhenCell({ iso, lang }: { iso: string | null | undefined; lang: string }) {
+export function WhenCell({ iso, lang }: { iso: string | null | undefined; lang: Language }) {
   if (!iso) return <>—</>;
   const at = new Date(iso);
-  const locale = lang === 'nb' ? 'nb-NO' : lang === 'da' ? 'da-DK' : 'en-GB';
   const part = (o: Intl.DateTimeFormatOptions) =>
-    new Intl.DateTimeFormat(locale, { ...o, timeZone: 'Europe/Copenhagen' }).format(at);
+    new Intl.DateTimeFormat(dateLocale(lang), { ...o, timeZone: 'Europe/Copenhagen' }).format(at);
   return (
     <time dateTime={iso}>
       <span className="admin-nowrap">{part({ dateStyle: 'medium' })}</span>{' '}

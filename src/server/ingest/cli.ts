@@ -15,7 +15,7 @@ import { receiptBody } from './batchTask.ts';
 import { parseReadingsCsv } from './csv.ts';
 import { ingestBatch } from './ingest.ts';
 import { acceptIssue, DataIssueError, listIssues, recordSwap, rejectIssue } from './issues.ts';
-import { type KeyDay, keyDays } from './keyActivity.ts';
+import { KEY_ACTIVITY_DAYS, type KeyDay, keyDays } from './keyActivity.ts';
 import { IngestError } from './types.ts';
 
 export const INGEST_HELP = `  import <file.csv> [--json] [--partial]
@@ -177,7 +177,7 @@ async function apiKeyCommand(args: string[], open: () => Promise<Db>): Promise<v
       const days = await keyDays(
         db,
         keys.map((k) => k.id),
-        7,
+        KEY_ACTIVITY_DAYS,
       );
       for (const k of keys) {
         console.log(

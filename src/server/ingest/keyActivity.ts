@@ -8,6 +8,9 @@ import type { Db } from '../db/client.ts';
 import { pgNumberArray, queryRows } from '../db/sql.ts';
 import { NOT_WRITTEN } from './types.ts';
 
+/** How many days of a key's activity the console and `api-key list` show. */
+export const KEY_ACTIVITY_DAYS = 7;
+
 /** The parts of a receipt (receiptBody) counted here. */
 interface CountedReceipt {
   totals: { rows: number; accepted: number; duplicate: number; refused: number; quarantined: number };

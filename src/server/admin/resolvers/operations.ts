@@ -2,7 +2,7 @@
 import { badInput } from '../../graphql/errors.ts';
 import type { ApiKeyInfo } from '../../ingest/apiKeys.ts';
 import type { DataIssue as IssueRow, Resolution } from '../../ingest/issues.ts';
-import { type KeyDay, keyDays } from '../../ingest/keyActivity.ts';
+import { KEY_ACTIVITY_DAYS, type KeyDay, keyDays } from '../../ingest/keyActivity.ts';
 import { actorOf } from '../audit.ts';
 import {
   apiKeysOf,
@@ -69,9 +69,6 @@ const keyToApi = (k: ApiKeyInfo, days: KeyDay[] = []): ApiKey => ({
   propertyIds: k.propertyIds.map(String),
   activity: days.filter((d) => d.apiKeyId === k.id),
 });
-
-/** How many days of a key's activity the console shows. */
-const ACTIVITY_DAYS = 7;
 
 export const invitations: NonNullable<QueryResolvers['invitations']> = async (_p, args, ctx) => {
   const scope = await requireOperator(ctx);
@@ -160,7 +157,7 @@ export const apiKeys: NonNullable<QueryResolvers['apiKeys']> = async (_p, _a, ct
   const days = await keyDays(
     ctx.db,
     keys.map((k) => k.id),
-    ACTIVITY_DAYS,
+    KEY_ACTIVITY_DAYS,
   );
   return keys.map((k) => keyToApi(k, days));
 };
@@ -174,5 +171,5 @@ export const createApiKey: NonNullable<MutationResolvers['createApiKey']> = asyn
 export const revokeApiKey: NonNullable<MutationResolvers['revokeApiKey']> = async (_p, args, ctx) => {
   const scope = await requireOperator(ctx);
   const info = await revokeKey(ctx.db, scope, actorOf(scope), args.id);
-  return keyToApi(info, await keyDays(ctx.db, [info.id], ACTIVITY_DAYS));
+  return keyToApi(info, await keyDays(ctx.db, [info.id], KEY_ACTIVITY_DAYS));
 };
