@@ -61,6 +61,15 @@ const schema = z.object({
     .or(z.literal('').transform(() => undefined)),
   /** The topic filter of wmbusmeters' telegrams (its MQTT shell command publishes to wmbusmeters/<name>). */
   MQTT_TOPIC: z.string().min(1).default('wmbusmeters/#'),
+  /**
+   * The organisation (id or exact name) that runs the MQTT feed: its admins see the radio ids no meter has on the
+   * console's data-quality page (src/server/mqtt/owner.ts). Unset: the only organisation, if there is one.
+   */
+  MQTT_ORGANISATION: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   /** The MQTT client id: stable, so the broker keeps the session (and queued telegrams) across restarts. */
   MQTT_CLIENT_ID: z
     .string()

@@ -312,10 +312,29 @@ describe('role matrix: data quality and API keys', () => {
         telegrams: 3,
       },
     ]);
-    expect(await seen('orgAdmin')).toEqual({ untaken: ['HW-P1'], unknown: ['FF000000'] });
+    // Two organisations and no MQTT_ORGANISATION: the unknown radio id is nobody's to see.
+    expect(await seen('orgAdmin')).toEqual({ untaken: ['HW-P1'], unknown: [] });
     expect(await seen('managerHere')).toEqual({ untaken: ['HW-P1'], unknown: [] });
     expect(await seen('managerElsewhere')).toEqual({ untaken: [], unknown: [] });
-    expect((await seen('otherOrgAdmin')).untaken).toEqual(['HW-P3']);
+    expect(await seen('otherOrgAdmin')).toEqual({ untaken: ['HW-P3'], unknown: [] });
+    const config = api.services.config;
+    try {
+      // The feed run by P1's organisation (by id): its admin sees the id, its manager and the other admin do not.
+      config.MQTT_ORGANISATION = String(fx.org1);
+      expect(await seen('orgAdmin')).toEqual({ untaken: ['HW-P1'], unknown: ['FF000000'] });
+      expect(await seen('managerHere')).toEqual({ untaken: ['HW-P1'], unknown: [] });
+      expect(await seen('otherOrgAdmin')).toEqual({ untaken: ['HW-P3'], unknown: [] });
+      // …by the other organisation (by name): the reverse.
+      config.MQTT_ORGANISATION = 'Org Two';
+      expect(await seen('orgAdmin')).toEqual({ untaken: ['HW-P1'], unknown: [] });
+      expect(await seen('otherOrgAdmin')).toEqual({ untaken: ['HW-P3'], unknown: ['FF000000'] });
+      // A setting that names no organisation shows the ids to no one.
+      config.MQTT_ORGANISATION = '999999';
+      expect(await seen('orgAdmin')).toEqual({ untaken: ['HW-P1'], unknown: [] });
+      expect(await seen('otherOrgAdmin')).toEqual({ untaken: ['HW-P3'], unknown: [] });
+    } finally {
+      config.MQTT_ORGANISATION = undefined;
+    }
   });
 
   it('acceptDataIssue and rejectDataIssue: P1’s admin and manager only, audited', async () => {

@@ -24,6 +24,7 @@ import {
   rejectIssue,
 } from '../ingest/issues.ts';
 import { IngestError } from '../ingest/types.ts';
+import { mqttFeedOrganisation } from '../mqtt/owner.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { opsError } from './opsErrors.ts';
 import { type OperatorScope, reachablePropertyIds, requireProperty } from './scope.ts';
@@ -59,13 +60,15 @@ export type UntakenTelegramsRow = {
 };
 
 /**
- * The open (or other) issues of the caller's properties, newest first; unknown radio ids for org admins; telegrams
- * of the caller's meters that gave no reading.
+ * The open (or other) issues of the caller's properties, newest first; unknown radio ids for the admins of the
+ * organisation that runs the MQTT feed; telegrams of the caller's meters that gave no reading.
  */
 export async function dataQualityQueue(
   db: Db,
   scope: OperatorScope,
   filter: { status?: 'open' | 'accepted' | 'rejected' | 'all'; propertyId?: string | null; limit: number },
+  /** MQTT_ORGANISATION: whose admins see the radio ids no meter has (src/server/mqtt/owner.ts). */
+  feedSetting?: string,
 ) {
   const propertyIds = filter.propertyId
     ? [(await requireProperty(db, scope, filter.propertyId)).id]
@@ -74,9 +77,10 @@ export async function dataQualityQueue(
     propertyIds.length === 0
       ? []
       : await listIssues(db, { status: filter.status, propertyIds, limit: filter.limit });
-  // Radio ids no meter has are not tied to a property: only an organisation admin sees them.
+  // Radio ids no meter has are not tied to a property: only the admins of the organisation that runs the feed see
+  // them (another organisation's admin must not see what that organisation's reader sent).
   const unknownRadioIds =
-    scope.propertyIds === null
+    scope.propertyIds === null && scope.accountId === (await mqttFeedOrganisation(db, feedSetting))
       ? await db
           .select()
           .from(mqttUnmatched)

@@ -10,6 +10,7 @@ import { Counter } from 'prom-client';
 import type { Db } from '../db/client.ts';
 import { getMetrics } from '../metrics.ts';
 import { DRAIN_BATCH, type DrainResult, drain, receiveMany } from './inbox.ts';
+import { logFeedOrganisation } from './owner.ts';
 
 /**
  * How long after a batch of telegrams is stored the drain starts: telegrams that keep coming pile up meanwhile,
@@ -215,9 +216,12 @@ function redact(url: string): string {
 export function startMqttIfConfigured(
   db: Db,
   logger: Logger,
-  config: { MQTT_URL?: string; MQTT_TOPIC: string; MQTT_CLIENT_ID: string },
+  config: { MQTT_URL?: string; MQTT_TOPIC: string; MQTT_CLIENT_ID: string; MQTT_ORGANISATION?: string },
 ): () => Promise<void> {
   if (!config.MQTT_URL) return async () => {};
+  logFeedOrganisation(db, logger, config.MQTT_ORGANISATION).catch((err: unknown) =>
+    logger.warn({ err }, 'mqtt: could not check MQTT_ORGANISATION'),
+  );
   const subscriber = startMqttSubscriber(db, logger, {
     url: config.MQTT_URL,
     topic: config.MQTT_TOPIC,

@@ -107,7 +107,12 @@ export const dataQualityQueue: NonNullable<QueryResolvers['dataQualityQueue']> =
   if (!Number.isInteger(limit) || limit < 1 || limit > QUEUE_MAX)
     throw badInput(`first must be 1–${QUEUE_MAX}`);
   const status = (args.filter?.status ?? 'OPEN').toLowerCase() as 'open' | 'accepted' | 'rejected' | 'all';
-  const result = await queue(ctx.db, scope, { status, propertyId: args.filter?.propertyId, limit });
+  const result = await queue(
+    ctx.db,
+    scope,
+    { status, propertyId: args.filter?.propertyId, limit },
+    ctx.services.config.MQTT_ORGANISATION,
+  );
   return {
     issues: result.issues.map(issueToApi),
     unknownRadioIds: result.unknownRadioIds.map((u) => ({

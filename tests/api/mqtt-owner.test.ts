@@ -1,0 +1,64 @@
+/**
+ * Whose console lists the MQTT feed's unknown radio ids (src/server/mqtt/owner.ts): the deployment's only
+ * organisation, or the one MQTT_ORGANISATION names (by id or exact name); with several and no setting, none. The
+ * console's side of the rule is checked in admin-ops.test.ts ("untakenTelegrams").
+ */
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseServerConfig } from '../../src/server/config.ts';
+import type { Database } from '../../src/server/db/client.ts';
+import { accounts } from '../../src/server/db/schema.ts';
+import { logFeedOrganisation, mqttFeedOrganisation } from '../../src/server/mqtt/owner.ts';
+import { freshDatabase } from './helpers/db.ts';
+
+let database: Database;
+
+beforeAll(async () => {
+  database = await freshDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+/** The log lines `logFeedOrganisation` writes for a setting. */
+async function logged(setting: string | undefined): Promise<Array<{ level: number; msg: string }>> {
+  const lines: Array<{ level: number; msg: string }> = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  await logFeedOrganisation(database.db, pino({ level: 'info' }, sink), setting);
+  return lines;
+}
+
+describe('mqttFeedOrganisation', () => {
+  it('the only organisation, or the named one; with several and no setting, none', async () => {
+    const db = database.db;
+    expect(await mqttFeedOrganisation(db, undefined)).toBeNull();
+    const [one] = await db.insert(accounts).values({ name: 'Boligselskabet Øst' }).returning();
+    expect(await mqttFeedOrganisation(db, undefined)).toBe(one!.id);
+    expect((await logged(undefined)).map((l) => l.level)).toEqual([30]);
+    const [two] = await db.insert(accounts).values({ name: 'Måler A/S' }).returning();
+    expect(await mqttFeedOrganisation(db, undefined)).toBeNull();
+    const warned = await logged(undefined);
+    expect(warned.map((l) => l.level)).toEqual([40]);
+    expect(warned[0]!.msg).toContain('MQTT_ORGANISATION');
+    expect(await mqttFeedOrganisation(db, String(two!.id))).toBe(two!.id);
+    expect(await mqttFeedOrganisation(db, 'Måler A/S')).toBe(two!.id);
+    expect(await mqttFeedOrganisation(db, 'Boligselskabet Øst')).toBe(one!.id);
+    // Names no organisation: none, and the log says so as an error.
+    expect(await mqttFeedOrganisation(db, 'måler a/s')).toBeNull();
+    expect(await mqttFeedOrganisation(db, String(two!.id + 100))).toBeNull();
+    expect((await logged('Nobody')).map((l) => l.level)).toEqual([50]);
+  });
+
+  it('MQTT_ORGANISATION: empty or blank is unset', () => {
+    const parse = (v: string) => parseServerConfig({ DATA_DIR: '/nonexistent', MQTT_ORGANISATION: v });
+    expect(parse('').MQTT_ORGANISATION).toBeUndefined();
+    expect(parse('  ').MQTT_ORGANISATION).toBeUndefined();
+    expect(parse(' 7 ').MQTT_ORGANISATION).toBe('7');
+  });
+});
