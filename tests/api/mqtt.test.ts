@@ -158,6 +158,28 @@ describe('telegrams in the inbox (no broker)', () => {
     await drain(db);
     expect((await listUnmatched(db)).find((u) => u.radio_id === '99999999')?.telegrams).toBe(2);
   });
+
+  it('an unknown radio id given to a meter later: its latest telegram is taken in, and it leaves the list', async () => {
+    const meterId = await radioMeter('H-110', '11110099');
+    for (const i of [3, 5]) await receive(db, 'wmbusmeters/flat', heatTelegram('11119999', i));
+    await drain(db);
+    expect((await listUnmatched(db)).find((u) => u.radio_id === '11119999')?.telegrams).toBe(2);
+    // Nothing changes while no meter has the id.
+    expect((await drain(db)).telegrams).toBe(0);
+    expect(await readingCount(meterId)).toBe(0);
+    await db.update(meters).set({ radioId: '11119999' }).where(eq(meters.id, meterId));
+    const result = await drain(db);
+    expect(result).toMatchObject({ telegrams: 1, accepted: 1 });
+    expect((await listUnmatched(db)).some((u) => u.radio_id === '11119999')).toBe(false);
+    // The latest one (hour 5), as sent.
+    const [reading] = await queryRows<{ ts: string; value: string }>(
+      db,
+      sql`SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS ts, value::text FROM register_readings
+          WHERE meter_id = ${meterId}`,
+    );
+    expect(reading).toEqual({ ts: '2025-03-01T05:00', value: '1002.5' });
+    expect((await drain(db)).telegrams).toBe(0);
+  });
 });
 
 describe.skipIf(!hasMosquitto)('through a real broker (mosquitto)', () => {
@@ -255,4 +277,19 @@ describe.skipIf(!hasMosquitto)('through a real broker (mosquitto)', () => {
     );
     expect(issues!.n).toBe(0);
   }, 300_000);
+
+  it('takes in the latest telegram of an unknown radio id once a meter has it, with no telegram to wake it', async () => {
+    await subscriber?.stop();
+    subscriber = startMqttSubscriber(db, logger, { ...settings(), recheckMs: 300 });
+    await subscriber.ready;
+    const meterId = await radioMeter('H-500', '55550099');
+    await publish(broker.url, 'wmbusmeters/flat', [heatTelegram('55559999', 7), heatTelegram('55559999', 8)]);
+    await eventually(
+      async () => (await listUnmatched(db)).find((u) => u.radio_id === '55559999')?.telegrams === 2,
+      'the unknown id listed',
+    );
+    await db.update(meters).set({ radioId: '55559999' }).where(eq(meters.id, meterId));
+    await eventually(async () => (await readingCount(meterId)) === 1, 'the latest telegram ingested');
+    expect((await listUnmatched(db)).some((u) => u.radio_id === '55559999')).toBe(false);
+  }, 180_000);
 });

@@ -274,4 +274,16 @@ describe('the data-quality island', () => {
     await screen.findByText('No open data issues.');
     expect(screen.queryByTestId('untaken-telegrams')).toBeNull();
   });
+
+  it('lists unknown radio ids with what to do about them', async () => {
+    const unknown = { radioId: '87654321', reason: 'unknown_id', telegrams: 3, driver: 'multical603' };
+    const seen = { firstSeen: '2026-11-28T03:00:00.000Z', lastSeen: '2026-11-28T05:00:00.000Z' };
+    const queue = { issues: [], untakenTelegrams: [], unknownRadioIds: [{ ...unknown, ...seen }] };
+    answers.set(DataQualityQueueDocument, () => ({ dataQualityQueue: queue }));
+    render(<DataQuality lang="en" />);
+    const section = await screen.findByTestId('radio-telegrams');
+    expect(within(section).getByRole('heading').textContent).toBe('Unknown radio ids');
+    expect(section.textContent).toContain('within half a minute the latest telegram it sent is taken in');
+    expect(within(section).getAllByRole('row')[1]!.textContent).toMatch(/87654321.*multical603/);
+  });
 });

@@ -165,7 +165,12 @@ function Queue({ lang }: { lang: Language }) {
         </TelegramSection>
       )}
       {unknownRadioIds.length > 0 && (
-        <TelegramSection id="radio" title={t('quality.unknown_title')} columns={[t('quality.radio_id')]}>
+        <TelegramSection
+          id="radio"
+          title={t('quality.unknown_title')}
+          hint={t('quality.unknown_hint')}
+          columns={[t('quality.radio_id')]}
+        >
           {unknownRadioIds.map((u) => (
             <tr key={u.radioId}>
               <td>

@@ -48,10 +48,34 @@ interface Unmatched {
   detail: string;
 }
 
-/** Ingests up to `limit` stored telegrams, oldest first; returns what happened (telegrams 0: inbox empty). */
+/**
+ * Radio ids listed as unknown that a meter has now (given in the console, the CLI, a swap or a new property): the
+ * latest telegram each sent while unknown goes back into the inbox, to be ingested like any other, and the id
+ * leaves the list. Its register's total is then a reading, and the hours back to the meter's previous reading
+ * are filled in as estimated. Returns how many were put back.
+ */
+async function requeueClaimedRadioIds(tx: Db): Promise<number> {
+  const rows = await queryRows<{ id: number }>(
+    tx,
+    sql`WITH claimed AS (
+          DELETE FROM mqtt_unmatched u USING meters m
+           WHERE u.reason = 'unknown_id' AND m.radio_id = u.radio_id
+          RETURNING u.radio_id, u.last_payload)
+        INSERT INTO mqtt_inbox (topic, payload)
+        SELECT 'requeued/' || radio_id, last_payload FROM claimed ORDER BY radio_id
+        RETURNING id`,
+  );
+  return rows.length;
+}
+
+/**
+ * Ingests up to `limit` stored telegrams, oldest first, after putting back those of radio ids a meter has been
+ * given since (requeueClaimedRadioIds); returns what happened (telegrams 0: inbox empty).
+ */
 export async function drain(db: Db, limit = DRAIN_BATCH): Promise<DrainResult> {
   return db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
+    await requeueClaimedRadioIds(tx);
     // SKIP LOCKED: two drainers (two processes) never take the same telegram.
     const stored = await queryRows<{ id: number; payload: string }>(
       tx,

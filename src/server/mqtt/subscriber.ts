@@ -18,10 +18,18 @@ import { logFeedOrganisation } from './owner.ts';
  */
 const DRAIN_DELAY_MS = 200;
 
+/**
+ * How often the subscriber drains when no telegram comes: a radio id given to a meter since its telegrams were
+ * listed as unknown gets its latest telegram taken in (inbox.ts, requeueClaimedRadioIds) within this time.
+ */
+const RECHECK_MS = 30_000;
+
 export interface MqttSettings {
   url: string;
   topic: string;
   clientId: string;
+  /** RECHECK_MS unless given (tests). */
+  recheckMs?: number;
 }
 
 export interface MqttSubscriber {
@@ -183,6 +191,9 @@ export function startMqttSubscriber(db: Db, logger: Logger, settings: MqttSettin
   client.on('offline', () => log.warn('mqtt offline; reconnecting'));
   // Whatever an earlier run stored and did not ingest yet.
   scheduleDrain(0);
+  // Radio ids claimed since, even when no telegram comes.
+  const recheck = setInterval(() => scheduleDrain(0), settings.recheckMs ?? RECHECK_MS);
+  recheck.unref();
 
   return {
     ready,
@@ -192,6 +203,7 @@ export function startMqttSubscriber(db: Db, logger: Logger, settings: MqttSettin
     },
     async stop() {
       stopped = true;
+      clearInterval(recheck);
       if (timer) clearTimeout(timer);
       // What was received is committed and acknowledged before the connection closes.
       await writing?.catch(() => {});
