@@ -13,6 +13,7 @@ import {
   apiKeyDays,
   ingestBatches,
   jobs,
+  mqttUnmatched,
   rateLimits,
   reportLookupLimits,
 } from '../../src/server/db/schema.ts';
@@ -121,7 +122,7 @@ describe('sweep', () => {
     expect(rows.map((r) => r.key)).toEqual(['sweep:rows:2026-06-15', 'sweep:rows:2026-06-16']);
   });
 
-  it("deletes finished ingestion batches and API keys' days older than the retention; keeps pending batches", async () => {
+  it("deletes finished ingestion batches, API keys' days and MQTT no-reading counts older than the retention; keeps pending batches", async () => {
     const at = new Date('2026-07-01T04:00:00Z');
     const ago = (d: number) => new Date(at.getTime() - d * DAY);
     const { propertyId } = await testProperty(database.db, [{ uniqueId: 'S1', areaM2: '50' }], 'SWEEP');
@@ -149,6 +150,18 @@ describe('sweep', () => {
       batches: 1,
     });
     await database.db.insert(apiKeyDays).values([day(45), day(41), day(39), day(0)]);
+    // Telegrams that gave no reading, by when they were last seen (first seen long before: it does not count).
+    const unmatched = (radioId: string, seen: number) => ({
+      radioId,
+      reason: 'unknown_id',
+      telegrams: 1,
+      firstSeen: ago(400),
+      lastSeen: ago(seen),
+      lastPayload: '{}',
+    });
+    await database.db
+      .insert(mqttUnmatched)
+      .values([unmatched('OLD', 41), unmatched('NEW', 39), unmatched('NOW', 0)]);
     await createJobRunner({
       db: database.db,
       logger: pino({ level: 'silent' }),
@@ -159,6 +172,8 @@ describe('sweep', () => {
     expect(left.map((b) => b.idem).sort()).toEqual(['new-done', 'old-pending']);
     const days = await database.db.select({ day: apiKeyDays.day }).from(apiKeyDays);
     expect(days.map((d) => d.day).sort()).toEqual([ago(39), ago(0)].map((d) => d.toISOString().slice(0, 10)));
+    const ids = await database.db.select({ id: mqttUnmatched.radioId }).from(mqttUnmatched);
+    expect(ids.map((u) => u.id).sort()).toEqual(['NEW', 'NOW']);
   });
 
   it('analyzes only the tables never analyzed or grown by more than a tenth since', async () => {

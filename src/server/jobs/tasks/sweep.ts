@@ -1,6 +1,7 @@
 /**
  * Sweeps rows that only grow: finished job rows (done or failed) older than the retention, finished ingestion
- * batches (their receipts) and API keys' daily counts older than it too, and throttle rows (report lookups,
+ * batches (their receipts), API keys' daily counts and MQTT telegrams' no-reading counts (not seen since) older than
+ * it too, and throttle rows (report lookups,
  * account rate limits) whose window has ended. Pending jobs, which include any job a worker is
  * running right now (it holds the row lock; its status is still pending), are never touched.
  *
@@ -54,6 +55,11 @@ export const sweepTask = defineTask({
       sql`DELETE FROM api_key_days
           WHERE day < (${cutoff}::timestamptz AT TIME ZONE 'Europe/Copenhagen')::date RETURNING api_key_id`,
     );
+    // MQTT telegrams that gave no reading, per radio id and reason, not seen again within the retention: a reader
+    // that stopped sending an unknown id, or a meter whose telegrams are read again, drops off the console's list.
+    const unmatchedTelegrams = await count(
+      sql`DELETE FROM mqtt_unmatched WHERE last_seen < ${cutoff}::timestamptz RETURNING radio_id`,
+    );
     if (readingRetentionYears) {
       const readings = await removeOldReadings(tx, now, readingRetentionYears);
       logger.info({ ...readings, readingRetentionYears }, 'removed raw readings past their retention');
@@ -61,7 +67,16 @@ export const sweepTask = defineTask({
     // Planner statistics for tables that grew since (CSV imports, days of readings).
     const analyzed = await refreshGrownStatistics(tx);
     logger.info(
-      { jobs, reportLookups, rateLimits, ingestBatches, keyDays, retentionDays, analyzed },
+      {
+        jobs,
+        reportLookups,
+        rateLimits,
+        ingestBatches,
+        keyDays,
+        unmatchedTelegrams,
+        retentionDays,
+        analyzed,
+      },
       'swept old rows, statistics refreshed',
     );
   },
