@@ -4,6 +4,8 @@
  * tenant, anonymous}, checked on the server; then the invitation flow against a real SMTP server: a bulk upload
  * with one bad address and one without, its delivery report, resend, revoke and activation.
  */
+
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkActivationCode, redeemActivationCode } from '../../src/server/account/activation.ts';
 import { issueTokens } from '../../src/server/auth/login.ts';
@@ -248,26 +250,29 @@ describe('role matrix: data quality and API keys', () => {
     expect(await ids('otherOrgAdmin')).toEqual([]);
   });
 
+  /** A hot-water meter on a point of its own in the property. */
+  const hotWaterMeter = async (propertyId: number, number: string, radioId: string | null = null) => {
+    const [p] = await database.db
+      .insert(measurementPoints)
+      .values({
+        propertyId,
+        quantity: 'hot-water-volume',
+        unit: 'cubic-meter',
+        name: 'hw',
+        readingKind: 'register',
+      })
+      .returning();
+    await database.db.insert(meters).values({
+      measurementPointId: p!.id,
+      number,
+      legacyKind: 'water',
+      installedAt: new Date('2024-01-01'),
+      radioId,
+    });
+  };
+
   it("untakenTelegrams: telegrams of the caller's own meters that gave no reading, by the meter's property", async () => {
-    const point = async (propertyId: number, number: string, radioId: string) => {
-      const [p] = await database.db
-        .insert(measurementPoints)
-        .values({
-          propertyId,
-          quantity: 'hot-water-volume',
-          unit: 'cubic-meter',
-          name: 'hw',
-          readingKind: 'register',
-        })
-        .returning();
-      await database.db.insert(meters).values({
-        measurementPointId: p!.id,
-        number,
-        legacyKind: 'water',
-        installedAt: new Date('2024-01-01'),
-        radioId,
-      });
-    };
+    const point = hotWaterMeter;
     await point(fx.p1, 'HW-P1', 'AA000001');
     await point(fx.p3, 'HW-P3', 'AA000003');
     const unmatched = (radioId: string, reason: string) => ({
@@ -335,6 +340,47 @@ describe('role matrix: data quality and API keys', () => {
     } finally {
       config.MQTT_ORGANISATION = undefined;
     }
+  });
+
+  it('giveRadioId: to a meter of the caller’s properties that has none, audited; nothing written otherwise', async () => {
+    await hotWaterMeter(fx.p1, 'GIVE-P1');
+    await hotWaterMeter(fx.p1, 'GIVE-P1-HAS', 'EE000001');
+    await hotWaterMeter(fx.p2, 'GIVE-P2');
+    await hotWaterMeter(fx.p3, 'GIVE-P3');
+    const give = async (who: Who, radioId: string, meterNumber: string) => {
+      const r = await as(
+        who,
+        `mutation ($r: String!, $m: String!) { giveRadioId(radioId: $r, meterNumber: $m) { radioId meterNumber } }`,
+        { r: radioId, m: meterNumber },
+      );
+      return codeOf(r) ?? (r.data!.giveRadioId as { meterNumber: string }).meterNumber;
+    };
+    const radioOf = async (number: string) =>
+      (await database.db.select({ r: meters.radioId }).from(meters).where(eq(meters.number, number)))[0]!.r;
+    expect(await give('tenant', 'EE000002', 'GIVE-P1')).toBe('UNAUTHENTICATED');
+    expect(await give('anonymous', 'EE000002', 'GIVE-P1')).toBe('UNAUTHENTICATED');
+    // Another property's manager, another organisation's admin, a number nobody has: the same answer.
+    expect(await give('managerElsewhere', 'EE000002', 'GIVE-P1')).toBe('METER_NOT_FOUND');
+    expect(await give('otherOrgAdmin', 'EE000002', 'GIVE-P1')).toBe('METER_NOT_FOUND');
+    expect(await give('orgAdmin', 'EE000002', 'NO-SUCH-METER')).toBe('METER_NOT_FOUND');
+    expect(await give('orgAdmin', ' ', 'GIVE-P1')).toBe('BAD_USER_INPUT');
+    expect(await give('orgAdmin', 'EE000001', 'GIVE-P1')).toBe('RADIO_ID_TAKEN');
+    expect(await radioOf('GIVE-P1')).toBeNull();
+    // P1's manager gives it; the meter then has one, so another is refused, and the same one again changes nothing.
+    expect(await give('managerHere', ' EE000002 ', ' GIVE-P1 ')).toBe('GIVE-P1');
+    expect(await radioOf('GIVE-P1')).toBe('EE000002');
+    expect(await give('orgAdmin', 'EE000003', 'GIVE-P1')).toBe('METER_HAS_RADIO_ID');
+    expect(await give('orgAdmin', 'EE000002', 'GIVE-P1')).toBe('GIVE-P1');
+    expect(await radioOf('GIVE-P1')).toBe('EE000002');
+    expect(await give('managerElsewhere', 'EE000004', 'GIVE-P2')).toBe('GIVE-P2');
+    expect(await give('otherOrgAdmin', 'EE000005', 'GIVE-P3')).toBe('GIVE-P3');
+    const audit = await database.db
+      .select({ actor: auditLog.actor, after: auditLog.after })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'meter.update'), eq(auditLog.subjectId, 'GIVE-P1')));
+    expect(audit).toEqual([
+      { actor: fx.ops.manager1.email, after: expect.objectContaining({ radioId: 'EE000002' }) },
+    ]);
   });
 
   it('acceptDataIssue and rejectDataIssue: P1’s admin and manager only, audited', async () => {

@@ -9,6 +9,7 @@ import {
   AdminPropertiesDocument,
   DataQualityQueueDocument,
   type DataQualityQueueQueryVariables,
+  GiveRadioIdDocument,
 } from '../../src/client/gql/admin.ts';
 import { queryClient } from '../../src/client/queryClient.ts';
 import { answers, lastVariables, resetBackend } from './adminBackend.ts';
@@ -285,5 +286,23 @@ describe('the data-quality island', () => {
     expect(within(section).getByRole('heading').textContent).toBe('Unknown radio ids');
     expect(section.textContent).toContain('within half a minute the latest telegram it sent is taken in');
     expect(within(section).getAllByRole('row')[1]!.textContent).toMatch(/87654321.*multical603/);
+    // Given to a meter by its number: refused with the reason, then given, and said so.
+    answers.set(GiveRadioIdDocument, (v: { meterNumber: string }) => {
+      if (v.meterNumber !== 'HW-1001-007') throw new Error('METER_NOT_FOUND');
+      return { giveRadioId: { radioId: '87654321', meterId: '7', meterNumber: 'HW-1001-007' } };
+    });
+    const input = within(section).getByLabelText('Meter number for radio id 87654321');
+    fireEvent.change(input, { target: { value: 'HW-1001-700' } });
+    fireEvent.click(within(section).getByRole('button', { name: 'Give' }));
+    expect((await within(section).findByRole('alert')).textContent).toBe(
+      'None of your properties has a meter with that number.',
+    );
+    fireEvent.change(input, { target: { value: 'HW-1001-007' } });
+    fireEvent.submit(input.closest('form')!);
+    expect((await within(section).findByRole('status')).textContent).toContain(
+      'Given to meter HW-1001-007. Its latest telegram is taken in within half a minute.',
+    );
+    expect(lastVariables(GiveRadioIdDocument)).toEqual({ radioId: '87654321', meterNumber: 'HW-1001-007' });
+    expect(within(section).queryByRole('alert')).toBeNull();
   });
 });

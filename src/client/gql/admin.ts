@@ -341,6 +341,14 @@ export type DataQualityQueueQueryVariables = Exact<{
 
 export type DataQualityQueueQuery = { dataQualityQueue: { issues: Array<{ id: string, kind: DataIssueKind, status: DataIssueStatus, propertyId: string, meterNumber: string, apartment: string | null, readingTs: string, readingValue: string | null, reason: string, evidence: unknown, resolution: DataIssueResolution | null, resolvedBy: string | null, resolvedAt: string | null }>, unknownRadioIds: Array<{ radioId: string, telegrams: number, lastSeen: string, driver: string | null }>, untakenTelegrams: Array<{ radioId: string, reason: string, meterNumber: string, propertyId: string, telegrams: number, lastSeen: string, driver: string | null, detail: string | null }> } };
 
+export type GiveRadioIdMutationVariables = Exact<{
+  radioId: string;
+  meterNumber: string;
+}>;
+
+
+export type GiveRadioIdMutation = { giveRadioId: { radioId: string, meterId: string, meterNumber: string } };
+
 export type AcceptDataIssueMutationVariables = Exact<{
   input: AcceptDataIssueInput;
 }>;
@@ -1110,6 +1118,15 @@ export const DataQualityQueueDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DataQualityQueueQuery, DataQualityQueueQueryVariables>;
+export const GiveRadioIdDocument = new TypedDocumentString(`
+    mutation GiveRadioId($radioId: String!, $meterNumber: String!) {
+  giveRadioId(radioId: $radioId, meterNumber: $meterNumber) {
+    radioId
+    meterId
+    meterNumber
+  }
+}
+    `) as unknown as TypedDocumentString<GiveRadioIdMutation, GiveRadioIdMutationVariables>;
 export const AcceptDataIssueDocument = new TypedDocumentString(`
     mutation AcceptDataIssue($input: AcceptDataIssueInput!) {
   acceptDataIssue(input: $input) {

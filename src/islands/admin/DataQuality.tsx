@@ -9,6 +9,7 @@ import {
   type DataIssueStatus,
   DataQualityQueueDocument,
   type DataQualityQueueQuery,
+  GiveRadioIdDocument,
   RejectDataIssueDocument,
 } from '../../client/gql/admin.ts';
 import { formatDecimalText, formatNumber, unitSymbol } from '../../lib/format.ts';
@@ -169,20 +170,76 @@ function Queue({ lang }: { lang: Language }) {
           id="radio"
           title={t('quality.unknown_title')}
           hint={t('quality.unknown_hint')}
-          columns={[t('quality.radio_id')]}
+          columns={[t('quality.radio_id'), t('quality.give_column')]}
         >
           {unknownRadioIds.map((u) => (
-            <tr key={u.radioId}>
-              <td>
-                <code>{u.radioId}</code>
-                {u.driver && <span className="admin-subtle">{u.driver}</span>}
-              </td>
-              <TelegramCounts telegrams={u.telegrams} lastSeen={u.lastSeen} lang={lang} />
-            </tr>
+            <UnknownRow key={u.radioId} unknown={u} lang={lang} />
           ))}
         </TelegramSection>
       )}
     </div>
+  );
+}
+
+type Unknown = DataQualityQueueQuery['dataQualityQueue']['unknownRadioIds'][number];
+
+/** An unknown radio id, with a form that gives it to a meter by the meter's number. */
+function UnknownRow({ unknown: u, lang }: { unknown: Unknown; lang: Language }) {
+  const { t } = useTranslation('admin-ops');
+  const client = useQueryClient();
+  const [meterNumber, setMeterNumber] = useState('');
+  const give = useMutation({
+    mutationFn: () => adminRequest(GiveRadioIdDocument, { radioId: u.radioId, meterNumber }),
+  });
+  const given = give.data?.giveRadioId;
+  const inputId = `give-${u.radioId}`;
+  return (
+    <tr data-testid={`radio-${u.radioId}`}>
+      <td>
+        <code>{u.radioId}</code>
+        {u.driver && <span className="admin-subtle">{u.driver}</span>}
+      </td>
+      <td>
+        {given ? (
+          <span role="status">
+            {t('quality.given', { meter: given.meterNumber })}{' '}
+            <button
+              type="button"
+              className="button ghost"
+              onClick={() => client.invalidateQueries({ queryKey: ['admin', 'dataQuality'] })}
+            >
+              {t('quality.refresh')}
+            </button>
+          </span>
+        ) : (
+          <form
+            className="admin-row-actions"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (meterNumber.trim()) give.mutate();
+            }}
+          >
+            <label className="visually-hidden" htmlFor={inputId}>
+              {t('quality.give_label', { radioId: u.radioId })}
+            </label>
+            <input
+              id={inputId}
+              value={meterNumber}
+              onChange={(e) => setMeterNumber(e.target.value)}
+              placeholder={t('quality.give_placeholder')}
+              autoComplete="off"
+              spellCheck={false}
+              required
+            />
+            <button type="submit" className="button" disabled={give.isPending}>
+              {t('quality.give')}
+            </button>
+          </form>
+        )}
+        <ErrorAlert code={give.error?.message} />
+      </td>
+      <TelegramCounts telegrams={u.telegrams} lastSeen={u.lastSeen} lang={lang} />
+    </tr>
   );
 }
 

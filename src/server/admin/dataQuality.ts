@@ -5,7 +5,7 @@
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { dataIssues, mqttUnmatched } from '../db/schema.ts';
+import { dataIssues, measurementPoints, meters, mqttUnmatched, properties } from '../db/schema.ts';
 import { pgNumberArray, queryRows } from '../db/sql.ts';
 import { badInput, forbidden } from '../graphql/errors.ts';
 import {
@@ -26,8 +26,9 @@ import {
 import { IngestError } from '../ingest/types.ts';
 import { mqttFeedOrganisation } from '../mqtt/owner.ts';
 import { type Actor, recordAudit } from './audit.ts';
+import { settingsOf, updateMeterSettings } from './meters.ts';
 import { opsError } from './opsErrors.ts';
-import { type OperatorScope, reachablePropertyIds, requireProperty } from './scope.ts';
+import { type OperatorScope, reachablePropertyIds, reaches, requireProperty } from './scope.ts';
 
 const idOf = (raw: string) => {
   if (!/^\d{1,9}$/.test(raw)) throw forbidden();
@@ -105,6 +106,41 @@ export async function dataQualityQueue(
               LIMIT ${filter.limit}`,
         );
   return { issues, unknownRadioIds, untakenTelegrams };
+}
+
+/**
+ * Gives a radio id listed as unknown to one of the caller's meters, named by its number (the data-quality page).
+ * Refused, nothing written: METER_NOT_FOUND for a number no meter of the caller's properties has (the same answer
+ * whether the meter exists elsewhere or not at all), METER_HAS_RADIO_ID when the meter has another one already (its
+ * own page changes it), RADIO_ID_TAKEN when another meter has this one. Saved as the meter page's settings are, in
+ * the audit log too; at the MQTT subscriber's next drain the id's latest telegram is taken in (mqtt/inbox.ts).
+ */
+export async function giveRadioId(
+  db: Db,
+  scope: OperatorScope,
+  who: Actor,
+  input: { radioId: string; meterNumber: string },
+): Promise<{ radioId: string; meterId: number; meterNumber: string }> {
+  const radioId = input.radioId.trim();
+  const meterNumber = input.meterNumber.trim();
+  if (!/^[\x21-\x7e]{1,64}$/.test(radioId)) throw badInput('radioId must be 1–64 printable characters');
+  const notFound = () => opsError('METER_NOT_FOUND', `No meter ${meterNumber} among your properties`);
+  if (meterNumber === '' || meterNumber.length > 64) throw notFound();
+  const [row] = await db
+    .select({ meter: meters, property: { id: properties.id, accountId: properties.accountId } })
+    .from(meters)
+    .innerJoin(measurementPoints, eq(measurementPoints.id, meters.measurementPointId))
+    .innerJoin(properties, eq(properties.id, measurementPoints.propertyId))
+    .where(eq(meters.number, meterNumber));
+  if (!row || !reaches(scope, row.property)) throw notFound();
+  const { meter } = row;
+  if (meter.radioId !== radioId) {
+    if (meter.radioId) {
+      throw opsError('METER_HAS_RADIO_ID', `Meter ${meter.number} has radio id ${meter.radioId} already`);
+    }
+    await updateMeterSettings(db, scope, who, { id: String(meter.id), ...settingsOf(meter), radioId });
+  }
+  return { radioId, meterId: meter.id, meterNumber: meter.number };
 }
 
 /** The issue's property must be the caller's (FORBIDDEN otherwise, also for unknown ids). */

@@ -123,7 +123,8 @@ const settingsInput = z.object({
     .pipe(instant.nullable()),
 });
 
-const settingsOf = (m: MeterRow) => ({
+/** A meter's settings as updateMeterSettings takes them. */
+export const settingsOf = (m: MeterRow) => ({
   radioId: m.radioId,
   rolloverDigits: m.rolloverDigits,
   resetOn: m.resetOn,

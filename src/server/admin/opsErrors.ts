@@ -15,7 +15,9 @@ export type OpsErrorCode =
   | 'CANNOT_IMPERSONATE'
   | 'TENANT_DEACTIVATED'
   | 'TENANT_OF_ANOTHER_ORGANISATION'
-  | 'SEARCH_TOO_SHORT';
+  | 'SEARCH_TOO_SHORT'
+  | 'METER_NOT_FOUND'
+  | 'METER_HAS_RADIO_ID';
 
 export function opsError(code: OpsErrorCode, message: string) {
   return createGraphQLError(message, { extensions: { code } });

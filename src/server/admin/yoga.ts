@@ -68,6 +68,7 @@ const resolvers: Resolvers = {
     bulkInvite: operations.bulkInvite,
     resendInvitation: operations.resendInvitation,
     revokeInvitation: operations.revokeInvitation,
+    giveRadioId: operations.giveRadioId,
     acceptDataIssue: operations.acceptDataIssue,
     rejectDataIssue: operations.rejectDataIssue,
     createApiKey: operations.createApiKey,

@@ -8,6 +8,7 @@ import {
   apiKeysOf,
   createApiKey as createKey,
   decideIssue,
+  giveRadioId as give,
   dataQualityQueue as queue,
   revokeApiKey as revokeKey,
 } from '../dataQuality.ts';
@@ -131,6 +132,12 @@ export const dataQualityQueue: NonNullable<QueryResolvers['dataQualityQueue']> =
       lastSeen: new Date(u.lastSeen).toISOString(),
     })),
   };
+};
+
+export const giveRadioId: NonNullable<MutationResolvers['giveRadioId']> = async (_p, args, ctx) => {
+  const scope = await requireOperator(ctx);
+  const given = await give(ctx.db, scope, actorOf(scope), args);
+  return { ...given, meterId: String(given.meterId) };
 };
 
 export const acceptDataIssue: NonNullable<MutationResolvers['acceptDataIssue']> = async (
