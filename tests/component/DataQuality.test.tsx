@@ -302,6 +302,7 @@ describe('the data-quality island', () => {
     expect((await within(section).findByRole('status')).textContent).toContain(
       'Given to meter HW-1001-007. Its latest telegram is taken in within half a minute.',
     );
+    expect(document.activeElement?.textContent).toBe('Update the list');
     expect(lastVariables(GiveRadioIdDocument)).toEqual({ radioId: '87654321', meterNumber: 'HW-1001-007' });
     expect(within(section).queryByRole('alert')).toBeNull();
   });

@@ -1,6 +1,6 @@
 /** /admin/data-quality: the open data issues of the operator's properties, accepted or rejected one by one. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminRequest } from '../../client/admin/session.ts';
 import {
@@ -193,10 +193,15 @@ function UnknownRow({ unknown: u, lang }: { unknown: Unknown; lang: Language }) 
   });
   const given = give.data?.giveRadioId;
   const inputId = `give-${u.radioId}`;
+  // The form goes once the id is given: the focus goes to what replaces it, not back to the page's start.
+  const refreshButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (given) refreshButton.current?.focus();
+  }, [given]);
   return (
     <tr data-testid={`radio-${u.radioId}`}>
       <td>
-        <code>{u.radioId}</code>
+        <code className="admin-nowrap">{u.radioId}</code>
         {u.driver && <span className="admin-subtle">{u.driver}</span>}
       </td>
       <td>
@@ -204,6 +209,7 @@ function UnknownRow({ unknown: u, lang }: { unknown: Unknown; lang: Language }) 
           <span role="status">
             {t('quality.given', { meter: given.meterNumber })}{' '}
             <button
+              ref={refreshButton}
               type="button"
               className="button ghost"
               onClick={() => client.invalidateQueries({ queryKey: ['admin', 'dataQuality'] })}
