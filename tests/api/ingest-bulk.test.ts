@@ -156,7 +156,12 @@ describe('bulkLoadIntoEmpty', () => {
     ];
     const error = await bulk([repeats]).catch((e: unknown) => e);
     expect((error as IngestError).problems).toEqual([
-      { line: 5, reason: 'meter H1 at 2025-01-10T11:00:00Z has value 4 here but 3 on line 3' },
+      {
+        line: 5,
+        reason: 'meter H1 at 2025-01-10T11:00:00Z has value 4 here but 3 on line 3',
+        code: 'conflicting_value_in_batch',
+        params: { meter: 'H1', timestamp: '2025-01-10T11:00:00Z', value: '4', otherValue: '3', otherLine: 3 },
+      },
     ]);
     const result = await bulk([repeats.slice(0, 3)]);
     expect(result).toMatchObject({ newReadings: 3, hoursUpdated: 1 });
@@ -180,6 +185,20 @@ describe('bulkLoadIntoEmpty', () => {
     expect(error).toBeInstanceOf(IngestError);
     expect((error as IngestError).problems.map((p) => p.reason)).toEqual([
       expect.stringMatching(/rises from 1 to 1500 in 1 h, above the plausible 1000 per hour for heat-energy/),
+    ]);
+    expect((error as IngestError).problems.map((p) => [p.code, p.params])).toEqual([
+      [
+        'implausible_rise',
+        {
+          meter: 'H1',
+          at: '2025-01-10T14:00:00.000Z',
+          from: '1',
+          to: '1500',
+          hours: '1',
+          perHour: '1000',
+          quantity: 'heat-energy',
+        },
+      ],
     ]);
     expect(await counts()).toEqual({ readings: 0, hours: 0, days: 0 });
   });

@@ -140,6 +140,8 @@ describe('POST /api/ingest/v1/readings', () => {
       line: 3,
       status: 'refused',
       reason: 'unknown meter number "H-THEIRS"',
+      code: 'unknown_meter',
+      params: { meter: 'H-THEIRS' },
     });
     expect(body.results[3]).toMatchObject({ line: 4, status: 'quarantined', issue: expect.any(Number) });
     // The other property's key may write its own meter.
@@ -317,9 +319,27 @@ describe('POST /api/ingest/v1/readings', () => {
     expect(b.results).toEqual([
       { line: 2, status: 'accepted' },
       { line: 3, status: 'accepted' },
-      // The reason names the batch's own line, not the merged transaction's.
-      { line: 4, status: 'refused', reason: expect.stringMatching(/ but 6 on line 3$/) },
-      { line: 5, status: 'refused', reason: 'unknown meter number "H-NOPE"' },
+      // The reason and the params name the batch's own line, not the merged transaction's.
+      {
+        line: 4,
+        status: 'refused',
+        reason: expect.stringMatching(/ but 6 on line 3$/),
+        code: 'conflicting_value_in_batch',
+        params: {
+          meter: 'H-G2',
+          timestamp: '2025-02-01T01:00:00Z',
+          value: '7',
+          otherValue: '6',
+          otherLine: 3,
+        },
+      },
+      {
+        line: 5,
+        status: 'refused',
+        reason: 'unknown meter number "H-NOPE"',
+        code: 'unknown_meter',
+        params: { meter: 'H-NOPE' },
+      },
     ]);
     expect(c).toMatchObject({ rows: 2, accepted: 1, duplicate: 1 });
     expect(c.results).toEqual([

@@ -83,9 +83,24 @@ describe('timestamps', () => {
       ]),
     );
     expect(problems).toEqual([
-      { line: 2, reason: 'timestamp 1999-12-31T23:00:00Z is before 2000' },
-      { line: 4, reason: 'timestamp 2026-06-01T13:30:00Z is more than one hour in the future' },
-      { line: 5, reason: 'timestamp 9999-12-31T00:00:00Z is more than one hour in the future' },
+      {
+        line: 2,
+        reason: 'timestamp 1999-12-31T23:00:00Z is before 2000',
+        code: 'timestamp_before_2000',
+        params: { timestamp: '1999-12-31T23:00:00Z' },
+      },
+      {
+        line: 4,
+        reason: 'timestamp 2026-06-01T13:30:00Z is more than one hour in the future',
+        code: 'timestamp_in_future',
+        params: { timestamp: '2026-06-01T13:30:00Z' },
+      },
+      {
+        line: 5,
+        reason: 'timestamp 9999-12-31T00:00:00Z is more than one hour in the future',
+        code: 'timestamp_in_future',
+        params: { timestamp: '9999-12-31T00:00:00Z' },
+      },
     ]);
   });
 
@@ -127,14 +142,18 @@ describe('values', () => {
 
   it('refuses a null byte in the meter number with a reason, not a database error', async () => {
     const problems = await refused('nobody', rows('EL\u0000X', [['2025-01-01T00:00:00Z', '1']]));
-    expect(problems).toEqual([{ line: 2, reason: 'the row holds a null byte' }]);
+    expect(problems).toEqual([
+      { line: 2, reason: 'the row holds a null byte', code: 'null_byte', params: {} },
+    ]);
   });
 
   it('a CSV with a null byte is refused with its file line', async () => {
     const m = await meter('electricity-energy', 'register');
     const csv = `meter_number,timestamp,value\n${m},2025-01-01T00:00:00Z,1\n${m},2025-01-01T01:00:00Z,2\u0000\n`;
     const problems = await refused(m, parseReadingsCsv(csv));
-    expect(problems).toEqual([{ line: 3, reason: 'the row holds a null byte' }]);
+    expect(problems).toEqual([
+      { line: 3, reason: 'the row holds a null byte', code: 'null_byte', params: {} },
+    ]);
   });
 
   it('accepts negative samples within range and refuses samples outside it', async () => {
@@ -150,7 +169,12 @@ describe('values', () => {
       ]),
     );
     expect(problems).toEqual([
-      { line: 3, reason: 'value 140 is outside the plausible range 0 to 100 for indoor-relative-humidity' },
+      {
+        line: 3,
+        reason: 'value 140 is outside the plausible range 0 to 100 for indoor-relative-humidity',
+        code: 'out_of_range',
+        params: { value: '140', min: 0, max: 100, quantity: 'indoor-relative-humidity' },
+      },
     ]);
   });
 });

@@ -179,7 +179,12 @@ describe('re-import and bad input', () => {
       parseReadingsCsv(csv);
     } catch (err) {
       expect((err as IngestError).problems).toEqual([
-        { line: 3, reason: expect.stringContaining('malformed CSV') },
+        {
+          line: 3,
+          reason: expect.stringContaining('malformed CSV'),
+          code: 'malformed_csv',
+          params: { message: expect.any(String) },
+        },
       ]);
     }
 

@@ -159,6 +159,65 @@ describe('telegrams in the inbox (no broker)', () => {
     expect((await listUnmatched(db)).find((u) => u.radio_id === '99999999')?.telegrams).toBe(2);
   });
 
+  it("records the latest untaken telegram's detail as a code with params beside the English text", async () => {
+    await radioMeter('H-120', '11120001');
+    await radioMeter('W-120', '11120002', 'cold-water-volume');
+    await receive(db, 'wmbusmeters/flat', heatTelegram('11120002', 0));
+    await receive(
+      db,
+      'wmbusmeters/flat',
+      JSON.stringify({ id: '11120001', total_energy_consumption_kwh: 1, timestamp: '2099-01-01T00:00:00Z' }),
+    );
+    await receive(
+      db,
+      'wmbusmeters/flat',
+      JSON.stringify({ id: '11120001', total_energy_consumption_kwh: 1 }),
+    );
+    await receive(db, 'wmbusmeters/flat', heatTelegram('11129999', 0));
+    await drain(db);
+    const rows = await queryRows<{
+      radio_id: string;
+      reason: string;
+      last_detail: string;
+      last_code: string | null;
+      last_params: unknown;
+    }>(
+      db,
+      sql`SELECT radio_id, reason, last_detail, last_code, last_params FROM mqtt_unmatched
+          WHERE radio_id LIKE '1112%' ORDER BY radio_id, reason`,
+    );
+    expect(rows).toEqual([
+      {
+        radio_id: '11120001',
+        reason: 'malformed',
+        last_detail: 'no "timestamp" with a UTC offset',
+        last_code: 'malformed',
+        last_params: { message: 'no "timestamp" with a UTC offset' },
+      },
+      {
+        radio_id: '11120001',
+        reason: 'refused',
+        last_detail: 'timestamp 2099-01-01T00:00:00Z is more than one hour in the future',
+        last_code: 'timestamp_in_future',
+        last_params: { timestamp: '2099-01-01T00:00:00Z' },
+      },
+      {
+        radio_id: '11120002',
+        reason: 'no_value',
+        last_detail: 'meter W-120 (cold-water-volume) is read from total_m3',
+        last_code: 'no_value',
+        last_params: { meter: 'W-120', quantity: 'cold-water-volume', fields: ['total_m3'] },
+      },
+      {
+        radio_id: '11129999',
+        reason: 'unknown_id',
+        last_detail: 'no meter has this radio id',
+        last_code: null,
+        last_params: null,
+      },
+    ]);
+  });
+
   it('an unknown radio id given to a meter later: its latest telegram is taken in, and it leaves the list', async () => {
     const meterId = await radioMeter('H-110', '11110099');
     for (const i of [3, 5]) await receive(db, 'wmbusmeters/flat', heatTelegram('11119999', i));

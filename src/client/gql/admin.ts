@@ -339,7 +339,7 @@ export type DataQualityQueueQueryVariables = Exact<{
 }>;
 
 
-export type DataQualityQueueQuery = { dataQualityQueue: { issues: Array<{ id: string, kind: DataIssueKind, status: DataIssueStatus, propertyId: string, meterNumber: string, apartment: string | null, readingTs: string, readingValue: string | null, reason: string, evidence: unknown, resolution: DataIssueResolution | null, resolvedBy: string | null, resolvedAt: string | null }>, unknownRadioIds: Array<{ radioId: string, telegrams: number, lastSeen: string, driver: string | null }>, untakenTelegrams: Array<{ radioId: string, reason: string, meterNumber: string, propertyId: string, telegrams: number, lastSeen: string, driver: string | null, detail: string | null }> } };
+export type DataQualityQueueQuery = { dataQualityQueue: { issues: Array<{ id: string, kind: DataIssueKind, status: DataIssueStatus, propertyId: string, meterNumber: string, apartment: string | null, readingTs: string, readingValue: string | null, reason: string, evidence: unknown, resolution: DataIssueResolution | null, resolvedBy: string | null, resolvedAt: string | null }>, unknownRadioIds: Array<{ radioId: string, telegrams: number, lastSeen: string, driver: string | null }>, untakenTelegrams: Array<{ radioId: string, reason: string, meterNumber: string, propertyId: string, telegrams: number, lastSeen: string, driver: string | null, detail: string | null, detailCode: string | null, detailParams: unknown }> } };
 
 export type GiveRadioIdMutationVariables = Exact<{
   radioId: string;
@@ -364,12 +364,12 @@ export type RejectDataIssueMutationVariables = Exact<{
 
 export type RejectDataIssueMutation = { rejectDataIssue: { id: string, status: DataIssueStatus } };
 
-export type ApiKeyFieldsFragment = { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null, activity: Array<{ day: string, batches: number, rows: number, accepted: number, duplicate: number, refused: number, quarantined: number, lastRefusal: string | null, lastRefusalAt: string | null }> };
+export type ApiKeyFieldsFragment = { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null, activity: Array<{ day: string, batches: number, rows: number, accepted: number, duplicate: number, refused: number, quarantined: number, lastRefusal: string | null, lastRefusalAt: string | null, lastRefusalLine: number | null, lastRefusalCode: string | null, lastRefusalParams: unknown }> };
 
 export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null, activity: Array<{ day: string, batches: number, rows: number, accepted: number, duplicate: number, refused: number, quarantined: number, lastRefusal: string | null, lastRefusalAt: string | null }> }> };
+export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null, activity: Array<{ day: string, batches: number, rows: number, accepted: number, duplicate: number, refused: number, quarantined: number, lastRefusal: string | null, lastRefusalAt: string | null, lastRefusalLine: number | null, lastRefusalCode: string | null, lastRefusalParams: unknown }> }> };
 
 export type CreateApiKeyMutationVariables = Exact<{
   name: string;
@@ -377,14 +377,14 @@ export type CreateApiKeyMutationVariables = Exact<{
 }>;
 
 
-export type CreateApiKeyMutation = { createApiKey: { key: string, apiKey: { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null, activity: Array<{ day: string, batches: number, rows: number, accepted: number, duplicate: number, refused: number, quarantined: number, lastRefusal: string | null, lastRefusalAt: string | null }> } } };
+export type CreateApiKeyMutation = { createApiKey: { key: string, apiKey: { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null, activity: Array<{ day: string, batches: number, rows: number, accepted: number, duplicate: number, refused: number, quarantined: number, lastRefusal: string | null, lastRefusalAt: string | null, lastRefusalLine: number | null, lastRefusalCode: string | null, lastRefusalParams: unknown }> } } };
 
 export type RevokeApiKeyMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RevokeApiKeyMutation = { revokeApiKey: { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null, activity: Array<{ day: string, batches: number, rows: number, accepted: number, duplicate: number, refused: number, quarantined: number, lastRefusal: string | null, lastRefusalAt: string | null }> } };
+export type RevokeApiKeyMutation = { revokeApiKey: { id: string, name: string, prefix: string, propertyIds: Array<string>, createdAt: string, createdBy: string, lastUsedAt: string | null, revokedAt: string | null, activity: Array<{ day: string, batches: number, rows: number, accepted: number, duplicate: number, refused: number, quarantined: number, lastRefusal: string | null, lastRefusalAt: string | null, lastRefusalLine: number | null, lastRefusalCode: string | null, lastRefusalParams: unknown }> } };
 
 export type PortfolioQueryVariables = Exact<{
   filter?: PortfolioFilter | null | undefined;
@@ -713,6 +713,9 @@ export const ApiKeyFieldsFragmentDoc = new TypedDocumentString(`
     quarantined
     lastRefusal
     lastRefusalAt
+    lastRefusalLine
+    lastRefusalCode
+    lastRefusalParams
   }
 }
     `, {"fragmentName":"ApiKeyFields"}) as unknown as TypedDocumentString<ApiKeyFieldsFragment, unknown>;
@@ -1114,6 +1117,8 @@ export const DataQualityQueueDocument = new TypedDocumentString(`
       lastSeen
       driver
       detail
+      detailCode
+      detailParams
     }
   }
 }
@@ -1168,6 +1173,9 @@ export const ApiKeysDocument = new TypedDocumentString(`
     quarantined
     lastRefusal
     lastRefusalAt
+    lastRefusalLine
+    lastRefusalCode
+    lastRefusalParams
   }
 }`) as unknown as TypedDocumentString<ApiKeysQuery, ApiKeysQueryVariables>;
 export const CreateApiKeyDocument = new TypedDocumentString(`
@@ -1198,6 +1206,9 @@ export const CreateApiKeyDocument = new TypedDocumentString(`
     quarantined
     lastRefusal
     lastRefusalAt
+    lastRefusalLine
+    lastRefusalCode
+    lastRefusalParams
   }
 }`) as unknown as TypedDocumentString<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
 export const RevokeApiKeyDocument = new TypedDocumentString(`
@@ -1225,6 +1236,9 @@ export const RevokeApiKeyDocument = new TypedDocumentString(`
     quarantined
     lastRefusal
     lastRefusalAt
+    lastRefusalLine
+    lastRefusalCode
+    lastRefusalParams
   }
 }`) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
 export const PortfolioDocument = new TypedDocumentString(`

@@ -17,6 +17,7 @@ import type { Language } from '../../lib/languages.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
 import { ErrorAlert, useProperties, WhenCell, when } from './opsShared.tsx';
+import { useRefusalText } from './refusalText.ts';
 import { useOperator } from './useOperator.ts';
 
 export default function ApiKeys({ lang }: { lang: Language }) {
@@ -234,10 +235,12 @@ function Keys({ lang }: { lang: Language }) {
 
 /**
  * What a key sent in the last 7 days: its rows and batches, the rows by outcome (the ones that happened), and the
- * newest refusal as the receipt gave it.
+ * newest refusal in the operator's language from its code (the receipt's English reason for days counted before
+ * codes were stored).
  */
 function Activity({ days, lang }: { days: ApiKeyFieldsFragment['activity']; lang: Language }) {
   const { t } = useTranslation('admin-ops');
+  const { refusal: refusalText } = useRefusalText(lang);
   if (days.length === 0) return <span className="admin-subtle">{t('keys.activity_none')}</span>;
   const sum = (f: 'rows' | 'batches' | 'accepted' | 'duplicate' | 'refused' | 'quarantined') =>
     days.reduce((n, d) => n + d[f], 0);
@@ -254,11 +257,33 @@ function Activity({ days, lang }: { days: ApiKeyFieldsFragment['activity']; lang
       <span className="admin-subtle">{outcomes.join(' · ')}</span>
       {refusal && (
         <span className="admin-subtle" data-testid="last-refusal">
-          {t('keys.last_refusal', { when: when(refusal.lastRefusalAt, lang), reason: refusal.lastRefusal })}
+          <LastRefusal day={refusal} lang={lang} text={refusalText} />
         </span>
       )}
     </>
   );
+}
+
+/** The newest refusal: localised from its code and line, else the stored English "line N: reason". */
+function LastRefusal({
+  day,
+  lang,
+  text,
+}: {
+  day: ApiKeyFieldsFragment['activity'][number];
+  lang: Language;
+  text: ReturnType<typeof useRefusalText>['refusal'];
+}) {
+  const { t } = useTranslation('admin-ops');
+  const whenText = when(day.lastRefusalAt, lang);
+  const reason = day.lastRefusalLine == null ? null : text(day.lastRefusalCode, day.lastRefusalParams);
+  return reason === null
+    ? t('keys.last_refusal', { when: whenText, reason: day.lastRefusal })
+    : t('keys.last_refusal_coded', {
+        when: whenText,
+        line: formatNumber(day.lastRefusalLine!, lang, { maximumFractionDigits: 0 }),
+        reason,
+      });
 }
 
 /** The question before a key is revoked, under its row; Cancel has the focus, so Enter does no harm. */

@@ -26,6 +26,7 @@ import {
   WhenCell,
   when,
 } from './opsShared.tsx';
+import { useRefusalText } from './refusalText.ts';
 import { useOperator } from './useOperator.ts';
 
 export default function DataQuality({ lang }: { lang: Language }) {
@@ -158,7 +159,7 @@ function Queue({ lang }: { lang: Language }) {
                 {UNTAKEN_REASONS.includes(u.reason as UntakenReason)
                   ? t(`quality.untaken_reasons.${u.reason as UntakenReason}`)
                   : u.reason}
-                {u.detail && <span className="admin-subtle">{u.detail}</span>}
+                <UntakenDetail telegrams={u} lang={lang} />
               </td>
               <TelegramCounts telegrams={u.telegrams} lastSeen={u.lastSeen} lang={lang} />
             </tr>
@@ -247,6 +248,23 @@ function UnknownRow({ unknown: u, lang }: { unknown: Unknown; lang: Language }) 
       <TelegramCounts telegrams={u.telegrams} lastSeen={u.lastSeen} lang={lang} />
     </tr>
   );
+}
+
+/** Why the latest telegram gave nothing: localised from its code, else the English detail as stored. */
+function UntakenDetail({
+  telegrams,
+  lang,
+}: {
+  telegrams: DataQualityQueueQuery['dataQualityQueue']['untakenTelegrams'][number];
+  lang: Language;
+}) {
+  const { telegramDetail } = useRefusalText(lang);
+  const text = telegramDetail(telegrams.detailCode, telegrams.detailParams) ?? telegrams.detail;
+  return text ? (
+    <span className="admin-subtle" data-testid="untaken-detail">
+      {text}
+    </span>
+  ) : null;
 }
 
 /** A table of telegrams that gave no reading: its own columns first, then how many and when last. */

@@ -8,7 +8,7 @@ import { queryRows } from '../db/sql.ts';
 import { defineTask } from '../jobs/task.ts';
 import { type IngestReceipt, ingestBatch } from './ingest.ts';
 import { recordKeyActivity } from './keyActivity.ts';
-import { IngestError, NOT_WRITTEN, type ReadingRow } from './types.ts';
+import { IngestError, type IngestProblem, NOT_WRITTEN, type ReadingRow } from './types.ts';
 
 /** The JSON receipt of a batch (docs/ingest.md, "Receipt"). An atomic batch with refusals wrote nothing. */
 export function receiptBody(
@@ -18,14 +18,17 @@ export function receiptBody(
   rows: ReadingRow[],
 ) {
   if (outcome instanceof IngestError) {
-    const refused = new Map(outcome.problems.map((p) => [p.line, p.reason]));
-    const results = rows.map((r) => ({
-      line: r.line,
+    const refused = new Map(outcome.problems.map((p) => [p.line, p]));
+    const entry = (p: IngestProblem | undefined, line: number) => ({
+      line,
       status: 'refused' as const,
-      reason: refused.get(r.line) ?? NOT_WRITTEN,
-    }));
-    for (const [line, reason] of refused) {
-      if (!rows.some((r) => r.line === line)) results.push({ line, status: 'refused', reason });
+      reason: p?.reason ?? NOT_WRITTEN,
+      code: p?.code ?? ('not_written_atomic' as const),
+      params: p?.params ?? {},
+    });
+    const results = rows.map((r) => entry(refused.get(r.line), r.line));
+    for (const [line, p] of refused) {
+      if (!rows.some((r) => r.line === line)) results.push(entry(p, line));
     }
     return {
       batch,
@@ -52,6 +55,7 @@ export function receiptBody(
       line: r.line,
       status: r.status,
       ...(r.reason ? { reason: r.reason } : {}),
+      ...(r.code ? { code: r.code, params: r.params ?? {} } : {}),
       ...(r.issueId ? { issue: r.issueId } : {}),
     })),
   };

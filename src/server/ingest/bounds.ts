@@ -45,13 +45,27 @@ export const SAMPLE_RANGE: Readonly<Record<string, readonly [number, number]>> =
 };
 
 /** Why a value text is not an acceptable decimal, or null when it is (checked after parseDecimal). */
-export function precisionProblem(canonical: string): string | null {
+export function precisionProblem(canonical: string): {
+  code: 'too_many_integer_digits' | 'too_many_fraction_digits';
+  maxDigits: number;
+  text: string;
+} | null {
   const start = canonical.startsWith('-') ? 1 : 0;
   const point = canonical.indexOf('.');
   const intDigits = (point < 0 ? canonical.length : point) - start;
-  if (intDigits > MAX_INTEGER_DIGITS)
-    return `has more than ${MAX_INTEGER_DIGITS} digits before the decimal point`;
-  if (point >= 0 && canonical.length - point - 1 > MAX_FRACTION_DIGITS)
-    return `has more than ${MAX_FRACTION_DIGITS} digits after the decimal point`;
+  if (intDigits > MAX_INTEGER_DIGITS) {
+    return {
+      code: 'too_many_integer_digits',
+      maxDigits: MAX_INTEGER_DIGITS,
+      text: `has more than ${MAX_INTEGER_DIGITS} digits before the decimal point`,
+    };
+  }
+  if (point >= 0 && canonical.length - point - 1 > MAX_FRACTION_DIGITS) {
+    return {
+      code: 'too_many_fraction_digits',
+      maxDigits: MAX_FRACTION_DIGITS,
+      text: `has more than ${MAX_FRACTION_DIGITS} digits after the decimal point`,
+    };
+  }
   return null;
 }

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CsvError, type Options, parse } from 'csv-parse/sync';
 import { appRoot } from '../paths.ts';
-import { IngestError, type ReadingRow } from './types.ts';
+import { IngestError, problem, type ReadingRow } from './types.ts';
 
 const COLUMNS = ['meter_number', 'timestamp', 'value'] as const;
 const OPTIONS: Options = { bom: true, skip_empty_lines: true, trim: true };
@@ -20,11 +20,15 @@ const OPTIONS: Options = { bom: true, skip_empty_lines: true, trim: true };
 function rowsOf(records: string[][], lines: ArrayLike<number>): ReadingRow[] {
   const names = records[0]?.map((c) => c.toLowerCase());
   if (!names || names.length !== COLUMNS.length || COLUMNS.some((c, i) => names[i] !== c)) {
+    const expected = COLUMNS.join(',');
+    const got = records[0]?.join(',') ?? '';
     throw new IngestError([
-      {
-        line: lines[0] ?? 1,
-        reason: `expected the header "${COLUMNS.join(',')}", got "${records[0]?.join(',') ?? ''}"`,
-      },
+      problem(
+        lines[0] ?? 1,
+        'bad_csv_header',
+        { expected, got },
+        `expected the header "${expected}", got "${got}"`,
+      ),
     ]);
   }
   const rows: ReadingRow[] = new Array(records.length - 1);
@@ -36,7 +40,7 @@ function rowsOf(records: string[][], lines: ArrayLike<number>): ReadingRow[] {
 }
 
 function malformed(line: number, message: string): IngestError {
-  return new IngestError([{ line, reason: `malformed CSV: ${message}` }]);
+  return new IngestError([problem(line, 'malformed_csv', { message }, `malformed CSV: ${message}`)]);
 }
 
 /** Parses CSV text into reading rows; a malformed file throws IngestError naming the line. */

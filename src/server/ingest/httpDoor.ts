@@ -32,6 +32,8 @@ class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** More of the error's body: MALFORMED_CSV's refused lines with their codes. */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -114,6 +116,15 @@ async function parseRows(body: Buffer, contentType: string): Promise<ReadingRow[
           400,
           'MALFORMED_CSV',
           err.problems.map((p) => `line ${p.line}: ${p.reason}`).join('; '),
+          {},
+          {
+            problems: err.problems.map((p) => ({
+              line: p.line,
+              code: p.code,
+              params: p.params,
+              reason: p.reason,
+            })),
+          },
         );
       }
       throw err;
@@ -400,7 +411,11 @@ export function handleIngestRequest(
     if (res.headersSent) return;
     if (err instanceof HttpError) {
       const close: Record<string, string> = err.status === 413 ? { connection: 'close' } : {};
-      send(err.status, { error: { code: err.code, message: err.message } }, { ...err.headers, ...close });
+      send(
+        err.status,
+        { error: { code: err.code, message: err.message, ...err.details } },
+        { ...err.headers, ...close },
+      );
     } else {
       send(500, {
         error: { code: 'INTERNAL', message: 'The batch could not be ingested; nothing was written' },

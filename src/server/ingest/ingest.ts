@@ -10,6 +10,7 @@
  * insert), jumps.ts (implausible intervals), hourly.ts (hourly derivation), rollups.ts (daily, monthly,
  * property), derive.ts (the lock and the derivation's order), bulk.ts (the first load into empty tables).
  */
+import type { RefusalCode, RefusalParams } from '../../lib/refusalCodes.ts';
 import type { Db } from '../db/client.ts';
 import { ingestRows } from '../metrics.ts';
 import { beginBatch, derive, refreshLastReading, skipRowChecks } from './derive.ts';
@@ -59,8 +60,11 @@ interface RowReceipt {
   /** The row's line (CSV: the file's line, the header is 1; JSON: the array index + 1). */
   line: number;
   status: RowStatus;
-  /** Why a row was refused. */
+  /** Why a row was refused, in English. */
   reason?: string;
+  /** A refused row's stable code (src/lib/refusalCodes.ts) and the values its message needs. */
+  code?: RefusalCode;
+  params?: RefusalParams;
   /** The data issue of a quarantined row. */
   issueId?: number;
 }
@@ -188,7 +192,7 @@ export async function ingestPrepared(
   /** The receipt of the whole batch from its parts (one part unless it was committed in chunks). */
   function receiptOf(parts: Part[]): IngestReceipt {
     const results: RowReceipt[] = [
-      ...problems.map((p) => ({ line: p.line, status: 'refused' as const, reason: p.reason })),
+      ...problems.map(refusedRow),
       ...repeats.map((line) => ({ line, status: 'duplicate' as const })),
       ...parts.flatMap((p) => p.results),
     ];
@@ -297,7 +301,7 @@ export async function ingestPrepared(
     } else await checks(false);
     if (!refreshed) await refreshLastReading(tx, spans);
     const results: RowReceipt[] = [
-      ...refusals.map((p) => ({ line: p.line, status: 'refused' as const, reason: p.reason })),
+      ...refusals.map(refusedRow),
       ...checked.duplicates.map((line) => ({ line, status: 'duplicate' as const })),
       ...[...checked.quarantined, ...quarantine.issues].map((q) => ({
         line: q.line,
@@ -309,6 +313,11 @@ export async function ingestPrepared(
     for (const r of fresh) if (!settled.has(r.line)) results.push({ line: r.line, status: 'accepted' });
     return { results, newReadings: inserted - quarantine.issues.length, ...derived };
   }
+}
+
+/** A refused row's receipt entry. */
+function refusedRow(p: IngestProblem): RowReceipt {
+  return { line: p.line, status: 'refused', reason: p.reason, code: p.code, params: p.params };
 }
 
 /** The meters all of whose new rows are appends, with their newest stored reading (quarantineSuspects). */

@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
 import { RESET_FRACTION } from './misread.ts';
 import { DELTA, FALSE_RESET, HOURS, limCte, neighbourSpan, spansCte } from './sqlParts.ts';
-import type { IngestProblem, MeterSpan, ValidRow } from './types.ts';
+import { type IngestProblem, type MeterSpan, problem, type ValidRow } from './types.ts';
 
 /**
  * Selects the implausible intervals from `hv` (meter_id, per_hour, t0, t1, v0, v1, hours, and `over`: whether
@@ -87,10 +87,20 @@ export function jumpProblems(found: JumpRow[], batch: ValidRow[]): IngestProblem
     const line =
       lineOf.get(`${f.meter_id}:${Number(f.ms1)}`) ?? lineOf.get(`${f.meter_id}:${Number(f.ms0)}`) ?? 0;
     const limit = Number(f.per_hour) * Number(f.hours);
-    const reason =
-      Number(f.v1) < Number(f.v0)
-        ? `meter ${f.number} at ${new Date(Number(f.ms1)).toISOString()} drops from ${f.v0} to ${f.v1}: a register reset is accepted only when the new value is near zero (at most ${RESET_FRACTION * 100} % of the register, and at most ${limit} for ${f.hours} h of ${f.quantity}), so this is a bad reading`
-        : `meter ${f.number} at ${new Date(Number(f.ms1)).toISOString()} rises from ${f.v0} to ${f.v1} in ${f.hours} h, above the plausible ${f.per_hour} per hour for ${f.quantity}`;
-    return { line, reason };
+    const at = new Date(Number(f.ms1)).toISOString();
+    const common = { meter: f.number, at, from: f.v0, to: f.v1, hours: f.hours, quantity: f.quantity };
+    return Number(f.v1) < Number(f.v0)
+      ? problem(
+          line,
+          'implausible_drop',
+          { ...common, resetPercent: RESET_FRACTION * 100, limit },
+          `meter ${f.number} at ${at} drops from ${f.v0} to ${f.v1}: a register reset is accepted only when the new value is near zero (at most ${RESET_FRACTION * 100} % of the register, and at most ${limit} for ${f.hours} h of ${f.quantity}), so this is a bad reading`,
+        )
+      : problem(
+          line,
+          'implausible_rise',
+          { ...common, perHour: f.per_hour },
+          `meter ${f.number} at ${at} rises from ${f.v0} to ${f.v1} in ${f.hours} h, above the plausible ${f.per_hour} per hour for ${f.quantity}`,
+        );
   });
 }

@@ -5,7 +5,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pgNumberArray, queryRows } from '../db/sql.ts';
 import { newestReadingRows, RECENT_DAYS, recentReadingRow } from './neighbours.ts';
-import { INSERT_CHUNK, type IngestProblem, type MeterSpan, type ValidRow, widen } from './types.ts';
+import { INSERT_CHUNK, type IngestProblem, type MeterSpan, problem, type ValidRow, widen } from './types.ts';
 
 /** What checkAgainstStored found. */
 export interface StoredCheck {
@@ -142,10 +142,14 @@ export async function checkAgainstStored(tx: Db, rows: ValidRow[]): Promise<Stor
     for (const f of found) {
       if (f.status === 'open' && f.same) result.quarantined.push({ line: f.line, issueId: f.id });
       else if (f.status === 'open') {
-        result.problems.push({
-          line: f.line,
-          reason: `this meter has another reading for this timestamp in quarantine (data issue #${f.id}); an operator decides it first`,
-        });
+        result.problems.push(
+          problem(
+            f.line,
+            'quarantine_pending',
+            { issueId: Number(f.id) },
+            `this meter has another reading for this timestamp in quarantine (data issue #${f.id}); an operator decides it first`,
+          ),
+        );
       } else if (f.same) result.duplicates.push(f.line);
       else continue;
       settled.add(f.line);
@@ -163,10 +167,14 @@ export async function checkAgainstStored(tx: Db, rows: ValidRow[]): Promise<Stor
       settled.add(f.line);
       if (f.same) result.duplicates.push(f.line);
       else {
-        result.problems.push({
-          line: f.line,
-          reason: `meter ${f.meter_number} already has another value (${f.stored}) stored for this timestamp`,
-        });
+        result.problems.push(
+          problem(
+            f.line,
+            'conflicts_with_stored',
+            { meter: f.meter_number, storedValue: f.stored },
+            `meter ${f.meter_number} already has another value (${f.stored}) stored for this timestamp`,
+          ),
+        );
       }
     }
   }

@@ -17,7 +17,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
 import { INGEST_LOCK } from './derive.ts';
-import type { IngestProblem, ValidRow } from './types.ts';
+import { type IngestProblem, problem, type ValidRow } from './types.ts';
 
 /** The app_meta key of the horizon: ISO instant before which raw readings were removed. */
 export const RETENTION_HORIZON_KEY = 'readings.retainedFrom';
@@ -38,10 +38,14 @@ export async function retentionProblems(tx: Db, rows: ValidRow[]): Promise<Inges
   const iso = new Date(horizon).toISOString();
   return rows
     .filter((r) => r.ms < horizon)
-    .map((r) => ({
-      line: r.line,
-      reason: `timestamp ${r.ts} is before ${iso}: raw readings that old were removed (READING_RETENTION_YEARS)`,
-    }));
+    .map((r) =>
+      problem(
+        r.line,
+        'before_retention',
+        { timestamp: r.ts, horizon: iso },
+        `timestamp ${r.ts} is before ${iso}: raw readings that old were removed (READING_RETENTION_YEARS)`,
+      ),
+    );
 }
 
 /** What a retention run did. */

@@ -1,6 +1,8 @@
 /**
  * The shapes shared by the ingestion path: rows as they arrive, problems, results, phase timings.
  */
+import type { RefusalCode, RefusalParamMap } from '../../lib/refusalCodes.ts';
+
 /** One reading as it arrives: `line` is where it came from (a file line), for error messages. */
 export interface ReadingRow {
   line: number;
@@ -11,9 +13,22 @@ export interface ReadingRow {
   value: string;
 }
 
-export interface IngestProblem {
-  line: number;
-  reason: string;
+/**
+ * A refused row: its line, the English reason (the receipt's and the CLI's text, unchanged), and the stable code
+ * with the values its message needs (src/lib/refusalCodes.ts), for programs and the console's languages.
+ */
+export type IngestProblem = {
+  [C in RefusalCode]: { line: number; reason: string; code: C; params: RefusalParamMap[C] };
+}[RefusalCode];
+
+/** A problem of one code, its params typed by the code. */
+export function problem<C extends RefusalCode>(
+  line: number,
+  code: C,
+  params: RefusalParamMap[C],
+  reason: string,
+): IngestProblem {
+  return { line, reason, code, params } as IngestProblem;
 }
 
 /** What a batch did. */
@@ -139,5 +154,5 @@ export interface PointDays {
 
 export const HOUR_MS = 3_600_000;
 
-/** A receipt's reason for a good row of an atomic batch that another row's refusal kept out. */
+/** A receipt's reason for a good row of an atomic batch that another row's refusal kept out (not_written_atomic). */
 export const NOT_WRITTEN = 'not written: another row of this atomic batch was refused';

@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import { pgNumberArray, pgTextArray, queryRows } from '../db/sql.ts';
 import { EARLIEST_READING_MS, FUTURE_TOLERANCE_MS, precisionProblem, SAMPLE_RANGE } from './bounds.ts';
 import { parseDecimal, parseTimestamp } from './parse.ts';
-import type { IngestProblem, MeterInfo, ReadingRow, ValidRow } from './types.ts';
+import { type IngestProblem, type MeterInfo, problem, type ReadingRow, type ValidRow } from './types.ts';
 
 /**
  * The meters of these numbers; with `propertyIds` (an API key's scope) only those of the properties, so a
@@ -86,52 +86,102 @@ export function validateRows(
   for (const row of rows) {
     const before = problems.length;
     if (row.meterNumber.includes('\0') || row.ts.includes('\0') || row.value.includes('\0')) {
-      problems.push({ line: row.line, reason: 'the row holds a null byte' });
+      problems.push(problem(row.line, 'null_byte', {}, 'the row holds a null byte'));
       continue;
     }
     const meter = meters.get(row.meterNumber.trim());
-    if (!meter) problems.push({ line: row.line, reason: `unknown meter number "${shown(row.meterNumber)}"` });
+    if (!meter) {
+      const number = shown(row.meterNumber);
+      problems.push(
+        problem(row.line, 'unknown_meter', { meter: number }, `unknown meter number "${number}"`),
+      );
+    }
     let ms = tsCache.get(row.ts);
     if (ms === undefined) {
       ms = parseTimestamp(row.ts);
       tsCache.set(row.ts, ms);
     }
     if (ms === null) {
-      problems.push({
-        line: row.line,
-        reason: `invalid timestamp "${shown(row.ts)}" (expected ISO 8601 with offset or Z)`,
-      });
+      const ts = shown(row.ts);
+      problems.push(
+        problem(
+          row.line,
+          'invalid_timestamp',
+          { timestamp: ts },
+          `invalid timestamp "${ts}" (expected ISO 8601 with offset or Z)`,
+        ),
+      );
     } else if (ms < EARLIEST_READING_MS) {
-      problems.push({ line: row.line, reason: `timestamp ${row.ts} is before 2000` });
+      problems.push(
+        problem(
+          row.line,
+          'timestamp_before_2000',
+          { timestamp: row.ts },
+          `timestamp ${row.ts} is before 2000`,
+        ),
+      );
     } else if (ms > latestMs) {
-      problems.push({ line: row.line, reason: `timestamp ${row.ts} is more than one hour in the future` });
+      problems.push(
+        problem(
+          row.line,
+          'timestamp_in_future',
+          { timestamp: row.ts },
+          `timestamp ${row.ts} is more than one hour in the future`,
+        ),
+      );
     }
     const value = parseDecimal(row.value);
     if (value === null) {
-      problems.push({ line: row.line, reason: `value "${shown(row.value)}" is not a number` });
+      const text = shown(row.value);
+      problems.push(problem(row.line, 'not_a_number', { value: text }, `value "${text}" is not a number`));
     } else {
       const precision = precisionProblem(value);
-      if (precision) problems.push({ line: row.line, reason: `value ${shown(value)} ${precision}` });
-      else if (meter?.readingKind === 'register' && value.startsWith('-')) {
-        problems.push({ line: row.line, reason: `value ${value} is negative; a register never is` });
+      if (precision) {
+        problems.push(
+          problem(
+            row.line,
+            precision.code,
+            { value: shown(value), maxDigits: precision.maxDigits },
+            `value ${shown(value)} ${precision.text}`,
+          ),
+        );
+      } else if (meter?.readingKind === 'register' && value.startsWith('-')) {
+        problems.push(
+          problem(
+            row.line,
+            'negative_register',
+            { value },
+            `value ${value} is negative; a register never is`,
+          ),
+        );
       } else if (meter?.readingKind === 'instantaneous') {
         const range = SAMPLE_RANGE[meter.quantity];
         const n = Number(value);
         if (range && (n < range[0] || n > range[1])) {
-          problems.push({
-            line: row.line,
-            reason: `value ${value} is outside the plausible range ${range[0]} to ${range[1]} for ${meter.quantity}`,
-          });
+          problems.push(
+            problem(
+              row.line,
+              'out_of_range',
+              { value, min: range[0], max: range[1], quantity: meter.quantity },
+              `value ${value} is outside the plausible range ${range[0]} to ${range[1]} for ${meter.quantity}`,
+            ),
+          );
         }
       }
     }
     if (!meter || ms === null || value === null || problems.length > before) continue;
     if (ms < meter.installedMs || (meter.removedMs !== null && ms > meter.removedMs)) {
-      const window = `${new Date(meter.installedMs).toISOString()} – ${meter.removedMs === null ? 'now' : new Date(meter.removedMs).toISOString()}`;
-      problems.push({
-        line: row.line,
-        reason: `timestamp ${row.ts} is outside meter ${meter.number}'s installation (${window})`,
-      });
+      const installedAt = new Date(meter.installedMs).toISOString();
+      const removedAt = meter.removedMs === null ? null : new Date(meter.removedMs).toISOString();
+      const window = `${installedAt} – ${removedAt ?? 'now'}`;
+      problems.push(
+        problem(
+          row.line,
+          'outside_installation',
+          { meter: meter.number, timestamp: row.ts, installedAt, removedAt },
+          `timestamp ${row.ts} is outside meter ${meter.number}'s installation (${window})`,
+        ),
+      );
       continue;
     }
     let ofMeter = byMeter.get(meter.id);
@@ -154,10 +204,16 @@ export function validateRows(
         valid.push(r);
       } else if (kept.value === r.value) repeats.push(r.line);
       else if (kept.value !== r.value) {
-        problems.push({
-          line: r.line,
-          reason: `meter ${numberOf.get(meterId)} at ${r.ts} has value ${r.value} here but ${kept.value} on line ${shownLine(kept.line)}`,
-        });
+        const meter = numberOf.get(meterId)!;
+        const otherLine = shownLine(kept.line);
+        problems.push(
+          problem(
+            r.line,
+            'conflicting_value_in_batch',
+            { meter, timestamp: r.ts, value: r.value, otherValue: kept.value, otherLine },
+            `meter ${meter} at ${r.ts} has value ${r.value} here but ${kept.value} on line ${otherLine}`,
+          ),
+        );
       }
     }
   }

@@ -5,6 +5,11 @@
  * `mqtt_unmatched`, and deletes what it handled, all in one transaction: a failure leaves them for the next drain.
  */
 import { sql } from 'drizzle-orm';
+import {
+  isTelegramDetailCode,
+  type TelegramDetailCode,
+  type TelegramDetailParamMap,
+} from '../../lib/refusalCodes.ts';
 import type { Db } from '../db/client.ts';
 import { mqttInbox } from '../db/schema.ts';
 import { pgTextArray, queryRows } from '../db/sql.ts';
@@ -45,7 +50,16 @@ interface Unmatched {
   reason: UnmatchedReason;
   driver: string | null;
   payload: string;
+  /** Why it gave nothing, in English (`npm run cli -- mqtt unknown`). */
   detail: string;
+  /** The same as a code and params, for the console's languages (none for an unknown radio id). */
+  code: TelegramDetailCode | null;
+  params: unknown;
+}
+
+/** A detail's code with its params, typed by the code. */
+function coded<C extends 'no_value' | 'malformed'>(code: C, params: TelegramDetailParamMap[C]) {
+  return { code, params };
 }
 
 /**
@@ -101,6 +115,7 @@ export async function drain(db: Db, limit = DRAIN_BATCH): Promise<DrainResult> {
           driver: null,
           payload,
           detail: parsed.detail,
+          ...coded('malformed', { message: parsed.detail }),
         });
       } else telegrams.push({ telegram: parsed, payload });
     }
@@ -128,17 +143,21 @@ export async function drain(db: Db, limit = DRAIN_BATCH): Promise<DrainResult> {
           driver: telegram.driver,
           payload,
           detail: 'no meter has this radio id',
+          code: null,
+          params: null,
         });
         continue;
       }
       const value = valueFor(telegram, meter.quantity);
       if (!value) {
+        const fields = fieldsFor(meter.quantity);
         unmatched.push({
           radioId: telegram.radioId,
           reason: 'no_value',
           driver: telegram.driver,
           payload,
-          detail: `meter ${meter.number} (${meter.quantity}) is read from ${fieldsFor(meter.quantity).join(', ') || 'no wmbusmeters field'}`,
+          detail: `meter ${meter.number} (${meter.quantity}) is read from ${fields.join(', ') || 'no wmbusmeters field'}`,
+          ...coded('no_value', { meter: meter.number, quantity: meter.quantity, fields }),
         });
         continue;
       }
@@ -163,6 +182,8 @@ export async function drain(db: Db, limit = DRAIN_BATCH): Promise<DrainResult> {
             driver: telegram.driver,
             payload,
             detail: row.reason ?? 'refused',
+            code: row.code ?? null,
+            params: row.code ? (row.params ?? {}) : null,
           });
         }
       }
@@ -189,13 +210,16 @@ async function recordUnmatched(tx: Db, unmatched: Unmatched[]): Promise<void> {
   }
   for (const { latest, count } of groups.values()) {
     await tx.execute(sql`
-      INSERT INTO mqtt_unmatched (radio_id, reason, telegrams, driver, last_payload, last_detail)
+      INSERT INTO mqtt_unmatched (radio_id, reason, telegrams, driver, last_payload, last_detail, last_code,
+                                  last_params)
       VALUES (${latest.radioId}, ${latest.reason}, ${count}, ${latest.driver},
-              ${latest.payload.slice(0, 2000)}, ${latest.detail})
+              ${latest.payload.slice(0, 2000)}, ${latest.detail}, ${latest.code}::text,
+              ${latest.code ? JSON.stringify(latest.params ?? {}) : null}::jsonb)
       ON CONFLICT (radio_id, reason) DO UPDATE SET
         telegrams = mqtt_unmatched.telegrams + EXCLUDED.telegrams, last_seen = now(),
         driver = COALESCE(EXCLUDED.driver, mqtt_unmatched.driver),
-        last_payload = EXCLUDED.last_payload, last_detail = EXCLUDED.last_detail`);
+        last_payload = EXCLUDED.last_payload, last_detail = EXCLUDED.last_detail,
+        last_code = EXCLUDED.last_code, last_params = EXCLUDED.last_params`);
   }
 }
 
@@ -214,4 +238,51 @@ export async function listUnmatched(db: Db) {
     sql`SELECT radio_id, reason, telegrams, first_seen::text, last_seen::text, driver, last_detail
           FROM mqtt_unmatched ORDER BY last_seen DESC, radio_id`,
   );
+}
+
+/** The coded detail of a radio id's latest untaken telegram of a reason, with the English text it was stored with. */
+export interface UnmatchedCode {
+  radioId: string;
+  reason: string;
+  detail: string | null;
+  code: TelegramDetailCode;
+  params: Record<string, unknown>;
+}
+
+/**
+ * The codes and params of these (radio id, reason) rows, for the console (rows stored before migration 0025 have
+ * none and are left out). Keyed `radioId + '\u0000' + reason`.
+ */
+export async function unmatchedCodes(
+  db: Db,
+  keys: { radioId: string; reason: string }[],
+): Promise<Map<string, UnmatchedCode>> {
+  if (keys.length === 0) return new Map();
+  const rows = await queryRows<{
+    radio_id: string;
+    reason: string;
+    last_detail: string | null;
+    last_code: string | null;
+    last_params: Record<string, unknown> | null;
+  }>(
+    db,
+    sql`SELECT u.radio_id, u.reason, u.last_detail, u.last_code, u.last_params
+          FROM mqtt_unmatched u
+          JOIN unnest(${pgTextArray(keys.map((k) => k.radioId))}::text[],
+                      ${pgTextArray(keys.map((k) => k.reason))}::text[]) AS k(radio_id, reason)
+            ON k.radio_id = u.radio_id AND k.reason = u.reason
+         WHERE u.last_code IS NOT NULL`,
+  );
+  const out = new Map<string, UnmatchedCode>();
+  for (const r of rows) {
+    if (!isTelegramDetailCode(r.last_code)) continue;
+    out.set(`${r.radio_id}\u0000${r.reason}`, {
+      radioId: r.radio_id,
+      reason: r.reason,
+      detail: r.last_detail,
+      code: r.last_code,
+      params: r.last_params ?? {},
+    });
+  }
+  return out;
 }

@@ -128,6 +128,10 @@ export const apiKeyDays = pgTable(
     quarantined: integer('quarantined').notNull().default(0),
     lastRefusal: text('last_refusal'),
     lastRefusalAt: timestamp('last_refusal_at', { withTimezone: true }),
+    /** The newest refusal's line, code and params (migration 0025; null on rows stored before). */
+    lastRefusalLine: integer('last_refusal_line'),
+    lastRefusalCode: text('last_refusal_code'),
+    lastRefusalParams: jsonb('last_refusal_params'),
   },
   (t) => [primaryKey({ columns: [t.apiKeyId, t.day] })],
 );
@@ -204,6 +208,9 @@ export const mqttUnmatched = pgTable(
     /** The latest such telegram, cut to 2,000 characters, and why it gave nothing. */
     lastPayload: text('last_payload').notNull(),
     lastDetail: text('last_detail'),
+    /** The detail as a code and params (src/lib/refusalCodes.ts, TelegramDetailCode; migration 0025). */
+    lastCode: text('last_code'),
+    lastParams: jsonb('last_params'),
   },
   (t) => [primaryKey({ columns: [t.radioId, t.reason] })],
 );
