@@ -58,6 +58,9 @@ export type UntakenTelegramsRow = {
   lastSeen: string | Date;
   driver: string | null;
   detail: string | null;
+  /** The detail as a code and its params (src/lib/refusalCodes.ts); null for rows stored before migration 0025. */
+  detailCode: string | null;
+  detailParams: Record<string, unknown> | null;
 };
 
 /**
@@ -97,7 +100,7 @@ export async function dataQualityQueue(
           db,
           sql`SELECT u.radio_id AS "radioId", u.reason, m.number AS "meterNumber", mp.property_id AS "propertyId",
                 u.telegrams, u.first_seen AS "firstSeen", u.last_seen AS "lastSeen", u.driver,
-                u.last_detail AS "detail"
+                u.last_detail AS "detail", u.last_code AS "detailCode", u.last_params AS "detailParams"
               FROM mqtt_unmatched u
               JOIN meters m ON m.radio_id = u.radio_id
               JOIN measurement_points mp ON mp.id = m.measurement_point_id

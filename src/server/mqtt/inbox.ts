@@ -5,11 +5,7 @@
  * `mqtt_unmatched`, and deletes what it handled, all in one transaction: a failure leaves them for the next drain.
  */
 import { sql } from 'drizzle-orm';
-import {
-  isTelegramDetailCode,
-  type TelegramDetailCode,
-  type TelegramDetailParamMap,
-} from '../../lib/refusalCodes.ts';
+import type { TelegramDetailCode, TelegramDetailParamMap } from '../../lib/refusalCodes.ts';
 import type { Db } from '../db/client.ts';
 import { mqttInbox } from '../db/schema.ts';
 import { pgTextArray, queryRows } from '../db/sql.ts';
@@ -238,51 +234,4 @@ export async function listUnmatched(db: Db) {
     sql`SELECT radio_id, reason, telegrams, first_seen::text, last_seen::text, driver, last_detail
           FROM mqtt_unmatched ORDER BY last_seen DESC, radio_id`,
   );
-}
-
-/** The coded detail of a radio id's latest untaken telegram of a reason, with the English text it was stored with. */
-export interface UnmatchedCode {
-  radioId: string;
-  reason: string;
-  detail: string | null;
-  code: TelegramDetailCode;
-  params: Record<string, unknown>;
-}
-
-/**
- * The codes and params of these (radio id, reason) rows, for the console (rows stored before migration 0025 have
- * none and are left out). Keyed `radioId + '\u0000' + reason`.
- */
-export async function unmatchedCodes(
-  db: Db,
-  keys: { radioId: string; reason: string }[],
-): Promise<Map<string, UnmatchedCode>> {
-  if (keys.length === 0) return new Map();
-  const rows = await queryRows<{
-    radio_id: string;
-    reason: string;
-    last_detail: string | null;
-    last_code: string | null;
-    last_params: Record<string, unknown> | null;
-  }>(
-    db,
-    sql`SELECT u.radio_id, u.reason, u.last_detail, u.last_code, u.last_params
-          FROM mqtt_unmatched u
-          JOIN unnest(${pgTextArray(keys.map((k) => k.radioId))}::text[],
-                      ${pgTextArray(keys.map((k) => k.reason))}::text[]) AS k(radio_id, reason)
-            ON k.radio_id = u.radio_id AND k.reason = u.reason
-         WHERE u.last_code IS NOT NULL`,
-  );
-  const out = new Map<string, UnmatchedCode>();
-  for (const r of rows) {
-    if (!isTelegramDetailCode(r.last_code)) continue;
-    out.set(`${r.radio_id}\u0000${r.reason}`, {
-      radioId: r.radio_id,
-      reason: r.reason,
-      detail: r.last_detail,
-      code: r.last_code,
-      params: r.last_params ?? {},
-    });
-  }
-  return out;
 }

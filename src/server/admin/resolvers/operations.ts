@@ -1,9 +1,10 @@
 /** Invitations, the data-quality queue and API keys in the console; every call checks the caller's scope. */
+
+import { isTelegramDetailCode } from '../../../lib/refusalCodes.ts';
 import { badInput } from '../../graphql/errors.ts';
 import type { ApiKeyInfo } from '../../ingest/apiKeys.ts';
 import type { DataIssue as IssueRow, Resolution } from '../../ingest/issues.ts';
 import { KEY_ACTIVITY_DAYS, type KeyDay, keyDays } from '../../ingest/keyActivity.ts';
-import { unmatchedCodes } from '../../mqtt/inbox.ts';
 import { actorOf } from '../audit.ts';
 import {
   apiKeysOf,
@@ -115,15 +116,6 @@ export const dataQualityQueue: NonNullable<QueryResolvers['dataQualityQueue']> =
     { status, propertyId: args.filter?.propertyId, limit },
     ctx.services.config.MQTT_ORGANISATION,
   );
-  // The latest detail's code and params; taken only while the row still has the detail the queue read (a drain
-  // between the two reads may have replaced it), else the English detail alone is shown.
-  const codes = await unmatchedCodes(ctx.db, result.untakenTelegrams);
-  const codeOf = (u: { radioId: string; reason: string; detail: string | null }) => {
-    const c = codes.get(`${u.radioId}\u0000${u.reason}`);
-    return c && c.detail === u.detail
-      ? { detailCode: c.code, detailParams: c.params }
-      : { detailCode: null, detailParams: null };
-  };
   return {
     issues: result.issues.map(issueToApi),
     unknownRadioIds: result.unknownRadioIds.map((u) => ({
@@ -140,7 +132,8 @@ export const dataQualityQueue: NonNullable<QueryResolvers['dataQualityQueue']> =
       telegrams: Number(u.telegrams),
       firstSeen: new Date(u.firstSeen).toISOString(),
       lastSeen: new Date(u.lastSeen).toISOString(),
-      ...codeOf(u),
+      detailCode: isTelegramDetailCode(u.detailCode) ? u.detailCode : null,
+      detailParams: isTelegramDetailCode(u.detailCode) ? (u.detailParams ?? {}) : null,
     })),
   };
 };
