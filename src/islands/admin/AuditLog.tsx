@@ -19,7 +19,7 @@ import type { Language } from '../../lib/languages.ts';
 import { download } from '../consumption/DataTable.tsx';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
-import { ErrorAlert, PropertyOptions, useProperties, when } from './opsShared.tsx';
+import { ErrorAlert, PropertyOptions, TableScroll, useProperties, when } from './opsShared.tsx';
 import { useOperator } from './useOperator.ts';
 
 const PAGE_SIZE = 50;
@@ -257,7 +257,7 @@ function Audit({ lang }: { lang: Language }) {
           {t('audit.none')}
         </p>
       ) : (
-        <div className="card admin-table-wrap">
+        <TableScroll label={t('audit.caption')}>
           <table className="admin-table" data-testid="audit-table" aria-busy={log.isFetching}>
             <caption className="visually-hidden">{t('audit.caption')}</caption>
             <thead>
@@ -289,7 +289,7 @@ function Audit({ lang }: { lang: Language }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {(cursors.length > 0 || next) && (
         <nav className="admin-pager" aria-label={t('audit.pages')}>

@@ -22,6 +22,7 @@ import {
   idFromQuery,
   PropertySelect,
   setInAddress,
+  TableScroll,
   useProperties,
   WhenCell,
   when,
@@ -286,7 +287,7 @@ function TelegramSection({
     <section className="stack" aria-labelledby={`${id}-title`} data-testid={`${id}-telegrams`}>
       <h2 id={`${id}-title`}>{title}</h2>
       {hint && <p>{hint}</p>}
-      <div className="card admin-table-wrap">
+      <TableScroll label={title}>
         <table className="admin-table">
           <caption className="visually-hidden">{title}</caption>
           <thead>
@@ -304,7 +305,7 @@ function TelegramSection({
           </thead>
           <tbody>{children}</tbody>
         </table>
-      </div>
+      </TableScroll>
     </section>
   );
 }

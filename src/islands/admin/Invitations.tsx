@@ -21,7 +21,7 @@ import type { Language } from '../../lib/languages.ts';
 import { createBulkInviteMachine } from '../../machines/bulkInvite.machine.ts';
 import { Providers } from '../shared/Providers.tsx';
 import { Spinner } from '../shared/Spinner.tsx';
-import { ErrorAlert, when } from './opsShared.tsx';
+import { ErrorAlert, TableScroll, when } from './opsShared.tsx';
 import { useOperator } from './useOperator.ts';
 
 export default function Invitations({ lang }: { lang: Language }) {
@@ -148,7 +148,7 @@ function Report({ report, lang }: { report: InvitationReportFieldsFragment; lang
           </li>
         ))}
       </ul>
-      <div className="card admin-table-wrap">
+      <TableScroll label={t('invitations.summary')}>
         <table className="admin-table">
           <caption className="visually-hidden">{t('invitations.summary')}</caption>
           <thead>
@@ -170,7 +170,7 @@ function Report({ report, lang }: { report: InvitationReportFieldsFragment; lang
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </div>
   );
 }

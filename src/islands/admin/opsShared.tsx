@@ -1,5 +1,6 @@
 /** What the console's tenancy, invitation, data-quality and API-key pages share (issue 21). */
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminRequest } from '../../client/admin/session.ts';
 import { AdminPropertiesDocument } from '../../client/gql/admin.ts';
@@ -100,4 +101,19 @@ export function setInAddress(name: string, value: string): void {
   if (value) url.searchParams.set(name, value);
   else url.searchParams.delete(name);
   window.history.replaceState(window.history.state, '', url);
+}
+
+/**
+ * A card that scrolls a wide table sideways on a phone. A table of text alone has nothing the keyboard can focus,
+ * and a keyboard scrolls only what has the focus, so the scroller takes it (axe: scrollable-region-focusable); a
+ * labelled group, not a region, so it adds no landmark beside the section it is in.
+ */
+export function TableScroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset is for form controls; this only scrolls a table
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
+    <div className="card admin-table-wrap" role="group" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
 }
