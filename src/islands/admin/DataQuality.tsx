@@ -1,6 +1,6 @@
 /** /admin/data-quality: the open data issues of the operator's properties, accepted or rejected one by one. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, type Ref, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminRequest } from '../../client/admin/session.ts';
 import {
@@ -183,12 +183,27 @@ function Queue({ lang }: { lang: Language }) {
   );
 }
 
+/** "Update the list", after a row's decision: the queue is asked for again. */
+function RefreshQueue({ ref }: { ref?: Ref<HTMLButtonElement> }) {
+  const { t } = useTranslation('admin-ops');
+  const client = useQueryClient();
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className="button ghost"
+      onClick={() => client.invalidateQueries({ queryKey: ['admin', 'dataQuality'] })}
+    >
+      {t('quality.refresh')}
+    </button>
+  );
+}
+
 type Unknown = DataQualityQueueQuery['dataQualityQueue']['unknownRadioIds'][number];
 
 /** An unknown radio id, with a form that gives it to a meter by the meter's number. */
 function UnknownRow({ unknown: u, lang }: { unknown: Unknown; lang: Language }) {
   const { t } = useTranslation('admin-ops');
-  const client = useQueryClient();
   const [meterNumber, setMeterNumber] = useState('');
   const give = useMutation({
     mutationFn: () => adminRequest(GiveRadioIdDocument, { radioId: u.radioId, meterNumber }),
@@ -209,15 +224,7 @@ function UnknownRow({ unknown: u, lang }: { unknown: Unknown; lang: Language }) 
       <td>
         {given ? (
           <span role="status">
-            {t('quality.given', { meter: given.meterNumber })}{' '}
-            <button
-              ref={refreshButton}
-              type="button"
-              className="button ghost"
-              onClick={() => client.invalidateQueries({ queryKey: ['admin', 'dataQuality'] })}
-            >
-              {t('quality.refresh')}
-            </button>
+            {t('quality.given', { meter: given.meterNumber })} <RefreshQueue ref={refreshButton} />
           </span>
         ) : (
           <form
@@ -431,12 +438,10 @@ function IssueRow({
   property?: string | undefined;
 }) {
   const { t } = useTranslation('admin-ops');
-  const client = useQueryClient();
   const finding = i.readingValue === null;
   const choices: DataIssueResolution[] = finding ? ['NOTED'] : ['CORRECT', 'RESET'];
   const [as, setAs] = useState<DataIssueResolution>(choices[0]!);
   const [decided, setDecided] = useState<'ACCEPTED' | 'REJECTED' | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: ['admin', 'dataQuality'] });
   const accept = useMutation({
     mutationFn: () => adminRequest(AcceptDataIssueDocument, { input: { id: i.id, as } }),
     onSuccess: () => setDecided('ACCEPTED'),
@@ -476,10 +481,7 @@ function IssueRow({
           </span>
         ) : decided ? (
           <span role="status">
-            {t(`quality.decided.${decided}`)}{' '}
-            <button type="button" className="button ghost" onClick={refresh}>
-              {t('quality.refresh')}
-            </button>
+            {t(`quality.decided.${decided}`)} <RefreshQueue />
           </span>
         ) : (
           <div className="admin-row-actions">

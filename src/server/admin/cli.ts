@@ -4,12 +4,13 @@
  * first password once; the second factor is set up at the first console login. Audited as `cli:<os user>`.
  */
 import { userInfo } from 'node:os';
-import { eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { GraphQLError } from 'graphql';
 import type { Db } from '../db/client.ts';
 import { accounts, properties } from '../db/schema.ts';
 import { CliInputError } from '../reports/cli.ts';
 import { createOperator } from './operators.ts';
+import { findOrganisation, soleOrganisation } from './organisations.ts';
 import type { Role } from './scope.ts';
 
 export const OPERATOR_HELP = `  operator create <email> [--role org_admin|property_manager] [--organisation <id|name>] [--property <number>]…
@@ -39,23 +40,16 @@ function options(args: string[]) {
 
 async function organisation(db: Db, given: string | undefined): Promise<number> {
   if (given === undefined) {
-    const all = await db.select({ id: accounts.id }).from(accounts).limit(2);
-    if (all.length === 1) return all[0]!.id;
-    if (all.length === 0) {
+    const sole = await soleOrganisation(db);
+    if (typeof sole === 'number') return sole;
+    if (sole === 'none') {
       const [created] = await db.insert(accounts).values({ name: 'Organisation' }).returning();
       return created!.id;
     }
     throw new CliInputError('There are several organisations: name one with --organisation <id|name>.');
   }
-  const byId = /^\d{1,9}$/.test(given)
-    ? await db
-        .select()
-        .from(accounts)
-        .where(eq(accounts.id, Number(given)))
-    : [];
-  if (byId[0]) return byId[0].id;
-  const [byName] = await db.select().from(accounts).where(eq(accounts.name, given));
-  if (byName) return byName.id;
+  const found = await findOrganisation(db, given);
+  if (found !== null) return found;
   const [created] = await db.insert(accounts).values({ name: given }).returning();
   return created!.id;
 }

@@ -26,7 +26,7 @@ import {
 import { IngestError } from '../ingest/types.ts';
 import { mqttFeedOrganisation } from '../mqtt/owner.ts';
 import { type Actor, recordAudit } from './audit.ts';
-import { settingsOf, updateMeterSettings } from './meters.ts';
+import { saveMeterSettings, settingsOf } from './meters.ts';
 import { opsError } from './opsErrors.ts';
 import { type OperatorScope, reachablePropertyIds, reaches, requireProperty } from './scope.ts';
 
@@ -141,7 +141,7 @@ export async function giveRadioId(
     if (meter.radioId) {
       throw opsError('METER_HAS_RADIO_ID', `Meter ${meter.number} has radio id ${meter.radioId} already`);
     }
-    await updateMeterSettings(db, scope, who, { id: String(meter.id), ...settingsOf(meter), radioId });
+    await saveMeterSettings(db, scope, who, { id: String(meter.id), ...settingsOf(meter), radioId });
   }
   return { radioId, meterId: meter.id, meterNumber: meter.number };
 }

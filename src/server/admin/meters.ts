@@ -123,7 +123,7 @@ const settingsInput = z.object({
     .pipe(instant.nullable()),
 });
 
-/** A meter's settings as updateMeterSettings takes them. */
+/** A meter's settings as saveMeterSettings takes them. */
 export const settingsOf = (m: MeterRow) => ({
   radioId: m.radioId,
   rolloverDigits: m.rolloverDigits,
@@ -132,16 +132,27 @@ export const settingsOf = (m: MeterRow) => ({
   removedAt: m.removedAt?.toISOString() ?? null,
 });
 
-/**
- * Sets the radio id, the profile and the installation period. Refused, with nothing written: a radio id another
- * meter has; a period that ends before it starts, overlaps another meter of the point, or leaves out readings.
- */
+/** Sets the meter's settings (saveMeterSettings) and answers with the meter page's view. */
 export async function updateMeterSettings(
   db: Db,
   scope: OperatorScope,
   who: Actor,
   input: { id: string } & Record<string, unknown>,
 ) {
+  return meterView(db, scope, await saveMeterSettings(db, scope, who, input));
+}
+
+/**
+ * Sets the radio id, the profile and the installation period, audited; returns the meter's id. Refused, with
+ * nothing written: a radio id another meter has; a period that ends before it starts, overlaps another meter of
+ * the point, or leaves out readings.
+ */
+export async function saveMeterSettings(
+  db: Db,
+  scope: OperatorScope,
+  who: Actor,
+  input: { id: string } & Record<string, unknown>,
+): Promise<number> {
   const { meter, point } = await requireMeter(db, scope, input.id);
   const v = parseInput(settingsInput, input);
   if (v.removedAt && v.removedAt <= v.installedAt) {
@@ -205,7 +216,7 @@ export async function updateMeterSettings(
       after: settingsOf(after!),
     });
   });
-  return meterView(db, scope, meter.id);
+  return meter.id;
 }
 
 const swapInput = z.object({

@@ -62,20 +62,15 @@ function coded<C extends 'no_value' | 'malformed'>(code: C, params: TelegramDeta
  * Radio ids listed as unknown that a meter has now (given in the console, the CLI, a swap or a new property): the
  * latest telegram each sent while unknown goes back into the inbox, to be ingested like any other, and the id
  * leaves the list. Its register's total is then a reading, and the hours back to the meter's previous reading
- * are filled in as estimated. Returns how many were put back.
+ * are filled in as estimated.
  */
-async function requeueClaimedRadioIds(tx: Db): Promise<number> {
-  const rows = await queryRows<{ id: number }>(
-    tx,
-    sql`WITH claimed AS (
-          DELETE FROM mqtt_unmatched u USING meters m
-           WHERE u.reason = 'unknown_id' AND m.radio_id = u.radio_id
-          RETURNING u.radio_id, u.last_payload)
-        INSERT INTO mqtt_inbox (topic, payload)
-        SELECT 'requeued/' || radio_id, last_payload FROM claimed ORDER BY radio_id
-        RETURNING id`,
-  );
-  return rows.length;
+async function requeueClaimedRadioIds(tx: Db): Promise<void> {
+  await tx.execute(sql`WITH claimed AS (
+      DELETE FROM mqtt_unmatched u USING meters m
+       WHERE u.reason = 'unknown_id' AND m.radio_id = u.radio_id
+      RETURNING u.radio_id, u.last_payload)
+    INSERT INTO mqtt_inbox (topic, payload)
+    SELECT 'requeued/' || radio_id, last_payload FROM claimed ORDER BY radio_id`);
 }
 
 /**

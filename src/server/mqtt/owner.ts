@@ -6,24 +6,15 @@
  * organisation. With several organisations and no setting, no console lists them: one organisation's admin must
  * not see radio ids another organisation's reader sent. `npm run cli -- mqtt unknown` lists them in every case.
  */
-import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { findOrganisation, soleOrganisation } from '../admin/organisations.ts';
 import type { Db } from '../db/client.ts';
-import { accounts } from '../db/schema.ts';
 
 /** The id of the organisation whose admins see unknown radio ids, or null for none. */
 export async function mqttFeedOrganisation(db: Db, setting: string | undefined): Promise<number | null> {
-  if (setting === undefined) {
-    const all = await db.select({ id: accounts.id }).from(accounts).orderBy(accounts.id).limit(2);
-    return all.length === 1 ? all[0]!.id : null;
-  }
-  const [found] = /^\d{1,9}$/.test(setting)
-    ? await db
-        .select({ id: accounts.id })
-        .from(accounts)
-        .where(eq(accounts.id, Number(setting)))
-    : await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.name, setting));
-  return found?.id ?? null;
+  if (setting !== undefined) return findOrganisation(db, setting);
+  const sole = await soleOrganisation(db);
+  return typeof sole === 'number' ? sole : null;
 }
 
 /**

@@ -126,15 +126,19 @@ export const dataQualityQueue: NonNullable<QueryResolvers['dataQualityQueue']> =
       lastSeen: u.lastSeen.toISOString(),
       driver: u.driver,
     })),
-    untakenTelegrams: result.untakenTelegrams.map((u) => ({
-      ...u,
-      propertyId: String(u.propertyId),
-      telegrams: Number(u.telegrams),
-      firstSeen: new Date(u.firstSeen).toISOString(),
-      lastSeen: new Date(u.lastSeen).toISOString(),
-      detailCode: isTelegramDetailCode(u.detailCode) ? u.detailCode : null,
-      detailParams: isTelegramDetailCode(u.detailCode) ? (u.detailParams ?? {}) : null,
-    })),
+    untakenTelegrams: result.untakenTelegrams.map((u) => {
+      // A code this server does not know (none stored before migration 0025): the English detail alone.
+      const known = isTelegramDetailCode(u.detailCode);
+      return {
+        ...u,
+        propertyId: String(u.propertyId),
+        telegrams: Number(u.telegrams),
+        firstSeen: new Date(u.firstSeen).toISOString(),
+        lastSeen: new Date(u.lastSeen).toISOString(),
+        detailCode: known ? u.detailCode : null,
+        detailParams: known ? (u.detailParams ?? {}) : null,
+      };
+    }),
   };
 };
 

@@ -1,9 +1,9 @@
 /**
  * Sweeps rows that only grow: finished job rows (done or failed) older than the retention, finished ingestion
  * batches (their receipts), API keys' daily counts and MQTT telegrams' no-reading counts (not seen since) older than
- * it too, and throttle rows (report lookups,
- * account rate limits) whose window has ended. Pending jobs, which include any job a worker is
- * running right now (it holds the row lock; its status is still pending), are never touched.
+ * it too, and throttle rows (report lookups, account rate limits) whose window has ended. Pending jobs, which
+ * include any job a worker is running right now (it holds the row lock; its status is still pending), are never
+ * touched.
  *
  * A swept job's dedupe key is free again. The schedule only queues the latest complete period, so with the
  * minimum retention of 35 days a day, week or month job is never queued again; a yearly alarm's job for the
