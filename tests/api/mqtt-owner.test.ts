@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseServerConfig } from '../../src/server/config.ts';
 import type { Database } from '../../src/server/db/client.ts';
 import { accounts } from '../../src/server/db/schema.ts';
-import { logFeedOrganisation, mqttFeedOrganisation } from '../../src/server/mqtt/owner.ts';
+import { logFeedOrganisation, mqttFeedOrganisation, mqttMeterScope } from '../../src/server/mqtt/owner.ts';
 import { freshDatabase } from './helpers/db.ts';
 
 let database: Database;
@@ -53,6 +53,15 @@ describe('mqttFeedOrganisation', () => {
     expect(await mqttFeedOrganisation(db, 'måler a/s')).toBeNull();
     expect(await mqttFeedOrganisation(db, String(two!.id + 100))).toBeNull();
     expect((await logged('Nobody')).map((l) => l.level)).toEqual([50]);
+  });
+
+  it("mqttMeterScope: the named or only organisation's meters; every one's with several and no setting; held when it names none", async () => {
+    const db = database.db;
+    const [one, two] = await db.select().from(accounts).orderBy(accounts.id);
+    expect(await mqttMeterScope(db, undefined)).toBe('all');
+    expect(await mqttMeterScope(db, 'Måler A/S')).toBe(two!.id);
+    expect(await mqttMeterScope(db, String(one!.id))).toBe(one!.id);
+    expect(await mqttMeterScope(db, 'Nobody')).toBe('held');
   });
 
   it('MQTT_ORGANISATION: empty or blank is unset', () => {

@@ -8,7 +8,7 @@ import mqtt from 'mqtt';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../../src/server/db/client.ts';
-import { measurementPoints, meters } from '../../src/server/db/schema.ts';
+import { measurementPoints, meters, properties } from '../../src/server/db/schema.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { drain, listUnmatched, receive } from '../../src/server/mqtt/inbox.ts';
 import { type MqttSubscriber, startMqttSubscriber } from '../../src/server/mqtt/subscriber.ts';
@@ -30,13 +30,18 @@ async function setUp(): Promise<void> {
   place = { propertyId, apartmentId: apartmentIds[0]! };
 }
 
-/** A heat meter with a radio id; returns its meter id. */
-async function radioMeter(number: string, radioId: string, quantity = 'heat-energy'): Promise<number> {
+/** A heat meter with a radio id (in `place`'s flat unless `at` is given); returns its meter id. */
+async function radioMeter(
+  number: string,
+  radioId: string,
+  quantity = 'heat-energy',
+  at: { propertyId: number; apartmentId: number } = place,
+): Promise<number> {
   const [p] = await db
     .insert(measurementPoints)
     .values({
-      propertyId: place.propertyId,
-      apartmentId: place.apartmentId,
+      propertyId: at.propertyId,
+      apartmentId: at.apartmentId,
       quantity,
       unit: 'kilo-watt-hour',
       name: quantity,
@@ -54,6 +59,27 @@ async function radioMeter(number: string, radioId: string, quantity = 'heat-ener
     })
     .returning();
   return m!.id;
+}
+
+/** A second organisation with a property and a flat (testProperty makes an organisation per property). */
+async function otherOrganisation(number: string): Promise<{ propertyId: number; apartmentId: number }> {
+  const { propertyId, apartmentIds } = await testProperty(
+    db,
+    [{ uniqueId: `${number}-1`, areaM2: '50' }],
+    number,
+  );
+  return { propertyId, apartmentId: apartmentIds[0]! };
+}
+
+/** The organisation (accounts row) of a property. */
+async function organisationOf(propertyId: number): Promise<number> {
+  const [row] = await db.select().from(properties).where(eq(properties.id, propertyId));
+  return row!.accountId;
+}
+
+async function inboxCount(): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM mqtt_inbox`);
+  return row!.n;
 }
 
 /** wmbusmeters' JSON for a heat meter (multical603) at hour `i` of 2025-03-01, the register rising 0.5 kWh/h. */
@@ -239,6 +265,35 @@ describe('telegrams in the inbox (no broker)', () => {
     expect(reading).toEqual({ ts: '2025-03-01T05:00', value: '1002.5' });
     expect((await drain(db)).telegrams).toBe(0);
   });
+
+  it("a feed of one organisation reaches only its meters; another organisation's radio id is unknown to it", async () => {
+    const ours = await radioMeter('H-130', '11130001');
+    const other = await otherOrganisation('P-130');
+    const theirs = await radioMeter('H-131', '11130002', 'heat-energy', other);
+    const [orgA, orgB] = [await organisationOf(place.propertyId), await organisationOf(other.propertyId)];
+    for (const id of ['11130001', '11130002']) await receive(db, 'wmbusmeters/flat', heatTelegram(id, 1));
+    expect(await drain(db, 1000, orgA)).toMatchObject({
+      telegrams: 2,
+      accepted: 1,
+      unmatched: { unknown_id: 1 },
+    });
+    expect([await readingCount(ours), await readingCount(theirs)]).toEqual([1, 0]);
+    expect((await listUnmatched(db)).find((u) => u.radio_id === '11130002')).toMatchObject({
+      reason: 'unknown_id',
+      last_detail: `no meter of the feed's organisation (${orgA}) has this radio id`,
+    });
+    // Claimed by a meter, but not one of this feed's: not put back, so the id stays listed and nothing loops.
+    expect((await drain(db, 1000, orgA)).telegrams).toBe(0);
+    expect((await listUnmatched(db)).some((u) => u.radio_id === '11130002')).toBe(true);
+    // The other side of the rule: the other organisation's feed takes it in, and only into its own meter.
+    expect(await drain(db, 1000, orgB)).toMatchObject({ telegrams: 1, accepted: 1 });
+    expect([await readingCount(ours), await readingCount(theirs)]).toEqual([1, 1]);
+    expect((await listUnmatched(db)).some((u) => u.radio_id === '11130002')).toBe(false);
+    // The deployment's feed (several organisations, no MQTT_ORGANISATION) reaches both.
+    for (const id of ['11130001', '11130002']) await receive(db, 'wmbusmeters/flat', heatTelegram(id, 2));
+    expect(await drain(db, 1000, 'all')).toMatchObject({ telegrams: 2, accepted: 2 });
+    expect([await readingCount(ours), await readingCount(theirs)]).toEqual([2, 2]);
+  });
 });
 
 describe.skipIf(!hasMosquitto)('through a real broker (mosquitto)', () => {
@@ -350,5 +405,30 @@ describe.skipIf(!hasMosquitto)('through a real broker (mosquitto)', () => {
     await db.update(meters).set({ radioId: '55559999' }).where(eq(meters.id, meterId));
     await eventually(async () => (await readingCount(meterId)) === 1, 'the latest telegram ingested');
     expect((await listUnmatched(db)).some((u) => u.radio_id === '55559999')).toBe(false);
+  }, 180_000);
+
+  it('MQTT_ORGANISATION naming no organisation keeps the telegrams in the inbox; named, only its meters get them', async () => {
+    await subscriber?.stop();
+    const ours = await radioMeter('H-600', '66660001');
+    const theirs = await radioMeter('H-601', '66660002', 'heat-energy', await otherOrganisation('P-600'));
+    subscriber = startMqttSubscriber(db, logger, { ...settings(), organisation: 'No such organisation' });
+    await subscriber.ready;
+    await publish(broker.url, 'wmbusmeters/flat', [heatTelegram('66660001', 1), heatTelegram('66660002', 1)]);
+    await eventually(async () => (await inboxCount()) === 2, 'both telegrams stored');
+    await subscriber.flush();
+    expect(await inboxCount()).toBe(2);
+    expect([await readingCount(ours), await readingCount(theirs)]).toEqual([0, 0]);
+    await subscriber.stop();
+    // The setting put right (by id; the test organisations share a name): the kept telegrams are taken in.
+    subscriber = startMqttSubscriber(db, logger, {
+      ...settings(),
+      organisation: String(await organisationOf(place.propertyId)),
+    });
+    await subscriber.ready;
+    await eventually(async () => (await readingCount(ours)) === 1, 'our meter’s telegram ingested');
+    await subscriber.flush();
+    expect(await inboxCount()).toBe(0);
+    expect(await readingCount(theirs)).toBe(0);
+    expect((await listUnmatched(db)).find((u) => u.radio_id === '66660002')?.reason).toBe('unknown_id');
   }, 180_000);
 });

@@ -4,7 +4,7 @@
  * one ingestion entry point (ingestBatch, like the CSV and HTTP doors), records the ones that gave no reading in
  * `mqtt_unmatched`, and deletes what it handled, all in one transaction: a failure leaves them for the next drain.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { TelegramDetailCode, TelegramDetailParamMap } from '../../lib/refusalCodes.ts';
 import type { Db } from '../db/client.ts';
 import { mqttInbox } from '../db/schema.ts';
@@ -59,14 +59,28 @@ function coded<C extends 'no_value' | 'malformed'>(code: C, params: TelegramDeta
 }
 
 /**
- * Radio ids listed as unknown that a meter has now (given in the console, the CLI, a swap or a new property): the
+ * Whose meters the telegrams are matched to (owner.ts, mqttMeterScope): an organisation's id, or 'all'. A radio id
+ * that only another organisation's meter has is an unknown id to this feed.
+ */
+export type MeterScope = number | 'all';
+
+/** `meters m` (with its point `p`) limited to the scope's organisation, for a FROM or USING list. */
+function metersInScope(scope: MeterScope): SQL {
+  return scope === 'all'
+    ? sql`meters m JOIN measurement_points p ON p.id = m.measurement_point_id`
+    : sql`meters m JOIN measurement_points p ON p.id = m.measurement_point_id
+          JOIN properties pr ON pr.id = p.property_id AND pr.account_id = ${scope}`;
+}
+
+/**
+ * Radio ids listed as unknown that a meter (of the scope) has now (given in the console, the CLI, a swap or a new property): the
  * latest telegram each sent while unknown goes back into the inbox, to be ingested like any other, and the id
  * leaves the list. Its register's total is then a reading, and the hours back to the meter's previous reading
  * are filled in as estimated.
  */
-async function requeueClaimedRadioIds(tx: Db): Promise<void> {
+async function requeueClaimedRadioIds(tx: Db, scope: MeterScope): Promise<void> {
   await tx.execute(sql`WITH claimed AS (
-      DELETE FROM mqtt_unmatched u USING meters m
+      DELETE FROM mqtt_unmatched u USING ${metersInScope(scope)}
        WHERE u.reason = 'unknown_id' AND m.radio_id = u.radio_id
       RETURNING u.radio_id, u.last_payload)
     INSERT INTO mqtt_inbox (topic, payload)
@@ -74,13 +88,14 @@ async function requeueClaimedRadioIds(tx: Db): Promise<void> {
 }
 
 /**
- * Ingests up to `limit` stored telegrams, oldest first, after putting back those of radio ids a meter has been
- * given since (requeueClaimedRadioIds); returns what happened (telegrams 0: inbox empty).
+ * Ingests up to `limit` stored telegrams, oldest first, into the meters of `scope` (those of every organisation
+ * unless given), after putting back those of radio ids a meter has been given since (requeueClaimedRadioIds);
+ * returns what happened (telegrams 0: inbox empty).
  */
-export async function drain(db: Db, limit = DRAIN_BATCH): Promise<DrainResult> {
+export async function drain(db: Db, limit = DRAIN_BATCH, scope: MeterScope = 'all'): Promise<DrainResult> {
   return db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
-    await requeueClaimedRadioIds(tx);
+    await requeueClaimedRadioIds(tx, scope);
     // SKIP LOCKED: two drainers (two processes) never take the same telegram.
     const stored = await queryRows<{ id: number; payload: string }>(
       tx,
@@ -115,8 +130,7 @@ export async function drain(db: Db, limit = DRAIN_BATCH): Promise<DrainResult> {
       (radioIds.length
         ? await queryRows<{ radio_id: string; number: string; quantity: string }>(
             tx,
-            sql`SELECT m.radio_id, m.number, p.quantity
-                  FROM meters m JOIN measurement_points p ON p.id = m.measurement_point_id
+            sql`SELECT m.radio_id, m.number, p.quantity FROM ${metersInScope(scope)}
                   WHERE m.radio_id = ANY(${pgTextArray(radioIds)}::text[])`,
           )
         : []
@@ -133,7 +147,10 @@ export async function drain(db: Db, limit = DRAIN_BATCH): Promise<DrainResult> {
           reason: 'unknown_id',
           driver: telegram.driver,
           payload,
-          detail: 'no meter has this radio id',
+          detail:
+            scope === 'all'
+              ? 'no meter has this radio id'
+              : `no meter of the feed's organisation (${scope}) has this radio id`,
           code: null,
           params: null,
         });

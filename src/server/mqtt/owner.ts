@@ -1,10 +1,15 @@
 /**
- * Whose console lists the MQTT feed's unknown radio ids. A telegram whose radio id no meter has belongs to no
- * property, so property scoping cannot place it; the feed (one `MQTT_URL` per deployment) is run by one
- * organisation, and only that organisation's admins see the ids it could not place. `MQTT_ORGANISATION` names it
- * (its id or exact name, as `npm run cli -- operator create --organisation` takes); unset, the deployment's only
- * organisation. With several organisations and no setting, no console lists them: one organisation's admin must
- * not see radio ids another organisation's reader sent. `npm run cli -- mqtt unknown` lists them in every case.
+ * Whose feed the MQTT feed is (one `MQTT_URL` per deployment). `MQTT_ORGANISATION` names the organisation that
+ * runs it (its id or exact name, as `npm run cli -- operator create --organisation` takes); unset, the
+ * deployment's only organisation.
+ * - **Its unknown radio ids** belong to no property, so property scoping cannot place them: only that
+ *   organisation's admins see them. With several organisations and no setting, no console lists them: one
+ *   organisation's admin must not see radio ids another organisation's reader sent. `npm run cli -- mqtt unknown`
+ *   lists them in every case.
+ * - **Its telegrams reach only that organisation's meters** (mqttMeterScope). A radio reader hears every wM-Bus
+ *   meter in range, the next building's too; a telegram whose radio id is another organisation's meter is listed
+ *   as unknown, not written into that meter. With several organisations and no setting, the feed is the
+ *   deployment's (a metering company that runs one feed for all of them) and reaches every meter.
  */
 import type { Logger } from 'pino';
 import { findOrganisation, soleOrganisation } from '../admin/organisations.ts';
@@ -18,8 +23,21 @@ export async function mqttFeedOrganisation(db: Db, setting: string | undefined):
 }
 
 /**
- * At the subscriber's start: says in the log when no console will list the unknown radio ids, and why, so the
- * operator who runs the feed can set `MQTT_ORGANISATION`.
+ * Whose meters the feed's telegrams are matched to by radio id: an organisation's id; 'all' with several
+ * organisations and no setting (or none yet); 'held' while `MQTT_ORGANISATION` names no organisation, so the
+ * telegrams wait in the inbox until the setting is put right (they are neither matched across organisations nor
+ * listed as unknown to nobody).
+ */
+export async function mqttMeterScope(db: Db, setting: string | undefined): Promise<number | 'all' | 'held'> {
+  if (setting !== undefined) return (await findOrganisation(db, setting)) ?? 'held';
+  const sole = await soleOrganisation(db);
+  return typeof sole === 'number' ? sole : 'all';
+}
+
+/**
+ * At the subscriber's start: says in the log whose meters the telegrams reach and who sees the unknown radio ids,
+ * or why no console lists them or the telegrams are held, so the operator who runs the feed can set
+ * `MQTT_ORGANISATION`.
  */
 export async function logFeedOrganisation(
   db: Db,
@@ -28,15 +46,18 @@ export async function logFeedOrganisation(
 ): Promise<void> {
   const owner = await mqttFeedOrganisation(db, setting);
   if (owner !== null) {
-    logger.info({ organisation: owner }, 'mqtt: unknown radio ids are listed to this organisation’s admins');
+    logger.info(
+      { organisation: owner },
+      'mqtt: telegrams reach this organisation’s meters only, and its admins see the unknown radio ids',
+    );
   } else if (setting !== undefined) {
     logger.error(
       { MQTT_ORGANISATION: setting },
-      'mqtt: MQTT_ORGANISATION names no organisation; no console lists unknown radio ids (npm run cli -- mqtt unknown does)',
+      'mqtt: MQTT_ORGANISATION names no organisation; telegrams are kept in the inbox, not ingested, until it does',
     );
   } else {
     logger.warn(
-      'mqtt: several organisations and no MQTT_ORGANISATION; no console lists unknown radio ids (npm run cli -- mqtt unknown does)',
+      'mqtt: several organisations and no MQTT_ORGANISATION; telegrams reach every organisation’s meters, and no console lists unknown radio ids (npm run cli -- mqtt unknown does)',
     );
   }
 }

@@ -10,7 +10,7 @@ import { Counter } from 'prom-client';
 import type { Db } from '../db/client.ts';
 import { getMetrics } from '../metrics.ts';
 import { DRAIN_BATCH, type DrainResult, drain, receiveMany } from './inbox.ts';
-import { logFeedOrganisation } from './owner.ts';
+import { logFeedOrganisation, mqttMeterScope } from './owner.ts';
 
 /**
  * How long after a batch of telegrams is stored the drain starts: telegrams that keep coming pile up meanwhile,
@@ -30,6 +30,8 @@ export interface MqttSettings {
   clientId: string;
   /** RECHECK_MS unless given (tests). */
   recheckMs?: number;
+  /** MQTT_ORGANISATION: whose meters the telegrams reach (owner.ts, mqttMeterScope). */
+  organisation?: string;
 }
 
 export interface MqttSubscriber {
@@ -70,9 +72,22 @@ export function startMqttSubscriber(db: Db, logger: Logger, settings: MqttSettin
   let timer: NodeJS.Timeout | undefined;
 
   /** One drain loop at a time: drains until the inbox is empty, then waits for the next telegram. */
+  let heldLogged = false;
   const drainAll = async () => {
+    // Looked up at each drain: an organisation made after the start (the first one, or the one named) counts.
+    const scope = await mqttMeterScope(db, settings.organisation);
+    if (scope === 'held') {
+      if (!heldLogged)
+        log.error(
+          { MQTT_ORGANISATION: settings.organisation },
+          'mqtt: MQTT_ORGANISATION names no organisation; telegrams are kept in the inbox, not ingested',
+        );
+      heldLogged = true;
+      return;
+    }
+    heldLogged = false;
     for (;;) {
-      const result = await drain(db, DRAIN_BATCH);
+      const result = await drain(db, DRAIN_BATCH, scope);
       if (result.telegrams === 0) return;
       count(result);
       const unmatched = Object.values(result.unmatched).reduce((a, b) => a + b, 0);
@@ -238,6 +253,7 @@ export function startMqttIfConfigured(
     url: config.MQTT_URL,
     topic: config.MQTT_TOPIC,
     clientId: config.MQTT_CLIENT_ID,
+    organisation: config.MQTT_ORGANISATION,
   });
   return () => subscriber.stop();
 }
