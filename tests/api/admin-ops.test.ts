@@ -5,7 +5,7 @@
  * with one bad address and one without, its delivery report, resend, revoke and activation.
  */
 
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkActivationCode, redeemActivationCode } from '../../src/server/account/activation.ts';
 import { issueTokens } from '../../src/server/auth/login.ts';
@@ -20,6 +20,8 @@ import {
   users,
 } from '../../src/server/db/schema.ts';
 import { recordKeyActivity } from '../../src/server/ingest/keyActivity.ts';
+import { receive } from '../../src/server/mqtt/inbox.ts';
+import { reportFeed } from '../../src/server/mqtt/status.ts';
 import { call, codeOf, Q } from './helpers/accountsApi.ts';
 import { PASSWORD } from './helpers/accountsFixture.ts';
 import { type AdminFixture, seedAdminFixture } from './helpers/adminFixture.ts';
@@ -339,6 +341,83 @@ describe('role matrix: data quality and API keys', () => {
       expect(await seen('otherOrgAdmin')).toEqual({ untaken: ['HW-P3'], unknown: [] });
     } finally {
       config.MQTT_ORGANISATION = undefined;
+    }
+  });
+
+  it("mqttFeed: the feed's connection and backlog for its organisation's admins only; a silent subscriber shown as not running", async () => {
+    const db = database.db;
+    const since = new Date('2026-11-28T10:00:00Z');
+    await reportFeed(db, {
+      clientId: 'tenant-app-ingest',
+      url: 'mqtt://broker.example:1883/',
+      topic: 'wmbusmeters/#',
+      connected: true,
+      since,
+      lastError: null,
+      lastTelegramAt: new Date('2026-11-28T10:05:00Z'),
+    });
+    await receive(db, 'wmbusmeters/x', '{"id":"12345678"}');
+    const feed = async (who: Who) =>
+      (
+        (
+          await as(
+            who,
+            `{ dataQualityQueue { mqttFeed { subscribers { clientId url topic connected since lastError lastTelegramAt running } waiting oldestWaitingAt } } }`,
+          )
+        ).data!.dataQualityQueue as { mqttFeed: unknown }
+      ).mqttFeed;
+    const config = api.services.config;
+    try {
+      // Two organisations and no MQTT_ORGANISATION: nobody's feed to see.
+      expect(await feed('orgAdmin')).toBeNull();
+      config.MQTT_ORGANISATION = String(fx.org1);
+      expect(await feed('orgAdmin')).toMatchObject({
+        subscribers: [
+          {
+            clientId: 'tenant-app-ingest',
+            url: 'mqtt://broker.example:1883/',
+            topic: 'wmbusmeters/#',
+            connected: true,
+            since: since.toISOString(),
+            lastError: null,
+            lastTelegramAt: '2026-11-28T10:05:00.000Z',
+            running: true,
+          },
+        ],
+        waiting: 1,
+      });
+      expect(await feed('managerHere')).toBeNull();
+      expect(await feed('otherOrgAdmin')).toBeNull();
+      // A restarted subscriber that has stored nothing yet keeps the last telegram's time; lost connection, error.
+      await reportFeed(db, {
+        clientId: 'tenant-app-ingest',
+        url: 'mqtt://broker.example:1883/',
+        topic: 'wmbusmeters/#',
+        connected: false,
+        since,
+        lastError: 'connect ECONNREFUSED 127.0.0.1:1883',
+        lastTelegramAt: null,
+      });
+      // No report for 5 minutes: the subscriber is not running.
+      await db.execute(sql`UPDATE mqtt_feed SET reported_at = now() - interval '5 minutes'`);
+      expect(await feed('orgAdmin')).toMatchObject({
+        subscribers: [
+          {
+            connected: false,
+            lastError: 'connect ECONNREFUSED 127.0.0.1:1883',
+            lastTelegramAt: '2026-11-28T10:05:00.000Z',
+            running: false,
+          },
+        ],
+        waiting: 1,
+      });
+      config.MQTT_ORGANISATION = 'Org Two';
+      expect(await feed('orgAdmin')).toBeNull();
+      expect(await feed('otherOrgAdmin')).toMatchObject({ waiting: 1 });
+    } finally {
+      config.MQTT_ORGANISATION = undefined;
+      await db.execute(sql`DELETE FROM mqtt_inbox`);
+      await db.execute(sql`DELETE FROM mqtt_feed`);
     }
   });
 

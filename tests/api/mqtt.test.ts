@@ -11,6 +11,7 @@ import type { Database, Db } from '../../src/server/db/client.ts';
 import { measurementPoints, meters, properties } from '../../src/server/db/schema.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { drain, listUnmatched, receive } from '../../src/server/mqtt/inbox.ts';
+import { feedStatus } from '../../src/server/mqtt/status.ts';
 import { type MqttSubscriber, startMqttSubscriber } from '../../src/server/mqtt/subscriber.ts';
 import { freshDatabase } from './helpers/db.ts';
 import { type Broker, hasMosquitto, startBroker } from './helpers/mosquitto.ts';
@@ -430,5 +431,35 @@ describe.skipIf(!hasMosquitto)('through a real broker (mosquitto)', () => {
     expect(await inboxCount()).toBe(0);
     expect(await readingCount(theirs)).toBe(0);
     expect((await listUnmatched(db)).find((u) => u.radio_id === '66660002')?.reason).toBe('unknown_id');
+  }, 180_000);
+
+  it('reports its status for the console: connected, the connection lost and back, the last telegram', async () => {
+    await subscriber?.stop();
+    const stopped = await feedStatus(db);
+    expect(stopped?.subscribers).toEqual([
+      expect.objectContaining({ clientId: 'tenant-app-test', connected: false, running: true }),
+    ]);
+    const before = stopped!.subscribers[0]!.lastTelegramAt;
+    subscriber = startMqttSubscriber(db, logger, { ...settings(), recheckMs: 200 });
+    await subscriber.ready;
+    const status = async () => (await feedStatus(db))!.subscribers[0]!;
+    await eventually(async () => (await status()).connected, 'reported connected');
+    expect(await status()).toMatchObject({ url: broker.url, topic: 'wmbusmeters/#', lastError: null });
+    // A restart that has stored nothing yet keeps the last telegram's time.
+    expect((await status()).lastTelegramAt).toBe(before);
+    await broker.stop();
+    await eventually(async () => {
+      const s = await status();
+      return !s.connected && s.lastError !== null;
+    }, 'reported disconnected, with the error');
+    expect((await status()).lastError).toContain('ECONNREFUSED');
+    await broker.start();
+    await eventually(async () => (await status()).connected, 'reported connected again');
+    expect((await status()).lastError).toBeNull();
+    await publish(broker.url, 'wmbusmeters/flat', [heatTelegram('66660001', 2)]);
+    await eventually(
+      async () => (await status()).lastTelegramAt !== before,
+      'the new telegram’s time reported',
+    );
   }, 180_000);
 });

@@ -13,6 +13,7 @@ import {
   apiKeyDays,
   ingestBatches,
   jobs,
+  mqttFeed,
   mqttUnmatched,
   rateLimits,
   reportLookupLimits,
@@ -162,6 +163,16 @@ describe('sweep', () => {
     await database.db
       .insert(mqttUnmatched)
       .values([unmatched('OLD', 41), unmatched('NEW', 39), unmatched('NOW', 0)]);
+    // MQTT subscribers' status, by when they last reported.
+    const subscriber = (clientId: string, reported: number) => ({
+      clientId,
+      url: 'mqtt://broker',
+      topic: '#',
+      connected: false,
+      since: ago(400),
+      reportedAt: ago(reported),
+    });
+    await database.db.insert(mqttFeed).values([subscriber('old-client', 41), subscriber('new-client', 39)]);
     await createJobRunner({
       db: database.db,
       logger: pino({ level: 'silent' }),
@@ -174,6 +185,8 @@ describe('sweep', () => {
     expect(days.map((d) => d.day).sort()).toEqual([ago(39), ago(0)].map((d) => d.toISOString().slice(0, 10)));
     const ids = await database.db.select({ id: mqttUnmatched.radioId }).from(mqttUnmatched);
     expect(ids.map((u) => u.id).sort()).toEqual(['NEW', 'NOW']);
+    const clients = await database.db.select({ id: mqttFeed.clientId }).from(mqttFeed);
+    expect(clients.map((c) => c.id)).toEqual(['new-client']);
   });
 
   it('analyzes only the tables never analyzed or grown by more than a tenth since', async () => {

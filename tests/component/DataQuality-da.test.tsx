@@ -2,9 +2,10 @@
  * The data-quality island's explanations in Danish (DataQuality.test.tsx has English): the page's language is
  * read once, when src/client/i18n.ts loads, so this file sets it before it loads the island.
  */
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { expect, it, vi } from 'vitest';
 import { DataQualityQueueDocument } from '../../src/client/gql/admin.ts';
+import { queryClient } from '../../src/client/queryClient.ts';
 import { answers } from './adminBackend.ts';
 
 vi.mock('../../src/client/admin/session.ts', () => import('./adminBackend.ts'));
@@ -52,4 +53,41 @@ it('says why in Danish, numbers and times as da-DK writes them', async () => {
       'Næste aflæsning: 7.825,058 kWh (27. nov. 2026, 22.00).',
   );
   expect(within(row).getByText('12.824,852')).toBeTruthy();
+});
+
+it("says the MQTT feed's state and backlog in Danish", async () => {
+  cleanup();
+  queryClient.clear();
+  answers.set(DataQualityQueueDocument, () => ({
+    dataQualityQueue: {
+      issues: [],
+      unknownRadioIds: [],
+      untakenTelegrams: [],
+      mqttFeed: {
+        subscribers: [
+          {
+            clientId: 'tenant-app-ingest',
+            url: 'mqtt://broker.example:1883',
+            topic: 'wmbusmeters/#',
+            connected: false,
+            since: '2026-11-28T09:00:00.000Z',
+            lastError: 'connect ECONNREFUSED 10.0.0.5:1883',
+            lastTelegramAt: '2026-11-28T08:59:00.000Z',
+            reportedAt: '2026-11-28T10:05:00.000Z',
+            running: true,
+          },
+        ],
+        waiting: 1,
+        oldestWaitingAt: '2026-11-28T08:58:00.000Z',
+      },
+    },
+  }));
+  render(<DataQuality lang="da" />);
+  const feed = await screen.findByTestId('mqtt-feed');
+  expect(within(feed).getByRole('heading').textContent).toBe('Radiofeed (MQTT)');
+  expect(feed.textContent).toContain(
+    'Ikke forbundet til mqtt://broker.example:1883 siden 28. nov. 2026, 10.00.',
+  );
+  expect(feed.textContent).toContain('Brokerens seneste fejl: connect ECONNREFUSED 10.0.0.5:1883');
+  expect(feed.textContent).toContain('1 telegram venter på at blive indlæst, gemt 28. nov. 2026, 09.58.');
 });

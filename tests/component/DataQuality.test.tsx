@@ -306,4 +306,61 @@ describe('the data-quality island', () => {
     expect(lastVariables(GiveRadioIdDocument)).toEqual({ radioId: '87654321', meterNumber: 'HW-1001-007' });
     expect(within(section).queryByRole('alert')).toBeNull();
   });
+
+  it("shows the MQTT feed's connection, its broker's error, a silent subscriber and the backlog; nothing without it", async () => {
+    const subscriber = {
+      clientId: 'tenant-app-ingest',
+      url: 'mqtt://broker.example:1883',
+      topic: 'wmbusmeters/#',
+      connected: true,
+      since: '2026-11-28T09:00:00.000Z',
+      lastError: null,
+      lastTelegramAt: '2026-11-28T10:04:00.000Z',
+      reportedAt: '2026-11-28T10:05:00.000Z',
+      running: true,
+    };
+    const queue = (mqttFeed: unknown) => ({
+      dataQualityQueue: { issues: [], unknownRadioIds: [], untakenTelegrams: [], mqttFeed },
+    });
+    answers.set(DataQualityQueueDocument, () =>
+      queue({ subscribers: [subscriber], waiting: 0, oldestWaitingAt: null }),
+    );
+    const { unmount } = render(<DataQuality lang="en" />);
+    const feed = await screen.findByTestId('mqtt-feed');
+    expect(within(feed).getByRole('heading').textContent).toBe('Radio feed (MQTT)');
+    expect(feed.textContent).toContain('Connected to mqtt://broker.example:1883 since 28 Nov 2026, 10:00.');
+    expect(feed.textContent).toContain('Topic wmbusmeters/# · client id tenant-app-ingest');
+    expect(feed.textContent).toContain('Last telegram stored 28 Nov 2026, 11:04.');
+    expect(feed.textContent).toContain('No telegram is waiting to be taken in.');
+    unmount();
+    queryClient.clear();
+    answers.set(DataQualityQueueDocument, () =>
+      queue({
+        subscribers: [
+          { ...subscriber, connected: false, lastError: 'connect ECONNREFUSED 10.0.0.5:1883' },
+          { ...subscriber, clientId: 'old-worker', running: false, lastTelegramAt: null },
+        ],
+        waiting: 1234,
+        oldestWaitingAt: '2026-11-28T08:30:00.000Z',
+      }),
+    );
+    const second = render(<DataQuality lang="en" />);
+    const down = await screen.findByTestId('feed-tenant-app-ingest');
+    expect(down.textContent).toContain(
+      'Not connected to mqtt://broker.example:1883 since 28 Nov 2026, 10:00.',
+    );
+    expect(down.textContent).toContain('The broker’s latest error: connect ECONNREFUSED 10.0.0.5:1883');
+    const silent = screen.getByTestId('feed-old-worker');
+    expect(silent.textContent).toContain('No report from the MQTT subscriber since 28 Nov 2026, 11:05.');
+    expect(silent.textContent).toContain('No telegram stored yet.');
+    expect(screen.getByTestId('mqtt-feed').textContent).toContain(
+      '1,234 telegrams are waiting to be taken in, the oldest stored 28 Nov 2026, 09:30.',
+    );
+    second.unmount();
+    queryClient.clear();
+    answers.set(DataQualityQueueDocument, () => queue(null));
+    render(<DataQuality lang="en" />);
+    await screen.findByTestId('queue-empty');
+    expect(screen.queryByTestId('mqtt-feed')).toBeNull();
+  });
 });

@@ -339,7 +339,7 @@ export type DataQualityQueueQueryVariables = Exact<{
 }>;
 
 
-export type DataQualityQueueQuery = { dataQualityQueue: { issues: Array<{ id: string, kind: DataIssueKind, status: DataIssueStatus, propertyId: string, meterNumber: string, apartment: string | null, readingTs: string, readingValue: string | null, reason: string, evidence: unknown, resolution: DataIssueResolution | null, resolvedBy: string | null, resolvedAt: string | null }>, unknownRadioIds: Array<{ radioId: string, telegrams: number, lastSeen: string, driver: string | null }>, untakenTelegrams: Array<{ radioId: string, reason: string, meterNumber: string, propertyId: string, telegrams: number, lastSeen: string, driver: string | null, detail: string | null, detailCode: string | null, detailParams: unknown }> } };
+export type DataQualityQueueQuery = { dataQualityQueue: { issues: Array<{ id: string, kind: DataIssueKind, status: DataIssueStatus, propertyId: string, meterNumber: string, apartment: string | null, readingTs: string, readingValue: string | null, reason: string, evidence: unknown, resolution: DataIssueResolution | null, resolvedBy: string | null, resolvedAt: string | null }>, unknownRadioIds: Array<{ radioId: string, telegrams: number, lastSeen: string, driver: string | null }>, mqttFeed: { waiting: number, oldestWaitingAt: string | null, subscribers: Array<{ clientId: string, url: string, topic: string, connected: boolean, since: string, lastError: string | null, lastTelegramAt: string | null, reportedAt: string, running: boolean }> } | null, untakenTelegrams: Array<{ radioId: string, reason: string, meterNumber: string, propertyId: string, telegrams: number, lastSeen: string, driver: string | null, detail: string | null, detailCode: string | null, detailParams: unknown }> } };
 
 export type GiveRadioIdMutationVariables = Exact<{
   radioId: string;
@@ -1107,6 +1107,21 @@ export const DataQualityQueueDocument = new TypedDocumentString(`
       telegrams
       lastSeen
       driver
+    }
+    mqttFeed {
+      subscribers {
+        clientId
+        url
+        topic
+        connected
+        since
+        lastError
+        lastTelegramAt
+        reportedAt
+        running
+      }
+      waiting
+      oldestWaitingAt
     }
     untakenTelegrams {
       radioId

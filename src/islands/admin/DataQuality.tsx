@@ -102,7 +102,7 @@ function Queue({ lang }: { lang: Language }) {
       </div>
     );
   }
-  const { issues, unknownRadioIds, untakenTelegrams } = queue.data.dataQualityQueue;
+  const { issues, unknownRadioIds, untakenTelegrams, mqttFeed } = queue.data.dataQualityQueue;
   return (
     <div className="stack">
       {filters}
@@ -140,6 +140,7 @@ function Queue({ lang }: { lang: Language }) {
           </table>
         </div>
       )}
+      {mqttFeed && <FeedStatus feed={mqttFeed} lang={lang} />}
       {untakenTelegrams.length > 0 && (
         <TelegramSection
           id="untaken"
@@ -180,6 +181,56 @@ function Queue({ lang }: { lang: Language }) {
         </TelegramSection>
       )}
     </div>
+  );
+}
+
+type Feed = NonNullable<DataQualityQueueQuery['dataQualityQueue']['mqttFeed']>;
+
+/**
+ * The MQTT feed as its subscribers last reported (src/server/mqtt/status.ts): connected or not and since when,
+ * the broker's latest error, the last telegram stored; a subscriber that stopped reporting is said to be so; and
+ * the telegrams waiting to be taken in.
+ */
+function FeedStatus({ feed, lang }: { feed: Feed; lang: Language }) {
+  const { t } = useTranslation('admin-ops');
+  return (
+    <section className="card stack admin-feed" aria-labelledby="feed-title" data-testid="mqtt-feed">
+      <h2 id="feed-title">{t('quality.feed.title')}</h2>
+      {feed.subscribers.map((s) => {
+        const level = !s.running ? 'bad' : s.connected ? 'ok' : 'warn';
+        return (
+          <div key={s.clientId} className="stack" data-testid={`feed-${s.clientId}`}>
+            <p>
+              <span className={`status-dot ${level}`} aria-hidden="true" />
+              {!s.running
+                ? t('quality.feed.not_running', { at: when(s.reportedAt, lang) })
+                : t(s.connected ? 'quality.feed.connected' : 'quality.feed.disconnected', {
+                    url: s.url,
+                    at: when(s.since, lang),
+                  })}
+              <span className="admin-subtle">
+                {t('quality.feed.subscription', { topic: s.topic, clientId: s.clientId })}
+              </span>
+            </p>
+            {s.lastError && <p className="admin-why">{t('quality.feed.error', { error: s.lastError })}</p>}
+            <p>
+              {s.lastTelegramAt
+                ? t('quality.feed.last_telegram', { at: when(s.lastTelegramAt, lang) })
+                : t('quality.feed.no_telegram')}
+            </p>
+          </div>
+        );
+      })}
+      <p>
+        {feed.waiting === 0
+          ? t('quality.feed.none_waiting')
+          : t('quality.feed.waiting', {
+              count: feed.waiting,
+              n: formatNumber(feed.waiting, lang),
+              at: when(feed.oldestWaitingAt, lang),
+            })}
+      </p>
+    </section>
   );
 }
 

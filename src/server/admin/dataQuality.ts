@@ -25,6 +25,7 @@ import {
 } from '../ingest/issues.ts';
 import { IngestError } from '../ingest/types.ts';
 import { mqttFeedOrganisation } from '../mqtt/owner.ts';
+import { feedStatus } from '../mqtt/status.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { saveMeterSettings, settingsOf } from './meters.ts';
 import { opsError } from './opsErrors.ts';
@@ -64,8 +65,8 @@ export type UntakenTelegramsRow = {
 };
 
 /**
- * The open (or other) issues of the caller's properties, newest first; unknown radio ids for the admins of the
- * organisation that runs the MQTT feed; telegrams of the caller's meters that gave no reading.
+ * The open (or other) issues of the caller's properties, newest first; unknown radio ids and the feed's status for
+ * the admins of the organisation that runs the MQTT feed; telegrams of the caller's meters that gave no reading.
  */
 export async function dataQualityQueue(
   db: Db,
@@ -83,15 +84,16 @@ export async function dataQualityQueue(
       : await listIssues(db, { status: filter.status, propertyIds, limit: filter.limit });
   // Radio ids no meter has are not tied to a property: only the admins of the organisation that runs the feed see
   // them (another organisation's admin must not see what that organisation's reader sent).
-  const unknownRadioIds =
-    scope.propertyIds === null && scope.accountId === (await mqttFeedOrganisation(db, feedSetting))
-      ? await db
-          .select()
-          .from(mqttUnmatched)
-          .where(eq(mqttUnmatched.reason, 'unknown_id'))
-          .orderBy(desc(mqttUnmatched.lastSeen))
-          .limit(filter.limit)
-      : [];
+  const feedAdmin =
+    scope.propertyIds === null && scope.accountId === (await mqttFeedOrganisation(db, feedSetting));
+  const unknownRadioIds = feedAdmin
+    ? await db
+        .select()
+        .from(mqttUnmatched)
+        .where(eq(mqttUnmatched.reason, 'unknown_id'))
+        .orderBy(desc(mqttUnmatched.lastSeen))
+        .limit(filter.limit)
+    : [];
   // Telegrams of the caller's meters that gave no reading: tied to a property through the meter's radio id.
   const untakenTelegrams =
     propertyIds.length === 0
@@ -108,7 +110,9 @@ export async function dataQualityQueue(
               ORDER BY u.last_seen DESC
               LIMIT ${filter.limit}`,
         );
-  return { issues, unknownRadioIds, untakenTelegrams };
+  // The feed's connection and backlog, for the same admins: the broker's address and what its reader sent.
+  const mqttFeed = feedAdmin ? await feedStatus(db) : null;
+  return { issues, unknownRadioIds, untakenTelegrams, mqttFeed };
 }
 
 /**

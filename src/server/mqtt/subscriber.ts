@@ -6,11 +6,12 @@
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import type { Db } from '../db/client.ts';
 import { getMetrics } from '../metrics.ts';
 import { DRAIN_BATCH, type DrainResult, drain, receiveMany } from './inbox.ts';
 import { logFeedOrganisation, mqttMeterScope } from './owner.ts';
+import { type FeedState, reportFeed } from './status.ts';
 
 /**
  * How long after a batch of telegrams is stored the drain starts: telegrams that keep coming pile up meanwhile,
@@ -55,6 +56,17 @@ function telegrams(): Counter<'result'> {
   return telegramCounter;
 }
 
+let connectedGauge: Gauge | undefined;
+/** `mqtt_connected`: 1 while the subscriber is connected to the broker, 0 otherwise. */
+function connectedMetric(): Gauge {
+  connectedGauge ??= new Gauge({
+    name: 'mqtt_connected',
+    help: 'Whether the MQTT subscriber is connected to its broker (1) or not (0)',
+    registers: [getMetrics().registry],
+  });
+  return connectedGauge;
+}
+
 function count(result: DrainResult): void {
   const counter = telegrams();
   counter.inc({ result: 'accepted' }, result.accepted);
@@ -71,6 +83,28 @@ export function startMqttSubscriber(db: Db, logger: Logger, settings: MqttSettin
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
 
+  // What the console shows of the feed (status.ts): written when the connection comes or goes, on a new broker
+  // error, and after each drain (at least every recheck), one report after the other.
+  const state: FeedState = {
+    clientId: settings.clientId,
+    url: redact(settings.url),
+    topic: settings.topic,
+    connected: false,
+    since: new Date(),
+    lastError: null,
+    lastTelegramAt: null,
+  };
+  let reported: Promise<void> = Promise.resolve();
+  const report = (change: Partial<FeedState> = {}): Promise<void> => {
+    Object.assign(state, change);
+    connectedMetric().set(state.connected ? 1 : 0);
+    const snapshot = { ...state };
+    reported = reported
+      .then(() => reportFeed(db, snapshot))
+      .catch((err: unknown) => log.warn({ err }, 'mqtt: could not record the feed’s status'));
+    return reported;
+  };
+
   /** One drain loop at a time: drains until the inbox is empty, then waits for the next telegram. */
   let heldLogged = false;
   const drainAll = async () => {
@@ -83,17 +117,20 @@ export function startMqttSubscriber(db: Db, logger: Logger, settings: MqttSettin
           'mqtt: MQTT_ORGANISATION names no organisation; telegrams are kept in the inbox, not ingested',
         );
       heldLogged = true;
+      await report();
       return;
     }
     heldLogged = false;
     for (;;) {
       const result = await drain(db, DRAIN_BATCH, scope);
-      if (result.telegrams === 0) return;
-      count(result);
-      const unmatched = Object.values(result.unmatched).reduce((a, b) => a + b, 0);
-      log.info({ ...result, unmatched }, 'mqtt telegrams ingested');
-      if (result.telegrams < DRAIN_BATCH) return;
+      if (result.telegrams > 0) {
+        count(result);
+        const unmatched = Object.values(result.unmatched).reduce((a, b) => a + b, 0);
+        log.info({ ...result, unmatched }, 'mqtt telegrams ingested');
+      }
+      if (result.telegrams < DRAIN_BATCH) break;
     }
+    await report();
   };
   const scheduleDrain = (delayMs: number) => {
     wanted = true;
@@ -169,6 +206,7 @@ export function startMqttSubscriber(db: Db, logger: Logger, settings: MqttSettin
         continue;
       }
       telegrams().inc({ result: 'received' }, batch.length);
+      state.lastTelegramAt = new Date();
       for (const h of release(batch.map((t) => t.messageId))) {
         if (h.stream === internals.stream && client.connected) sendPacket(h.packet);
       }
@@ -193,6 +231,7 @@ export function startMqttSubscriber(db: Db, logger: Logger, settings: MqttSettin
   const ready = new Promise<void>((resolve, reject) => {
     client.on('connect', (connack) => {
       log.info({ url: redact(settings.url), sessionPresent: connack.sessionPresent }, 'mqtt connected');
+      void report({ connected: true, since: new Date(), lastError: null });
       client.subscribe(settings.topic, { qos: 1 }, (err) => {
         if (err) {
           log.error({ err, topic: settings.topic }, 'mqtt subscribe failed');
@@ -202,8 +241,15 @@ export function startMqttSubscriber(db: Db, logger: Logger, settings: MqttSettin
     });
   });
   ready.catch(() => {});
-  client.on('error', (err) => log.error({ err }, 'mqtt error'));
+  client.on('error', (err) => {
+    log.error({ err }, 'mqtt error');
+    // Each failed reconnect repeats the error: recorded when it changes.
+    if (err.message !== state.lastError) void report({ lastError: err.message });
+  });
   client.on('offline', () => log.warn('mqtt offline; reconnecting'));
+  client.on('close', () => {
+    if (state.connected && !stopped) void report({ connected: false, since: new Date() });
+  });
   // Whatever an earlier run stored and did not ingest yet.
   scheduleDrain(0);
   // Radio ids claimed since, even when no telegram comes.
@@ -224,6 +270,7 @@ export function startMqttSubscriber(db: Db, logger: Logger, settings: MqttSettin
       await writing?.catch(() => {});
       await new Promise<void>((resolve) => client.end(false, {}, () => resolve()));
       await draining.catch(() => {});
+      await report({ connected: false, since: new Date() });
     },
   };
 }

@@ -118,6 +118,7 @@ export const dataQualityQueue: NonNullable<QueryResolvers['dataQualityQueue']> =
   );
   return {
     issues: result.issues.map(issueToApi),
+    mqttFeed: result.mqttFeed,
     unknownRadioIds: result.unknownRadioIds.map((u) => ({
       radioId: u.radioId,
       reason: u.reason,

@@ -191,6 +191,25 @@ export const mqttInbox = pgTable('mqtt_inbox', {
 });
 
 /**
+ * The MQTT feed as its subscriber last reported it, one row per subscriber (its client id): whether it is connected
+ * to the broker and since when, the broker's latest error, when it last stored a telegram, and when it last
+ * reported (at least every 30 s while it runs). The console shows it to the feed's organisation admins; a report
+ * older than a few minutes means no subscriber runs (src/server/mqtt/status.ts, migration 0026).
+ */
+export const mqttFeed = pgTable('mqtt_feed', {
+  clientId: text('client_id').primaryKey(),
+  /** The broker's URL without its password. */
+  url: text('url').notNull(),
+  topic: text('topic').notNull(),
+  connected: boolean('connected').notNull(),
+  /** When it connected, or lost the connection. */
+  since: timestamp('since', { withTimezone: true }).notNull(),
+  lastError: text('last_error'),
+  lastTelegramAt: timestamp('last_telegram_at', { withTimezone: true }),
+  reportedAt: timestamp('reported_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * MQTT telegrams that gave no reading, counted per radio id (or `-` when the telegram had none) and reason:
  * `unknown_id` (no meter has that radio id), `malformed` (not a wmbusmeters JSON telegram), `no_value` (no field
  * for the meter's quantity), `refused` (the reading failed validation). Listed by `npm run cli -- mqtt unknown`.

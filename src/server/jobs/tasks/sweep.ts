@@ -1,9 +1,9 @@
 /**
  * Sweeps rows that only grow: finished job rows (done or failed) older than the retention, finished ingestion
- * batches (their receipts), API keys' daily counts and MQTT telegrams' no-reading counts (not seen since) older than
- * it too, and throttle rows (report lookups, account rate limits) whose window has ended. Pending jobs, which
- * include any job a worker is running right now (it holds the row lock; its status is still pending), are never
- * touched.
+ * batches (their receipts), API keys' daily counts, MQTT telegrams' no-reading counts (not seen since) and MQTT
+ * subscribers' status rows (not reported since) older than it too, and throttle rows (report lookups, account
+ * rate limits) whose window has ended. Pending jobs, which include any job a worker is running right now (it holds
+ * the row lock; its status is still pending), are never touched.
  *
  * A swept job's dedupe key is free again. The schedule only queues the latest complete period, so with the
  * minimum retention of 35 days a day, week or month job is never queued again; a yearly alarm's job for the
@@ -60,6 +60,10 @@ export const sweepTask = defineTask({
     const unmatchedTelegrams = await count(
       sql`DELETE FROM mqtt_unmatched WHERE last_seen < ${cutoff}::timestamptz RETURNING radio_id`,
     );
+    // MQTT subscribers that have not reported within the retention (a client id no longer used): off the console.
+    const feedSubscribers = await count(
+      sql`DELETE FROM mqtt_feed WHERE reported_at < ${cutoff}::timestamptz RETURNING client_id`,
+    );
     if (readingRetentionYears) {
       const readings = await removeOldReadings(tx, now, readingRetentionYears);
       logger.info({ ...readings, readingRetentionYears }, 'removed raw readings past their retention');
@@ -74,6 +78,7 @@ export const sweepTask = defineTask({
         ingestBatches,
         keyDays,
         unmatchedTelegrams,
+        feedSubscribers,
         retentionDays,
         analyzed,
       },
