@@ -193,7 +193,7 @@ async function main(): Promise<void> {
   }
 
   await building;
-  startEmbeddedWorker(services);
+  const stopWorker = startEmbeddedWorker(services);
 
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   const serveStarted = performance.now();
@@ -220,8 +220,13 @@ async function main(): Promise<void> {
     console.log(`\n${signal}: shutting down…`);
     server.close();
     server.closeAllConnections();
-    // Let the day being loaded commit, then close the database cleanly.
-    backfill
+    // Let the day being loaded commit and the worker stop (a job's transaction, the MQTT subscriber's last
+    // telegrams and status; 5 s at most), then close the database cleanly.
+    const workerStopped = Promise.race([
+      stopWorker().catch((err: unknown) => logger.error({ err }, 'stopping the worker failed')),
+      new Promise((resolve) => setTimeout(resolve, 5_000).unref()),
+    ]);
+    Promise.all([backfill, workerStopped])
       .then(() => database.close())
       .catch((err: unknown) => logger.error({ err }, 'closing the database failed'))
       .finally(() => process.exit(0));

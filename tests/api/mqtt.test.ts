@@ -6,12 +6,13 @@
 import { eq, sql } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database, Db } from '../../src/server/db/client.ts';
-import { measurementPoints, meters, properties } from '../../src/server/db/schema.ts';
+import { measurementPoints, meters, mqttFeed, properties } from '../../src/server/db/schema.ts';
 import { queryRows } from '../../src/server/db/sql.ts';
 import { drain, listUnmatched, receive } from '../../src/server/mqtt/inbox.ts';
-import { feedStatus } from '../../src/server/mqtt/status.ts';
+import { runMqttCommand } from '../../src/server/mqtt/cli.ts';
+import { feedStatus, reportFeed } from '../../src/server/mqtt/status.ts';
 import { type MqttSubscriber, startMqttSubscriber } from '../../src/server/mqtt/subscriber.ts';
 import { freshDatabase } from './helpers/db.ts';
 import { type Broker, hasMosquitto, startBroker } from './helpers/mosquitto.ts';
@@ -265,6 +266,40 @@ describe('telegrams in the inbox (no broker)', () => {
     );
     expect(reading).toEqual({ ts: '2025-03-01T05:00', value: '1002.5' });
     expect((await drain(db)).telegrams).toBe(0);
+  });
+
+  it('npm run cli -- mqtt status: the subscribers as they reported, and the backlog', async () => {
+    const printed = async (args: string[]) => {
+      const lines: string[] = [];
+      const spy = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+      try {
+        expect(await runMqttCommand(db, args)).toBe(true);
+      } finally {
+        spy.mockRestore();
+      }
+      return lines.join('\n');
+    };
+    expect(await printed(['status'])).toContain('No MQTT subscriber has reported');
+    await reportFeed(db, {
+      clientId: 'cli-test',
+      url: 'mqtt://broker:1883',
+      topic: 'wmbusmeters/#',
+      connected: false,
+      since: new Date('2026-11-28T10:00:00Z'),
+      lastError: 'connect ECONNREFUSED',
+      lastTelegramAt: null,
+    });
+    await receive(db, 'wmbusmeters/flat', heatTelegram('11110001', 40));
+    const out = await printed(['status']);
+    expect(out).toContain(
+      'cli-test\tmqtt://broker:1883\twmbusmeters/#\tnot connected since 2026-11-28T10:00:00.000Z',
+    );
+    expect(out).toContain("broker's latest error: connect ECONNREFUSED");
+    expect(out).toContain('last telegram stored: none yet');
+    expect(out).toMatch(/1 telegram\(s\) waiting to be taken in, the oldest stored 20\d\d-/);
+    expect(await runMqttCommand(db, ['nonsense'])).toBe(false);
+    await drain(db);
+    await db.delete(mqttFeed);
   });
 
   it("a feed of one organisation reaches only its meters; another organisation's radio id is unknown to it", async () => {

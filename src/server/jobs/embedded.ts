@@ -21,8 +21,12 @@ export function startEmbeddedWorker(services: Services): () => Promise<void> {
   });
   const stopJobs = runner.start();
   const stopMqtt = startMqttIfConfigured(services.database.db, services.logger, services.config);
-  const stop = async () => {
-    await Promise.all([stopJobs(), stopMqtt()]);
+  // Once, whoever asks first (its own signal listener below, or the server's shutdown, which waits for it before
+  // it closes the database: the subscriber's last status report and what it stored need it open).
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= Promise.all([stopJobs(), stopMqtt()]).then(() => {});
+    return stopping;
   };
   // A job cut off by the exit rolls back and runs again on the next start; stopping first just saves that work.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.prependOnceListener(signal, () => void stop());
