@@ -11,20 +11,25 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/chromium.ts';
  */
 const given = process.env.E2E_BASE_URL?.replace(/\/$/, '');
 
-// Three free ports (app, test SMTP server, local OpenID provider), chosen once by the runner: its workers load
-// this file again and inherit them through the environment.
+// Four free ports (app, test SMTP server, local OpenID provider, MQTT broker), chosen once by the runner: its
+// workers load this file again and inherit them through the environment.
 const FREE_PORTS = `
 const { createServer } = require('node:net');
-const servers = [0, 1, 2].map(() => createServer());
+const servers = [0, 1, 2, 3].map(() => createServer());
 Promise.all(servers.map((s) => new Promise((r) => s.listen(0, '127.0.0.1', r)))).then(() => {
   console.log(servers.map((s) => s.address().port).join(','));
   for (const s of servers) s.close();
 });`;
 if (!given && !process.env.E2E_PORT) {
-  const [app, smtp, oidc] = execFileSync(process.execPath, ['-e', FREE_PORTS]).toString().trim().split(',');
+  const [app, smtp, oidc, mqtt] = execFileSync(process.execPath, ['-e', FREE_PORTS])
+    .toString()
+    .trim()
+    .split(',');
   process.env.E2E_PORT = app;
   process.env.E2E_SMTP_URL = `smtp://127.0.0.1:${smtp}`;
   process.env.E2E_OIDC_URL = `http://127.0.0.1:${oidc}`;
+  // The app subscribes to a mosquitto that tests/e2e/serve.ts starts there (when Debian's mosquitto is installed).
+  process.env.E2E_MQTT_URL = `mqtt://127.0.0.1:${mqtt}`;
 }
 const baseURL = given ?? `http://127.0.0.1:${process.env.E2E_PORT}`;
 

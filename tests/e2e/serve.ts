@@ -2,13 +2,15 @@
  * The app under test, as Playwright's `webServer` starts it (playwright.config.ts): builds the app when a source
  * is newer than the build, then runs `src/server/start.ts` on E2E_PORT with a fresh data dir, a small demo
  * dataset, mail to the test SMTP server (E2E_SMTP_URL) and Google and Apple pointed at the local OpenID provider
- * (E2E_OIDC_URL) that the accounts test starts there. On SIGTERM or SIGINT it stops the app and removes the data
- * dir.
+ * (E2E_OIDC_URL) that the accounts test starts there, and, when Debian's mosquitto is installed, a broker on
+ * E2E_MQTT_URL that the app subscribes to (MQTT_URL). On SIGTERM or SIGINT it stops the app and the broker and
+ * removes the data dir.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hasMosquitto, startBroker } from '../api/helpers/mosquitto.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 const SOURCES = ['src', 'locales', 'public', 'astro.config.mjs', 'package-lock.json'];
@@ -34,11 +36,14 @@ function buildIfStale(): void {
   if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status})`);
 }
 
-const { E2E_PORT, E2E_SMTP_URL, E2E_OIDC_URL } = process.env;
+const { E2E_PORT, E2E_SMTP_URL, E2E_OIDC_URL, E2E_MQTT_URL } = process.env;
 if (!E2E_PORT || !E2E_SMTP_URL || !E2E_OIDC_URL)
   throw new Error('E2E_PORT, E2E_SMTP_URL and E2E_OIDC_URL are set by playwright.config.ts');
 
 buildIfStale();
+// The broker the app's MQTT door subscribes to, when mosquitto is installed (admin-mqtt.e2e.test.ts skips without).
+const broker =
+  E2E_MQTT_URL && hasMosquitto ? await startBroker(Number(new URL(E2E_MQTT_URL).port)) : undefined;
 const dataDir = mkdtempSync(join(tmpdir(), 'tenant-e2e-data-'));
 const oidcEnv = Object.fromEntries(
   (['GOOGLE', 'APPLE'] as const).flatMap((p) => [
@@ -63,6 +68,7 @@ const app = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], 
     DEMO_APARTMENTS: '3',
     LOG_LEVEL: 'warn',
     SMTP_URL: E2E_SMTP_URL,
+    ...(broker ? { MQTT_URL: broker.url } : {}),
     ...oidcEnv,
   },
   stdio: 'inherit',
@@ -70,7 +76,7 @@ const app = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], 
 const cleanUp = () => rmSync(dataDir, { recursive: true, force: true });
 app.once('exit', (code) => {
   cleanUp();
-  process.exit(code ?? 1);
+  void (broker?.close() ?? Promise.resolve()).finally(() => process.exit(code ?? 1));
 });
 for (const signal of ['SIGTERM', 'SIGINT'] as const)
   process.once(signal, () => {

@@ -49,10 +49,10 @@ async function waitForPort(port: number, deadlineMs = 30_000): Promise<void> {
   }
 }
 
-/** Starts mosquitto with persistence; close() stops it and removes its folder. */
-export async function startBroker(): Promise<Broker> {
+/** Starts mosquitto with persistence, on `port` or a free one; close() stops it and removes its folder. */
+export async function startBroker(port?: number): Promise<Broker> {
   const dir = mkdtempSync(join(tmpdir(), 'tenant-mqtt-'));
-  const port = await freePort();
+  port ??= await freePort();
   const conf = join(dir, 'mosquitto.conf');
   writeFileSync(
     conf,
