@@ -1,6 +1,6 @@
 /** What the console's tenancy, invitation, data-quality and API-key pages share (issue 21). */
-import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminRequest } from '../../client/admin/session.ts';
 import { AdminPropertiesDocument } from '../../client/gql/admin.ts';
@@ -115,5 +115,21 @@ export function TableScroll({ label, children }: { label: string; children: Reac
     <div className="card admin-table-wrap" role="group" aria-label={label} tabIndex={0}>
       {children}
     </div>
+  );
+}
+
+/** "Update the list" on the data-quality page, after a row's decision: the queue is asked for again. */
+export function RefreshQueue({ ref }: { ref?: Ref<HTMLButtonElement> }) {
+  const { t } = useTranslation('admin-ops');
+  const client = useQueryClient();
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className="button ghost"
+      onClick={() => client.invalidateQueries({ queryKey: ['admin', 'dataQuality'] })}
+    >
+      {t('quality.refresh')}
+    </button>
   );
 }

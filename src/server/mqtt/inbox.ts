@@ -73,9 +73,9 @@ function metersInScope(scope: MeterScope): SQL {
 }
 
 /**
- * Radio ids listed as unknown that a meter (of the scope) has now (given in the console, the CLI, a swap or a new property): the
- * latest telegram each sent while unknown goes back into the inbox, to be ingested like any other, and the id
- * leaves the list. Its register's total is then a reading, and the hours back to the meter's previous reading
+ * Radio ids listed as unknown that a meter of the scope has now (given in the console, the CLI, a swap or a new
+ * property): the latest telegram each sent while unknown goes back into the inbox, to be ingested like any other,
+ * and the id leaves the list. Its register's total is then a reading, and the hours back to the meter's previous reading
  * are filled in as estimated.
  */
 async function requeueClaimedRadioIds(tx: Db, scope: MeterScope): Promise<void> {

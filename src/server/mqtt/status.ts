@@ -11,7 +11,7 @@ import { mqttFeed } from '../db/schema.ts';
 import { queryRows } from '../db/sql.ts';
 
 /** A subscriber that has not reported for this long (four of its 30 s rechecks) is shown as not running. */
-export const REPORT_STALE_MS = 2 * 60_000;
+const REPORT_STALE_MS = 2 * 60_000;
 
 /** What a subscriber knows of itself; written whole at each report. */
 export interface FeedState {
@@ -42,7 +42,7 @@ export async function reportFeed(db: Db, state: FeedState): Promise<void> {
 }
 
 /** One subscriber as the console shows it. */
-export interface FeedSubscriber {
+interface FeedSubscriber {
   clientId: string;
   url: string;
   topic: string;
