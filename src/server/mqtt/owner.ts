@@ -15,11 +15,10 @@ import type { Logger } from 'pino';
 import { findOrganisation, soleOrganisation } from '../admin/organisations.ts';
 import type { Db } from '../db/client.ts';
 
-/** The id of the organisation whose admins see unknown radio ids, or null for none. */
+/** The id of the organisation whose admins see unknown radio ids and the feed's state, or null for none. */
 export async function mqttFeedOrganisation(db: Db, setting: string | undefined): Promise<number | null> {
-  if (setting !== undefined) return findOrganisation(db, setting);
-  const sole = await soleOrganisation(db);
-  return typeof sole === 'number' ? sole : null;
+  const scope = await mqttMeterScope(db, setting);
+  return typeof scope === 'number' ? scope : null;
 }
 
 /**
