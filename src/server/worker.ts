@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     jobRetentionDays: config.JOB_RETENTION_DAYS,
     readingRetentionYears: config.READING_RETENTION_YEARS,
     meterHealth: { silentHours: config.METER_SILENT_HOURS, stuckDays: config.METER_STUCK_DAYS },
+    mqttOrganisation: config.MQTT_ORGANISATION,
   });
   const stopJobs = runner.start();
   const stopMqtt = startMqttIfConfigured(database.db, logger, config);

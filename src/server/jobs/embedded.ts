@@ -18,6 +18,7 @@ export function startEmbeddedWorker(services: Services): () => Promise<void> {
       silentHours: services.config.METER_SILENT_HOURS,
       stuckDays: services.config.METER_STUCK_DAYS,
     },
+    mqttOrganisation: services.config.MQTT_ORGANISATION,
   });
   const stopJobs = runner.start();
   const stopMqtt = startMqttIfConfigured(services.database.db, services.logger, services.config);

@@ -1,4 +1,7 @@
-/** Notification and mail texts in the user's language, from locales/<lang>/alarms.json and domain.json. */
+/**
+ * Notification and mail texts in the user's language, from locales/<lang>/alarms.json and domain.json, and the
+ * operators' feed alerts from admin-ops.json.
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -6,7 +9,13 @@ import i18next, { type TFunction } from 'i18next';
 import { alarmPeriodText, periodInSentence } from '../../lib/alarmPeriod.ts';
 import { firedReason } from '../../lib/alarmReasons.ts';
 import { formatNumber, formatQuantity, unitSymbol } from '../../lib/format.ts';
-import { FALLBACK_LANGUAGE, LANGUAGES, type Language, parseLanguage } from '../../lib/languages.ts';
+import {
+  dateLocale,
+  FALLBACK_LANGUAGE,
+  LANGUAGES,
+  type Language,
+  parseLanguage,
+} from '../../lib/languages.ts';
 import { changePercent, formatChange } from '../../lib/monthComparison.ts';
 import { isQuantityId, quantityKey } from '../../lib/quantities.ts';
 import { appRoot } from '../paths.ts';
@@ -20,10 +29,13 @@ const instance = i18next.createInstance();
 void instance.init({
   lng: FALLBACK_LANGUAGE,
   fallbackLng: FALLBACK_LANGUAGE,
-  ns: ['alarms', 'domain'],
+  ns: ['alarms', 'domain', 'admin-ops'],
   defaultNS: 'alarms',
   resources: Object.fromEntries(
-    LANGUAGES.map((l) => [l, { alarms: read(l, 'alarms'), domain: read(l, 'domain') }]),
+    LANGUAGES.map((l) => [
+      l,
+      { alarms: read(l, 'alarms'), domain: read(l, 'domain'), 'admin-ops': read(l, 'admin-ops') },
+    ]),
   ),
   initAsync: false,
   interpolation: { escapeValue: false },
@@ -170,5 +182,54 @@ export function notificationMail(
       ...link,
       t('mail.footer'),
     ].join('\n'),
+  };
+}
+
+/** What a feed alert tells (src/server/mqtt/alert.ts). */
+export interface FeedAlert {
+  clientId: string;
+  url: string;
+  /** Down: not connected since, or (not running) no report since; up: connected since. */
+  since: Date;
+  running: boolean;
+  lastError: string | null;
+}
+
+/** A date and time in Copenhagen, in the language's style (the console's `when`). */
+function whenText(at: Date, lang: Language): string {
+  return new Intl.DateTimeFormat(dateLocale(lang), {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'Europe/Copenhagen',
+  }).format(at);
+}
+
+/** The mail to an organisation admin that the MQTT feed is down, or (`up`) back. */
+export function feedAlertMail(
+  user: { name: string; language: string },
+  feed: FeedAlert,
+  up: boolean,
+  /** The console's data-quality page, when the app's address is known. */
+  pageUrl: string | undefined,
+): { subject: string; text: string } {
+  const language = parseLanguage(user.language) ?? FALLBACK_LANGUAGE;
+  const t = instance.getFixedT(language, 'admin-ops');
+  const at = whenText(feed.since, language);
+  const greeting = user.name
+    ? t('feed_mail.greeting', { name: user.name })
+    : t('feed_mail.greeting_anonymous');
+  const what = up
+    ? t('feed_mail.up_text', { clientId: feed.clientId, url: feed.url, at })
+    : feed.running
+      ? t('feed_mail.down_text', { clientId: feed.clientId, url: feed.url, at })
+      : t('feed_mail.silent_text', { clientId: feed.clientId, url: feed.url, at });
+  const lines = [greeting, '', what];
+  if (!up && feed.lastError) lines.push(t('feed_mail.error', { error: feed.lastError }));
+  if (!up) lines.push('', t('feed_mail.kept'));
+  if (pageUrl) lines.push('', t('feed_mail.open', { url: pageUrl }));
+  lines.push('', t('feed_mail.footer'));
+  return {
+    subject: t(up ? 'feed_mail.up_subject' : 'feed_mail.down_subject', { at }),
+    text: lines.join('\n'),
   };
 }

@@ -2,6 +2,7 @@
 import { ingestBatchTask } from '../ingest/batchTask.ts';
 import { lateDataTask } from '../ingest/lateData.ts';
 import { meterHealthTask } from '../ingest/meterHealth.ts';
+import { feedCheckTask } from '../mqtt/alert.ts';
 import type { Task } from './task.ts';
 import { consumptionReportTask } from './tasks/consumptionReport.ts';
 import { evaluateAlarmTask } from './tasks/evaluateAlarm.ts';
@@ -21,4 +22,5 @@ export const ALL_TASKS: readonly Task[] = [
   meterHealthTask,
   lateDataTask,
   partitionsTask,
+  feedCheckTask,
 ] as unknown as readonly Task[];

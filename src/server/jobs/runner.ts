@@ -24,6 +24,8 @@ export interface JobRunnerOptions {
   readingRetentionYears?: number | undefined;
   /** The hourly meter check's limits (METER_SILENT_HOURS, METER_STUCK_DAYS); default 48 hours, 7 days. */
   meterHealth?: { silentHours: number; stuckDays: number };
+  /** MQTT_ORGANISATION: whose admins the feed check tells (mqtt/alert.ts). */
+  mqttOrganisation?: string | undefined;
 }
 
 /** A job runner over one database. */
@@ -60,6 +62,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
       jobRetentionDays: opts.jobRetentionDays,
       readingRetentionYears: opts.readingRetentionYears,
       meterHealth: opts.meterHealth,
+      mqttOrganisation: opts.mqttOrganisation,
     });
     return drain();
   }
@@ -78,6 +81,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
               jobRetentionDays: opts.jobRetentionDays,
               readingRetentionYears: opts.readingRetentionYears,
               meterHealth: opts.meterHealth,
+              mqttOrganisation: opts.mqttOrganisation,
             });
           }
           await drain();

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
 import { DEFAULT_SILENT_HOURS, DEFAULT_STUCK_DAYS, meterHealthTask } from '../ingest/meterHealth.ts';
+import { feedCheckTask } from '../mqtt/alert.ts';
 import { type AlarmFrequency, latestCompletePeriod, localDate } from './alarmPeriods.ts';
 import { enqueue } from './queue.ts';
 import { partitionsTask } from './tasks/partitions.ts';
@@ -23,17 +24,26 @@ export interface ScheduleOptions {
   readingRetentionYears?: number | undefined;
   /** METER_SILENT_HOURS and METER_STUCK_DAYS of the hourly meter check (ingest/meterHealth.ts). */
   meterHealth?: { silentHours: number; stuckDays: number };
+  /** MQTT_ORGANISATION: whose admins the feed check tells (mqtt/alert.ts). */
+  mqttOrganisation?: string | undefined;
 }
 
 /**
- * Queues the due alarm evaluations, monthly reports, the day's sweep and partition run, and the hour's meter
- * check; returns how many jobs were new.
+ * Queues the due alarm evaluations, monthly reports, the day's sweep and partition run, the hour's meter check and
+ * the MQTT feed check; returns how many jobs were new.
  */
 export async function scheduleDueJobs(
   db: Db,
   now: Date,
   options: ScheduleOptions = {},
-): Promise<{ alarms: number; reports: number; sweep: boolean; meterHealth: boolean; partitions: boolean }> {
+): Promise<{
+  alarms: number;
+  reports: number;
+  sweep: boolean;
+  meterHealth: boolean;
+  partitions: boolean;
+  feedCheck: boolean;
+}> {
   const iso = now.toISOString();
   let alarmJobs = 0;
   for (const frequency of FREQUENCIES) {
@@ -88,5 +98,18 @@ export async function scheduleDueJobs(
   );
   // Monthly partitions of the hourly-grain tables, made ahead (tasks/partitions.ts); by UTC day.
   const partitions = await enqueue(db, partitionsTask, { day: iso.slice(0, 10) }, now);
-  return { alarms: alarmJobs, reports: reports.length, sweep, meterHealth, partitions };
+  // The MQTT feed check, every 5 minutes, only where a subscriber has ever reported (no job rows otherwise).
+  const [feed] = await queryRows<{ any: boolean }>(db, sql`SELECT EXISTS (SELECT 1 FROM mqtt_feed) AS any`);
+  const feedCheck = feed?.any
+    ? await enqueue(
+        db,
+        feedCheckTask,
+        {
+          slot: new Date(Math.floor(now.getTime() / 300_000) * 300_000).toISOString(),
+          ...(options.mqttOrganisation ? { organisation: options.mqttOrganisation } : {}),
+        },
+        now,
+      )
+    : false;
+  return { alarms: alarmJobs, reports: reports.length, sweep, meterHealth, partitions, feedCheck };
 }

@@ -207,6 +207,8 @@ export const mqttFeed = pgTable('mqtt_feed', {
   lastError: text('last_error'),
   lastTelegramAt: timestamp('last_telegram_at', { withTimezone: true }),
   reportedAt: timestamp('reported_at', { withTimezone: true }).notNull().defaultNow(),
+  /** When the feed check mailed the organisation's admins that it is down (mqtt/alert.ts); null while it is up. */
+  alertedAt: timestamp('alerted_at', { withTimezone: true }),
 });
 
 /**

@@ -3,11 +3,11 @@ import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { parseServerConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
-import { mailOutbox, notifications, users } from '../../db/schema.ts';
+import { notifications, users } from '../../db/schema.ts';
 import { notificationMail } from '../messages.ts';
 import { enqueue } from '../queue.ts';
 import { defineTask } from '../task.ts';
-import { sendMailTask } from './sendMail.ts';
+import { queueMail } from './sendMail.ts';
 
 /**
  * The app's origin for the mail's links: APP_URL, else http://HOST:PORT as the configuration documents it (the
@@ -53,12 +53,7 @@ export const notificationMailTask = defineTask({
     const tenancyIds = [...new Set(pending.map((n) => n.tenancyId))];
     const base = appUrl();
     const url = base && (tenancyIds.length === 1 ? `${base}/t/${tenancyIds[0]}/notifications` : base);
-    const mail = notificationMail(user, pending, url, base);
-    const [row] = await tx
-      .insert(mailOutbox)
-      .values({ to: user.email, subject: mail.subject, body: mail.text, createdAt: now })
-      .returning({ id: mailOutbox.id });
-    await enqueue(tx, sendMailTask, { outboxId: row!.id }, now);
+    await queueMail(tx, user.email, notificationMail(user, pending, url, base), now);
   },
 });
 

@@ -10,7 +10,9 @@
  */
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
+import { enqueue } from '../queue.ts';
 import { defineTask } from '../task.ts';
 
 /** The Message-ID of an outbox row: the same on every send of that row, different for every row. */
@@ -32,3 +34,17 @@ export const sendMailTask = defineTask({
     if (mail.delivers) await tx.update(mailOutbox).set({ sentAt: now }).where(eq(mailOutbox.id, outboxId));
   },
 });
+
+/** Puts a mail in the outbox and queues its send-mail job, in the caller's transaction (a job's mail). */
+export async function queueMail(
+  tx: Db,
+  to: string,
+  mail: { subject: string; text: string },
+  now: Date,
+): Promise<void> {
+  const [row] = await tx
+    .insert(mailOutbox)
+    .values({ to, subject: mail.subject, body: mail.text, createdAt: now })
+    .returning({ id: mailOutbox.id });
+  await enqueue(tx, sendMailTask, { outboxId: row!.id }, now);
+}
