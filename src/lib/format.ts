@@ -1,4 +1,4 @@
-import { type Language, numberLocale } from './languages.ts';
+import { dateLocale, type Language, numberLocale } from './languages.ts';
 import { type Decimals, type QuantityId, quantityInfo, type UnitId } from './quantities.ts';
 
 /** Shown instead of a number that is missing or not finite, so NaN never reaches the screen. */
@@ -174,4 +174,13 @@ export function formatCo2(grams: number, lang: Language): string {
 export function formatCo2Grams(grams: number, lang: Language): string {
   if (typeof grams !== 'number' || !Number.isFinite(grams)) return MISSING;
   return `${formatNumber(grams, lang, { maximumFractionDigits: 0 })} g CO₂`;
+}
+
+/** An instant as a date and time in Copenhagen, in the language's style ("28 Nov 2026, 11:30"). */
+export function formatDateTime(at: Date | string, lang: Language): string {
+  return new Intl.DateTimeFormat(dateLocale(lang), {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'Europe/Copenhagen',
+  }).format(new Date(at));
 }

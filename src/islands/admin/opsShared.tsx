@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { adminRequest } from '../../client/admin/session.ts';
 import { AdminPropertiesDocument } from '../../client/gql/admin.ts';
 import { orFallback } from '../../client/i18nKeys.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { dateLocale, type Language } from '../../lib/languages.ts';
 import { useOperator } from './useOperator.ts';
 
@@ -31,12 +32,7 @@ export function ErrorAlert({ code }: { code: string | null | undefined }) {
 
 /** An instant as a local date and time in the page's language. */
 export function when(iso: string | null | undefined, lang: Language): string {
-  if (!iso) return '—';
-  return new Intl.DateTimeFormat(dateLocale(lang), {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Europe/Copenhagen',
-  }).format(new Date(iso));
+  return iso ? formatDateTime(iso, lang) : '—';
 }
 
 /**

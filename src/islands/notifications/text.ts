@@ -4,7 +4,7 @@ import { lower } from '../../client/i18nKeys.ts';
 import type { Notification } from '../../client/operations/notificationQueries.ts';
 import { periodInSentence } from '../../lib/alarmPeriod.ts';
 import { firedReason } from '../../lib/alarmReasons.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import type { Language } from '../../lib/languages.ts';
 import { quantityKey } from '../../lib/quantities.ts';
 import { type AlarmsT, amount, periodLabel } from '../alarms/shared.ts';
@@ -38,10 +38,5 @@ export function notificationTexts(
 
 /** When it arrived, as a local date and time. */
 export function receivedAt(n: Notification, lang: Language): string {
-  const locale = lang === 'en' ? 'en-GB' : lang === 'da' ? 'da-DK' : 'nb-NO';
-  return new Date(n.createdAt).toLocaleString(locale, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Europe/Copenhagen',
-  });
+  return formatDateTime(n.createdAt, lang);
 }

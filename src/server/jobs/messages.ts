@@ -8,14 +8,8 @@ import { pathToFileURL } from 'node:url';
 import i18next, { type TFunction } from 'i18next';
 import { alarmPeriodText, periodInSentence } from '../../lib/alarmPeriod.ts';
 import { firedReason } from '../../lib/alarmReasons.ts';
-import { formatNumber, formatQuantity, unitSymbol } from '../../lib/format.ts';
-import {
-  dateLocale,
-  FALLBACK_LANGUAGE,
-  LANGUAGES,
-  type Language,
-  parseLanguage,
-} from '../../lib/languages.ts';
+import { formatDateTime, formatNumber, formatQuantity, unitSymbol } from '../../lib/format.ts';
+import { FALLBACK_LANGUAGE, LANGUAGES, type Language, parseLanguage } from '../../lib/languages.ts';
 import { changePercent, formatChange } from '../../lib/monthComparison.ts';
 import { isQuantityId, quantityKey } from '../../lib/quantities.ts';
 import { appRoot } from '../paths.ts';
@@ -195,15 +189,6 @@ export interface FeedAlert {
   lastError: string | null;
 }
 
-/** A date and time in Copenhagen, in the language's style (the console's `when`). */
-function whenText(at: Date, lang: Language): string {
-  return new Intl.DateTimeFormat(dateLocale(lang), {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Europe/Copenhagen',
-  }).format(at);
-}
-
 /** The mail to an organisation admin that the MQTT feed is down, or (`up`) back. */
 export function feedAlertMail(
   user: { name: string; language: string },
@@ -214,7 +199,7 @@ export function feedAlertMail(
 ): { subject: string; text: string } {
   const language = parseLanguage(user.language) ?? FALLBACK_LANGUAGE;
   const t = instance.getFixedT(language, 'admin-ops');
-  const at = whenText(feed.since, language);
+  const at = formatDateTime(feed.since, language);
   const greeting = user.name
     ? t('feed_mail.greeting', { name: user.name })
     : t('feed_mail.greeting_anonymous');
