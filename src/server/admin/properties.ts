@@ -10,6 +10,7 @@ import { importProperty, PropertyImportError } from '../account/importProperty.t
 import { importPropertyCsv } from '../account/importPropertyCsv.ts';
 import type { Db } from '../db/client.ts';
 import { apartments, measurementPoints, meters } from '../db/schema.ts';
+import { iso } from '../db/sql.ts';
 import { forbidden, parseInput, plainText } from '../graphql/errors.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { propsError } from './propsErrors.ts';
@@ -24,8 +25,6 @@ export const idOf = (raw: string | number): number => {
   if (id === null) throw forbidden();
   return id;
 };
-
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
 export type MeterRow = typeof meters.$inferSelect;
 export const meterSummary = (m: MeterRow) => ({

@@ -19,7 +19,7 @@ import {
   tenancyMembers,
   users,
 } from '../db/schema.ts';
-import { queryRows } from '../db/sql.ts';
+import { iso, queryRows } from '../db/sql.ts';
 import { badInput, forbidden } from '../graphql/errors.ts';
 import { accessEndsAt } from '../tenant/grace.ts';
 import { type Actor, recordAudit } from './audit.ts';
@@ -89,8 +89,6 @@ export async function requireTenancy(db: Db, scope: OperatorScope, rawId: string
   await requireProperty(db, scope, row.apartment.propertyId);
   return row;
 }
-
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
 /** The console's view of these tenancies (three statements, whatever their number). */
 export async function tenancyViews(db: Db, where: { apartmentIds?: number[]; ids?: number[] }) {

@@ -64,3 +64,7 @@ export function pgNumberArray(values: readonly (number | string)[]): string {
 export function pgTextArray(values: readonly string[]): string {
   return `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 }
+
+/** A timestamp column's value as the API shows it (ISO 8601, UTC), or null; drivers give a Date or a string. */
+export const iso = (v: Date | string | null): string | null =>
+  v === null ? null : new Date(v).toISOString();

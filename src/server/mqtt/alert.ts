@@ -7,30 +7,17 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { parseServerConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { mqttFeed, operatorRoles, users } from '../db/schema.ts';
 import { queryRows } from '../db/sql.ts';
 import { type FeedAlert, feedAlertMail } from '../jobs/messages.ts';
 import { defineTask } from '../jobs/task.ts';
-import { queueMail } from '../jobs/tasks/sendMail.ts';
+import { appUrl, queueMail } from '../jobs/tasks/sendMail.ts';
 import { mqttFeedOrganisation } from './owner.ts';
+import { REPORT_STALE_MS } from './status.ts';
 
 /** How long a subscriber is down (not connected, or not reporting) before its organisation's admins are told. */
 const FEED_DOWN_MINUTES = 15;
-
-/** A subscriber with no report for this long is not running (status.ts shows it so after the same 2 minutes). */
-const SILENT_AFTER_MS = 2 * 60_000;
-
-/** The console's data-quality page, when the app's address is known (APP_URL, else HOST:PORT). */
-const pageUrl = (): string | undefined => {
-  try {
-    const base = parseServerConfig().APP_URL;
-    return base ? `${base.replace(/\/$/, '')}/admin/data-quality` : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 /** Mails each active admin of the organisation; returns how many. */
 async function mailAdmins(tx: Db, organisation: number, feed: FeedAlert, up: boolean, now: Date) {
@@ -45,7 +32,8 @@ async function mailAdmins(tx: Db, organisation: number, feed: FeedAlert, up: boo
         eq(users.isActive, true),
       ),
     );
-  const url = pageUrl();
+  const base = appUrl();
+  const url = base && `${base}/admin/data-quality`;
   for (const admin of admins) {
     await queueMail(tx, admin.email, feedAlertMail(admin, feed, up, url), now);
   }
@@ -76,7 +64,7 @@ async function checkFeed(
   const organisation = await mqttFeedOrganisation(tx, setting);
   for (const r of rows) {
     const reportedAt = new Date(r.reported_at);
-    const running = now.getTime() - reportedAt.getTime() < SILENT_AFTER_MS;
+    const running = now.getTime() - reportedAt.getTime() < REPORT_STALE_MS;
     const feed: FeedAlert = {
       clientId: r.client_id,
       url: r.url,

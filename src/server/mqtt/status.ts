@@ -8,10 +8,10 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { mqttFeed } from '../db/schema.ts';
-import { queryRows } from '../db/sql.ts';
+import { iso, queryRows } from '../db/sql.ts';
 
 /** A subscriber that has not reported for this long (four of its 30 s rechecks) is shown as not running. */
-const REPORT_STALE_MS = 2 * 60_000;
+export const REPORT_STALE_MS = 2 * 60_000;
 
 /** What a subscriber knows of itself; written whole at each report. */
 export interface FeedState {
@@ -61,8 +61,6 @@ export interface FeedStatus {
   waiting: number;
   oldestWaitingAt: string | null;
 }
-
-const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 
 export async function feedStatus(db: Db): Promise<FeedStatus | null> {
   const rows = await queryRows<{

@@ -1,27 +1,12 @@
 /** Mails a user's new notifications as one mail: the notification itself, or a summary when there are several. */
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { z } from 'zod';
-import { parseServerConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { notifications, users } from '../../db/schema.ts';
 import { notificationMail } from '../messages.ts';
 import { enqueue } from '../queue.ts';
 import { defineTask } from '../task.ts';
-import { queueMail } from './sendMail.ts';
-
-/**
- * The app's origin for the mail's links: APP_URL, else http://HOST:PORT as the configuration documents it (the
- * embedded worker runs in the server, so that is the server's own address). Without this fallback a mail sent
- * with APP_URL unset carried no report link at all (issue 22).
- */
-const appUrl = (): string | undefined => {
-  try {
-    return parseServerConfig().APP_URL;
-  } catch {
-    // A configuration the server refused cannot reach here; a bad APP_URL alone only costs the links.
-    return undefined;
-  }
-};
+import { appUrl, queueMail } from './sendMail.ts';
 
 export const notificationMailTask = defineTask({
   name: 'notification-mail',

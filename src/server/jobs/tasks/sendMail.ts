@@ -10,6 +10,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { parseServerConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
 import { enqueue } from '../queue.ts';
@@ -48,3 +49,17 @@ export async function queueMail(
     .returning({ id: mailOutbox.id });
   await enqueue(tx, sendMailTask, { outboxId: row!.id }, now);
 }
+
+/**
+ * The app's origin for a job mail's links: APP_URL, else http://HOST:PORT as the configuration documents it (the
+ * embedded worker runs in the server, so that is the server's own address). Without this fallback a mail sent
+ * with APP_URL unset carried no report link at all (issue 22).
+ */
+export const appUrl = (): string | undefined => {
+  try {
+    return parseServerConfig().APP_URL;
+  } catch {
+    // A configuration the server refused cannot reach here; a bad APP_URL alone only costs the links.
+    return undefined;
+  }
+};
