@@ -6,10 +6,13 @@
 #   3. a new PostgreSQL database: the migrate step, then 2 app processes and 1 worker on it, nginx in front
 #      (deploy/nginx/app.conf.template);
 #   4. readiness of each app, health through the proxy, an operator's import with the CLI, then one login and
-#      one graph through the proxy (scripts/deploy-smoke.mjs), the token accepted by both apps.
+#      one graph through the proxy (scripts/deploy-smoke.mjs), the token accepted by both apps;
+#   5. Prometheus (Debian's prometheus package) scraping the 3 processes' metrics ports with
+#      deploy/prometheus/alerts.yml: every target up and every rule evaluated, then the worker stopped and
+#      TenantWorkerDown raised (scripts/deploy-prometheus.mjs).
 # Everything it starts is stopped and the database dropped at the end, whatever happens.
 # Settings: DEPLOY_ADMIN_DATABASE_URL (default postgres://root:root@127.0.0.1:5432/postgres), DEPLOY_BASE_PORT
-# (default 5310: proxy; +1, +2 the apps), DEPLOY_SKIP_BUILD=1 (reuse dist/), NODE_BIN (a Node 24 binary).
+# (default 5310: proxy; +1, +2 the apps; +3, +4, +5 their and the worker's metrics ports; +6 Prometheus), DEPLOY_SKIP_BUILD=1 (reuse dist/), NODE_BIN (a Node 24 binary).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -18,6 +21,8 @@ base_port=${DEPLOY_BASE_PORT:-5310}
 proxy_port=$base_port
 app1_port=$((base_port + 1))
 app2_port=$((base_port + 2))
+metrics_ports=($((base_port + 3)) $((base_port + 4)) $((base_port + 5)))
+prometheus_port=$((base_port + 6))
 started=$(date +%s)
 step() { echo "== $(($(date +%s) - started)) s: $*"; }
 
@@ -31,6 +36,7 @@ fi
   exit 1
 }
 command -v nginx >/dev/null || { echo "nginx is needed (apt-get install nginx-light)" >&2; exit 1; }
+command -v prometheus >/dev/null || { echo "Prometheus is needed (apt-get install prometheus)" >&2; exit 1; }
 
 work=$(mktemp -d /tmp/deploy-local.XXXXXX)
 db_name="deploy_smoke_$(date +%s)_$$"
@@ -86,12 +92,14 @@ export APP_URL="http://127.0.0.1:$proxy_port"
 step "2 app processes, 1 worker"
 for i in 1 2; do
   port_var="app${i}_port"
-  (cd "$app" && exec env PORT="${!port_var}" DATA_DIR="$work/data$i" WORKER=off "$node_bin" dist/server-node/start.mjs) \
-    >"$work/app$i.log" 2>&1 &
+  (cd "$app" && exec env PORT="${!port_var}" METRICS_PORT="${metrics_ports[$((i - 1))]}" DATA_DIR="$work/data$i" \
+    WORKER=off "$node_bin" dist/server-node/start.mjs) >"$work/app$i.log" 2>&1 &
   pids+=($!)
 done
-(cd "$app" && exec env DATA_DIR="$work/data-worker" "$node_bin" dist/server-node/worker.mjs) >"$work/worker.log" 2>&1 &
-pids+=($!)
+(cd "$app" && exec env METRICS_PORT="${metrics_ports[2]}" DATA_DIR="$work/data-worker" "$node_bin" \
+  dist/server-node/worker.mjs) >"$work/worker.log" 2>&1 &
+worker_pid=$!
+pids+=($worker_pid)
 
 step "nginx on $proxy_port in front of both"
 mkdir -p "$work/nginx/tmp"
@@ -170,4 +178,23 @@ step "one login and one graph through nginx"
   "http://127.0.0.1:$app1_port" "http://127.0.0.1:$app2_port"
 for pid in "${pids[@]}"; do kill -0 "$pid" || { echo "a process died during the smoke test" >&2; exit 1; }; done
 requests=$(wc -l <"$work/nginx/access.log")
+
+step "Prometheus on $prometheus_port scrapes the 3 processes with deploy/prometheus/alerts.yml"
+mkdir -p "$work/prometheus"
+cat >"$work/prometheus/prometheus.yml" <<PROMETHEUS
+global: { scrape_interval: 1s, evaluation_interval: 1s }
+rule_files: ["$repo/deploy/prometheus/alerts.yml"]
+scrape_configs:
+  - job_name: tenant-app
+    static_configs: [{ targets: ["127.0.0.1:${metrics_ports[0]}", "127.0.0.1:${metrics_ports[1]}"] }]
+  - job_name: tenant-worker
+    static_configs: [{ targets: ["127.0.0.1:${metrics_ports[2]}"] }]
+PROMETHEUS
+prometheus --config.file="$work/prometheus/prometheus.yml" --storage.tsdb.path="$work/prometheus/data" \
+  --web.listen-address="127.0.0.1:$prometheus_port" >"$work/prometheus.log" 2>&1 &
+pids+=($!)
+"$node_bin" scripts/deploy-prometheus.mjs "http://127.0.0.1:$prometheus_port" up 3
+step "the worker stopped: Prometheus raises TenantWorkerDown"
+kill "$worker_pid"
+"$node_bin" scripts/deploy-prometheus.mjs "http://127.0.0.1:$prometheus_port" alert TenantWorkerDown
 step "deploy-local OK ($requests requests through nginx)"

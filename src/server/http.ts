@@ -51,6 +51,8 @@ export interface AppServerOptions {
 const KNOWN_ROUTES = new Set([
   ACCOUNT_GRAPHQL_ENDPOINT,
   TENANT_GRAPHQL_ENDPOINT,
+  ADMIN_GRAPHQL_ENDPOINT,
+  `${INGEST_PREFIX}readings`,
   '/api/health',
   '/api/health/live',
   '/api/health/ready',
@@ -58,11 +60,13 @@ const KNOWN_ROUTES = new Set([
 ]);
 
 /**
- * The `route` label: the API's own paths, other `/api/` paths, `static` (the build's hashed assets, or any path
- * whose last segment has an extension), or `page` (Astro). A bounded set, whatever paths clients ask for.
+ * The `route` label: the API's own paths, a large batch's receipt (`/api/ingest/v1/batches/:id`), other `/api/`
+ * paths, `static` (the build's hashed assets, or any path whose last segment has an extension), or `page` (Astro).
+ * A bounded set, whatever paths clients ask for.
  */
 function routeOf(path: string): string {
   if (KNOWN_ROUTES.has(path)) return path;
+  if (path.startsWith(`${INGEST_PREFIX}batches/`)) return `${INGEST_PREFIX}batches/:id`;
   if (path.startsWith('/api/')) return '/api/other';
   return path.startsWith('/_astro/') || /\.[\w]+$/.test(path) ? 'static' : 'page';
 }

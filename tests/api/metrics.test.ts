@@ -174,6 +174,23 @@ describe('GET /metrics on the app port', () => {
     else expect(text).toContain('pglite_session_wait_seconds_count 0');
   });
 
+  it('labels the ingestion and console paths by route, a batch id by its pattern', async () => {
+    const readings = await fetch(`${base}/api/ingest/v1/readings`, { method: 'POST', body: '[]' });
+    expect(readings.status).toBe(401);
+    // Not a batch id at all: 404 before the key is checked, and still the pattern's label.
+    const batch = await fetch(`${base}/api/ingest/v1/batches/4c1d2b7e-metrics-test`);
+    expect(batch.status).toBe(404);
+    const admin = await post('/api/admin/graphql', { query: '{ __typename }' });
+    expect(admin.res.status).toBe(200);
+    const text = await scrape(`${base}/metrics`, { authorization: `Bearer ${TOKEN}` });
+    const count = (method: string, route: string, status: string) =>
+      sample(text, 'http_request_duration_seconds_count', { method, route, status });
+    expect(count('POST', '/api/ingest/v1/readings', '401')).toBe(1);
+    expect(count('GET', '/api/ingest/v1/batches/:id', '404')).toBe(1);
+    expect(count('POST', '/api/admin/graphql', '200')).toBeGreaterThanOrEqual(1);
+    expect(text).not.toContain('4c1d2b7e-metrics-test');
+  });
+
   it('reports the job queue per task: depth, lag, retries and failures', async () => {
     await database.db.execute(sql`
       INSERT INTO jobs (task, key, payload, run_at, status, attempts) VALUES

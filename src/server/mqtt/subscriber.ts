@@ -67,6 +67,11 @@ function connectedMetric(): Gauge {
   return connectedGauge;
 }
 
+/** The subscriber's metrics, registered on first use (a process without a subscriber has neither). */
+export function mqttMetrics(): { telegrams: Counter<'result'>; connected: Gauge } {
+  return { telegrams: telegrams(), connected: connectedMetric() };
+}
+
 function count(result: DrainResult): void {
   const counter = telegrams();
   counter.inc({ result: 'accepted' }, result.accepted);
