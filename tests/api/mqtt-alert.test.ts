@@ -9,21 +9,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/client.ts';
 import { mailOutbox, mqttFeed, users } from '../../src/server/db/schema.ts';
 import { manualClock } from '../../src/server/jobs/clock.ts';
+import { smtpTransport } from '../../src/server/jobs/mail.ts';
 import { createJobRunner } from '../../src/server/jobs/runner.ts';
 import { reportFeed } from '../../src/server/mqtt/status.ts';
 import { type AdminFixture, seedAdminFixture } from './helpers/adminFixture.ts';
 import { freshDatabase } from './helpers/db.ts';
+import { startTestSmtp, type TestSmtp } from './helpers/smtp.ts';
 
 let database: Database;
 let fx: AdminFixture;
+let smtp: TestSmtp;
 
 beforeAll(async () => {
   database = await freshDatabase();
   fx = await seedAdminFixture(database.db);
   // The first organisation's admin reads Danish.
   await database.db.update(users).set({ language: 'da' }).where(eq(users.id, fx.ops.admin1.id));
+  smtp = await startTestSmtp();
 });
 afterAll(async () => {
+  await smtp?.close();
   await database?.close();
 });
 
@@ -112,7 +117,7 @@ describe('the MQTT feed check', () => {
     expect(new Set((await mails()).map((m) => m.to))).toEqual(new Set([fx.ops.admin1.email]));
   });
 
-  it('the other organisation running the feed: its admin is told, in English', async () => {
+  it('the other organisation running the feed: its admin is told, in English, through a real SMTP server', async () => {
     const db = database.db;
     await db.delete(mailOutbox);
     await db.delete(mqttFeed);
@@ -123,6 +128,7 @@ describe('the MQTT feed check', () => {
       logger: pino({ level: 'silent' }),
       clock,
       mqttOrganisation: 'Org Two',
+      mail: smtpTransport(smtp.url, 'Tenant App <no-reply@tenant-app.test>'),
     });
     await reportFeed(db, {
       clientId: 'c',
@@ -139,5 +145,11 @@ describe('the MQTT feed check', () => {
     const sent = await db.select().from(mailOutbox);
     expect(sent.map((m) => m.to)).toEqual([fx.ops.admin2.email]);
     expect(sent[0]!.subject).toBe('Radio feed (MQTT) down since 29 Nov 2026, 11:00');
+    // The send-mail job the check queued ran in the same tick, and the mail reached the SMTP server.
+    const received = await smtp.waitFor((m) => m.to.includes(fx.ops.admin2.email), 5_000);
+    expect(received.subject).toBe('Radio feed (MQTT) down since 29 Nov 2026, 11:00');
+    expect(received.text).toContain('has not been connected to mqtt://b since 29 Nov 2026, 11:00');
+    expect((await db.select().from(mailOutbox))[0]!.sentAt).not.toBeNull();
+    expect(smtp.mails).toHaveLength(1);
   });
 });
