@@ -3,6 +3,7 @@
  * ingestion path; telegrams that give no reading are counted by radio id and reason; nothing is lost when the app
  * stops while telegrams flow, nor when the broker restarts.
  */
+import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import pino from 'pino';
@@ -12,6 +13,7 @@ import { measurementPoints, meters, mqttFeed, properties } from '../../src/serve
 import { queryRows } from '../../src/server/db/sql.ts';
 import { runMqttCommand } from '../../src/server/mqtt/cli.ts';
 import { drain, listUnmatched, receive } from '../../src/server/mqtt/inbox.ts';
+import { HELD_MESSAGE } from '../../src/server/mqtt/owner.ts';
 import { feedStatus, reportFeed } from '../../src/server/mqtt/status.ts';
 import { type MqttSubscriber, startMqttSubscriber } from '../../src/server/mqtt/subscriber.ts';
 import { freshDatabase } from './helpers/db.ts';
@@ -447,13 +449,27 @@ describe.skipIf(!hasMosquitto)('through a real broker (mosquitto)', () => {
     await subscriber?.stop();
     const ours = await radioMeter('H-600', '66660001');
     const theirs = await radioMeter('H-601', '66660002', 'heat-energy', await otherOrganisation('P-600'));
-    subscriber = startMqttSubscriber(db, logger, { ...settings(), organisation: 'No such organisation' });
+    const errors: string[] = [];
+    const capture = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n'))
+          if (line && JSON.parse(line).level >= 50) errors.push(JSON.parse(line).msg);
+        done();
+      },
+    });
+    subscriber = startMqttSubscriber(db, pino({ level: 'info' }, capture), {
+      ...settings(),
+      organisation: 'No such organisation',
+    });
     await subscriber.ready;
     await publish(broker.url, 'wmbusmeters/flat', [heatTelegram('66660001', 1), heatTelegram('66660002', 1)]);
     await eventually(async () => (await inboxCount()) === 2, 'both telegrams stored');
     await subscriber.flush();
+    await subscriber.flush();
     expect(await inboxCount()).toBe(2);
     expect([await readingCount(ours), await readingCount(theirs)]).toEqual([0, 0]);
+    // Said once in the log, at the first drain, not at every drain.
+    expect(errors).toEqual([HELD_MESSAGE]);
     await subscriber.stop();
     // The setting put right (by id; the test organisations share a name): the kept telegrams are taken in.
     subscriber = startMqttSubscriber(db, logger, {

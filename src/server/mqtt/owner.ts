@@ -15,6 +15,10 @@ import type { Logger } from 'pino';
 import { findOrganisation, soleOrganisation } from '../admin/organisations.ts';
 import type { Db } from '../db/client.ts';
 
+/** The error the subscriber logs while `MQTT_ORGANISATION` names no organisation. */
+export const HELD_MESSAGE =
+  'mqtt: MQTT_ORGANISATION names no organisation; telegrams are kept in the inbox, not ingested, until it does';
+
 /** The id of the organisation whose admins see unknown radio ids and the feed's state, or null for none. */
 export async function mqttFeedOrganisation(db: Db, setting: string | undefined): Promise<number | null> {
   const scope = await mqttMeterScope(db, setting);
@@ -35,8 +39,9 @@ export async function mqttMeterScope(db: Db, setting: string | undefined): Promi
 
 /**
  * At the subscriber's start: says in the log whose meters the telegrams reach and who sees the unknown radio ids,
- * or why no console lists them or the telegrams are held, so the operator who runs the feed can set
- * `MQTT_ORGANISATION`.
+ * or why no console lists them, so the operator who runs the feed can set `MQTT_ORGANISATION`. A setting that
+ * names no organisation is the subscriber's drain's to log (HELD_MESSAGE), at its first drain (at start) and again
+ * whenever the feed becomes held; logging it here too wrote the error twice at each start.
  */
 export async function logFeedOrganisation(
   db: Db,
@@ -49,12 +54,7 @@ export async function logFeedOrganisation(
       { organisation: owner },
       'mqtt: telegrams reach this organisation’s meters only, and its admins see the unknown radio ids',
     );
-  } else if (setting !== undefined) {
-    logger.error(
-      { MQTT_ORGANISATION: setting },
-      'mqtt: MQTT_ORGANISATION names no organisation; telegrams are kept in the inbox, not ingested, until it does',
-    );
-  } else {
+  } else if (setting === undefined) {
     logger.warn(
       'mqtt: several organisations and no MQTT_ORGANISATION; telegrams reach every organisation’s meters, and no console lists unknown radio ids (npm run cli -- mqtt unknown does)',
     );

@@ -10,7 +10,7 @@ import { Counter, Gauge } from 'prom-client';
 import type { Db } from '../db/client.ts';
 import { getMetrics } from '../metrics.ts';
 import { DRAIN_BATCH, type DrainResult, drain, receiveMany } from './inbox.ts';
-import { logFeedOrganisation, mqttMeterScope } from './owner.ts';
+import { HELD_MESSAGE, logFeedOrganisation, mqttMeterScope } from './owner.ts';
 import { type FeedState, reportFeed } from './status.ts';
 
 /**
@@ -116,11 +116,7 @@ export function startMqttSubscriber(db: Db, logger: Logger, settings: MqttSettin
     // Looked up at each drain: an organisation made after the start (the first one, or the one named) counts.
     const scope = await mqttMeterScope(db, settings.organisation);
     if (scope === 'held') {
-      if (!heldLogged)
-        log.error(
-          { MQTT_ORGANISATION: settings.organisation },
-          'mqtt: MQTT_ORGANISATION names no organisation; telegrams are kept in the inbox, not ingested',
-        );
+      if (!heldLogged) log.error({ MQTT_ORGANISATION: settings.organisation }, HELD_MESSAGE);
       heldLogged = true;
       await report();
       return;
