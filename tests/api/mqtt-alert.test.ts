@@ -3,13 +3,13 @@
  * or not reporting) for 15 minutes is told once to the admins of the organisation that runs the feed, in their
  * language; its return once more; a shorter blip not at all; nobody else is mailed.
  */
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/client.ts';
 import { mailOutbox, mqttFeed, users } from '../../src/server/db/schema.ts';
 import { manualClock } from '../../src/server/jobs/clock.ts';
-import { smtpTransport } from '../../src/server/jobs/mail.ts';
+import { type MailTransport, smtpTransport } from '../../src/server/jobs/mail.ts';
 import { createJobRunner } from '../../src/server/jobs/runner.ts';
 import { reportFeed } from '../../src/server/mqtt/status.ts';
 import { type AdminFixture, seedAdminFixture } from './helpers/adminFixture.ts';
@@ -33,6 +33,21 @@ afterAll(async () => {
 });
 
 const MIN = 60_000;
+
+/** No mail and no feed rows yet; a job runner on a manual clock at t0 whose feed is the second organisation's. */
+async function orgTwoRunner(t0: Date, mail?: MailTransport) {
+  await database.db.delete(mailOutbox);
+  await database.db.delete(mqttFeed);
+  const clock = manualClock(t0);
+  const runner = createJobRunner({
+    db: database.db,
+    logger: pino({ level: 'silent' }),
+    clock,
+    mqttOrganisation: 'Org Two',
+    mail,
+  });
+  return { clock, runner };
+}
 
 describe('the MQTT feed check', () => {
   it('tells the feed organisation’s admins once when the feed is down 15 minutes, and once when it is back', async () => {
@@ -119,17 +134,11 @@ describe('the MQTT feed check', () => {
 
   it('the other organisation running the feed: its admin is told, in English, through a real SMTP server', async () => {
     const db = database.db;
-    await db.delete(mailOutbox);
-    await db.delete(mqttFeed);
     const t0 = new Date('2026-11-29T10:00:00Z');
-    const clock = manualClock(t0);
-    const runner = createJobRunner({
-      db,
-      logger: pino({ level: 'silent' }),
-      clock,
-      mqttOrganisation: 'Org Two',
-      mail: smtpTransport(smtp.url, 'Tenant App <no-reply@tenant-app.test>'),
-    });
+    const { clock, runner } = await orgTwoRunner(
+      t0,
+      smtpTransport(smtp.url, 'Tenant App <no-reply@tenant-app.test>'),
+    );
     await reportFeed(db, {
       clientId: 'c',
       url: 'mqtt://b',
@@ -151,5 +160,58 @@ describe('the MQTT feed check', () => {
     expect(received.text).toContain('has not been connected to mqtt://b since 29 Nov 2026, 11:00');
     expect((await db.select().from(mailOutbox))[0]!.sentAt).not.toBeNull();
     expect(smtp.mails).toHaveLength(1);
+  });
+
+  it('a changed client id takes over the old one’s row: its outage was told, and its end is told under the new id', async () => {
+    const db = database.db;
+    // The database's clock decides which rows stopped reporting, so this test runs on real time.
+    const t0 = new Date(Date.now() - 60 * MIN);
+    const { clock, runner } = await orgTwoRunner(t0);
+    const feed = { url: 'mqtt://broker.example:1883', topic: 'wmbusmeters/#', lastError: null };
+    const stored = new Date(t0.getTime() - 5 * MIN);
+    await reportFeed(db, {
+      clientId: 'old-id',
+      ...feed,
+      connected: false,
+      since: t0,
+      lastTelegramAt: stored,
+    });
+    await db.update(mqttFeed).set({ reportedAt: t0 }).where(eq(mqttFeed.clientId, 'old-id'));
+    clock.set(new Date(t0.getTime() + 20 * MIN));
+    await runner.tick();
+    expect((await db.select().from(mailOutbox)).map((m) => m.body)).toEqual([
+      expect.stringContaining(
+        'The MQTT subscriber old-id (mqtt://broker.example:1883) has not reported since',
+      ),
+    ]);
+
+    // Not retired: another client id on the same broker and topic that still reports (a second subscriber), and
+    // one on another topic that stopped (another feed); nor by a subscriber that is not connected. (Rows as other
+    // processes left them: reportFeed would have them retire old-id themselves.)
+    await db.insert(mqttFeed).values([
+      { clientId: 'twin', ...feed, connected: true, since: t0, reportedAt: new Date() },
+      { clientId: 'elsewhere', ...feed, topic: 'other/#', connected: true, since: t0, reportedAt: t0 },
+    ]);
+    const next = { ...feed, since: new Date(), lastTelegramAt: null };
+    expect(await reportFeed(db, { clientId: 'new-id', ...next, connected: false })).toEqual([]);
+    expect(await reportFeed(db, { clientId: 'new-id', ...next, connected: true })).toEqual(['old-id']);
+    const rows = await db.select().from(mqttFeed).orderBy(mqttFeed.clientId);
+    expect(rows.map((r) => r.clientId)).toEqual(['elsewhere', 'new-id', 'twin']);
+    const taken = rows.find((r) => r.clientId === 'new-id')!;
+    expect(taken.lastTelegramAt?.getTime()).toBe(stored.getTime());
+    expect(taken.alertedAt).not.toBeNull();
+
+    // The next check tells the outage's end, under the new id, and nothing more about the old one.
+    await db.delete(mqttFeed).where(inArray(mqttFeed.clientId, ['twin', 'elsewhere']));
+    clock.set(new Date());
+    await runner.tick();
+    const sent = await db.select().from(mailOutbox).orderBy(mailOutbox.id);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.subject).toMatch(/^Radio feed \(MQTT\) back since /);
+    expect(sent[1]!.body).toContain(
+      'The MQTT subscriber new-id is connected to mqtt://broker.example:1883 again',
+    );
+    await runner.tick();
+    expect(await db.select().from(mailOutbox)).toHaveLength(2);
   });
 });

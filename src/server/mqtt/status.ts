@@ -24,9 +24,34 @@ export interface FeedState {
   lastTelegramAt: Date | null;
 }
 
-/** Writes the subscriber's state, and the report's time (the database's clock, as the console reads it). */
-export async function reportFeed(db: Db, state: FeedState): Promise<void> {
+/**
+ * Writes the subscriber's state, and the report's time (the database's clock, as the console reads it). A connected
+ * subscriber also retires the rows of other client ids on the same broker and topic that stopped reporting
+ * (REPORT_STALE_MS): the same feed under a changed MQTT_CLIENT_ID. Their last telegram's time and an outage
+ * already told (`alerted_at`, so the feed check tells its end) carry over. Returns the client ids retired.
+ */
+export async function reportFeed(db: Db, state: FeedState): Promise<string[]> {
   const { clientId, ...rest } = state;
+  await upsertFeed(db, clientId, rest);
+  if (!state.connected) return [];
+  const retired = await queryRows<{ client_id: string }>(
+    db,
+    sql`WITH retired AS (
+          DELETE FROM mqtt_feed
+           WHERE client_id <> ${clientId} AND url = ${state.url} AND topic = ${state.topic}
+             AND reported_at <= now() - make_interval(secs => ${REPORT_STALE_MS / 1000})
+          RETURNING client_id, last_telegram_at, alerted_at),
+        carried AS (
+          UPDATE mqtt_feed
+             SET last_telegram_at = greatest(mqtt_feed.last_telegram_at, (SELECT max(last_telegram_at) FROM retired)),
+                 alerted_at = coalesce(mqtt_feed.alerted_at, (SELECT min(alerted_at) FROM retired))
+           WHERE client_id = ${clientId} AND EXISTS (SELECT 1 FROM retired))
+        SELECT client_id FROM retired ORDER BY client_id`,
+  );
+  return retired.map((r) => r.client_id);
+}
+
+async function upsertFeed(db: Db, clientId: string, rest: Omit<FeedState, 'clientId'>): Promise<void> {
   await db
     .insert(mqttFeed)
     .values({ clientId, ...rest, reportedAt: sql`now()` })

@@ -105,7 +105,14 @@ export function startMqttSubscriber(db: Db, logger: Logger, settings: MqttSettin
     connectedMetric().set(state.connected ? 1 : 0);
     const snapshot = { ...state };
     reported = reported
-      .then(() => reportFeed(db, snapshot))
+      .then(async () => {
+        const retired = await reportFeed(db, snapshot);
+        if (retired.length > 0)
+          log.info(
+            { retired },
+            'mqtt: took over the status of client ids on the same broker and topic that stopped reporting',
+          );
+      })
       .catch((err: unknown) => log.warn({ err }, 'mqtt: could not record the feed’s status'));
     return reported;
   };
