@@ -1,7 +1,7 @@
 /**
  * Issue 19's HTTP door over the real server: API keys (scope, revocation, rate limit), JSON and CSV bodies,
- * gzip with its decompressed-size limit, malformed bodies, Idempotency-Key, atomic batches, and 202 batches
- * ingested by the worker.
+ * gzip with its decompressed-size limit, malformed bodies, Idempotency-Key, atomic batches, 202 batches
+ * ingested by the worker, and meter swaps. Every answer is checked against docs/ingest.openapi.yaml.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +19,7 @@ import { groupCommitStats, ingestGrouped } from '../../src/server/ingest/groupCo
 import { createJobRunner } from '../../src/server/jobs/runner.ts';
 import { createTestApi, type TestApi } from './helpers/api.ts';
 import { freshDatabase } from './helpers/db.ts';
+import { expectDocumented } from './helpers/openapi.ts';
 import { testProperty } from './helpers/property.ts';
 
 let database: Database;
@@ -83,7 +84,8 @@ afterAll(async () => {
   await database?.close();
 });
 
-function post(
+/** POST /readings; every answer is checked against docs/ingest.openapi.yaml. */
+async function post(
   body: string | Buffer,
   options: {
     type?: string;
@@ -92,8 +94,8 @@ function post(
     url?: string;
     auth?: string;
   } = {},
-) {
-  return fetch(`${options.url ?? base}/api/ingest/v1/readings${options.query ?? ''}`, {
+): Promise<Response> {
+  const res = await fetch(`${options.url ?? base}/api/ingest/v1/readings${options.query ?? ''}`, {
     method: 'POST',
     headers: {
       'content-type': options.type ?? 'application/json',
@@ -102,6 +104,15 @@ function post(
     },
     body: typeof body === 'string' ? body : new Uint8Array(body),
   });
+  await expectDocumented('POST', '/readings', res);
+  return res;
+}
+
+/** GET a batch's receipt (its `href`), checked against the document. */
+async function getBatch(href: string, auth = key): Promise<Response> {
+  const res = await fetch(`${base}${href}`, { headers: { authorization: `Bearer ${auth}` } });
+  await expectDocumented('GET', '/batches/{id}', res);
+  return res;
 }
 
 const json = (rows: unknown[]) => JSON.stringify(rows);
@@ -260,16 +271,12 @@ describe('POST /api/ingest/v1/readings', () => {
     expect(res.status).toBe(202);
     const pending = await res.json();
     expect(pending).toMatchObject({ status: 'pending' });
-    const auth = { authorization: `Bearer ${key}` };
-    expect(await (await fetch(`${base}${pending.href}`, { headers: auth })).json()).toMatchObject({
-      status: 'pending',
-    });
+    expect(await (await getBatch(pending.href)).json()).toMatchObject({ status: 'pending' });
     // Another key does not see the batch.
-    expect(
-      (await fetch(`${base}${pending.href}`, { headers: { authorization: `Bearer ${otherKey}` } })).status,
-    ).toBe(404);
+    expect((await getBatch(pending.href, otherKey)).status).toBe(404);
+    expect((await getBatch(pending.href, 'nope')).status).toBe(401);
     await createJobRunner({ db, logger: pino({ level: 'silent' }) }).drain();
-    const done = await (await fetch(`${base}${pending.href}`, { headers: auth })).json();
+    const done = await (await getBatch(pending.href)).json();
     expect(done).toMatchObject({ batch: pending.batch, status: 'done', totals: { rows: 60, accepted: 60 } });
   });
 
@@ -397,5 +404,80 @@ describe('POST /api/ingest/v1/readings', () => {
     // Without the wait each batch is a transaction of its own (the clients come back after the lane has ended).
     expect(groupCommitStats.batches - before.batches).toBe(6);
     expect(groupCommitStats.transactions - before.transactions).toBe(4);
+  });
+});
+
+describe('POST /api/ingest/v1/swaps', () => {
+  /** POST /swaps; every answer is checked against docs/ingest.openapi.yaml. */
+  async function swap(body: unknown, auth = key): Promise<Response> {
+    const res = await fetch(`${base}/api/ingest/v1/swaps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${auth}` },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    await expectDocumented('POST', '/swaps', res);
+    return res;
+  }
+  const meterRows = () =>
+    queryRows<{ number: string; removed: boolean; point: number }>(
+      db,
+      sql`SELECT number, removed_at IS NOT NULL AS removed, measurement_point_id AS point FROM meters
+          WHERE number LIKE 'H-SWAP%' OR number = 'H-THEIRS' ORDER BY number`,
+    );
+
+  it("records its own meter's swap with both readings; another property's meter, bad input and a taken number change nothing", async () => {
+    await meter(mineId, mineApartment, 'H-SWAP-OLD');
+    const first = await post(
+      json([{ meter: 'H-SWAP-OLD', timestamp: '2025-03-01T00:00:00Z', value: '500' }]),
+    );
+    expect((await first.json()).totals.accepted).toBe(1);
+    const before = await meterRows();
+    const readingsBefore = await storedCount();
+    const good = {
+      meter: 'H-SWAP-OLD',
+      at: '2025-03-02T00:00:00Z',
+      endValue: '510',
+      newMeter: 'H-SWAP-NEW',
+      startValue: '0.5',
+    };
+    const refused = async (res: Response, status: number, code: string, message: RegExp) => {
+      expect(res.status).toBe(status);
+      const { error } = await res.json();
+      expect(error.code).toBe(code);
+      expect(error.message).toMatch(message);
+    };
+
+    // Another property's meter reads as unknown, to either key.
+    await refused(await swap({ ...good, meter: 'H-THEIRS' }), 422, 'BAD_SWAP', /^Unknown meter "H-THEIRS"$/);
+    await refused(await swap(good, otherKey), 422, 'BAD_SWAP', /^Unknown meter "H-SWAP-OLD"$/);
+    await refused(await swap('{"meter": '), 400, 'MALFORMED_JSON', /not valid JSON/);
+    const { startValue: _, ...noStart } = good;
+    await refused(await swap(noStart), 400, 'BAD_SWAP', /"startValue" is required/);
+    await refused(await swap({ ...good, at: '2025-03-02 00:00' }), 422, 'BAD_SWAP', /ISO 8601/);
+    await refused(await swap({ ...good, newMeter: 'H-THEIRS' }), 422, 'BAD_SWAP', /is taken/);
+    await refused(await swap({ ...good, at: '2025-02-28T00:00:00Z' }), 422, 'BAD_SWAP', /has readings after/);
+    await refused(await swap(good, 'nope'), 401, 'UNAUTHENTICATED', /API key/);
+    expect(await meterRows()).toEqual(before);
+    expect(await storedCount()).toBe(readingsBefore);
+
+    const ok = await swap(good);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ written: true, totals: { rows: 2, accepted: 2 } });
+    const point = before.find((m) => m.number === 'H-SWAP-OLD')!.point;
+    expect(await meterRows()).toEqual([
+      { number: 'H-SWAP-NEW', removed: false, point },
+      { number: 'H-SWAP-OLD', removed: true, point },
+      { number: 'H-THEIRS', removed: false, point: before.find((m) => m.number === 'H-THEIRS')!.point },
+    ]);
+    expect(await storedCount()).toBe(readingsBefore + 2);
+    // The new meter takes readings from the swap on; the old one none after it.
+    const next = await post(
+      json([
+        { meter: 'H-SWAP-NEW', timestamp: '2025-03-02T05:00:00Z', value: '3.5' },
+        { meter: 'H-SWAP-OLD', timestamp: '2025-03-02T05:00:00Z', value: '511' },
+      ]),
+    );
+    const receipt = await next.json();
+    expect(receipt.results.map((r: { status: string }) => r.status)).toEqual(['accepted', 'refused']);
   });
 });

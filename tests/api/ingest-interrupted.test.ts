@@ -17,6 +17,7 @@ import { createApiKey } from '../../src/server/ingest/apiKeys.ts';
 import { ingestBatch } from '../../src/server/ingest/ingest.ts';
 import { createTestApi } from './helpers/api.ts';
 import { freshDatabase } from './helpers/db.ts';
+import { expectDocumented } from './helpers/openapi.ts';
 import { testProperty } from './helpers/property.ts';
 
 let database: Database;
@@ -69,17 +70,25 @@ const rows = [
   { meter: 'H-1', timestamp: '2025-01-10T01:00:00Z', value: '101' },
 ];
 
-const post = (body: string, idem: string) =>
-  fetch(`${base}/api/ingest/v1/readings`, {
+/** POST /readings, its answer checked against docs/ingest.openapi.yaml. */
+const post = async (body: string, idem: string) => {
+  const res = await fetch(`${base}/api/ingest/v1/readings`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'idempotency-key': idem },
     body,
   });
+  await expectDocumented('POST', '/readings', res);
+  return res;
+};
 
-const getBatch = async (id: number) =>
-  (
-    await fetch(`${base}/api/ingest/v1/batches/${id}`, { headers: { authorization: `Bearer ${key}` } })
-  ).json();
+/** A batch's state (pending, interrupted or its receipt), checked against the document. */
+const getBatch = async (id: number) => {
+  const res = await fetch(`${base}/api/ingest/v1/batches/${id}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  await expectDocumented('GET', '/batches/{id}', res);
+  return res.json();
+};
 
 async function storedCount(): Promise<number> {
   const [row] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM register_readings`);

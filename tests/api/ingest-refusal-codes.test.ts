@@ -26,6 +26,7 @@ import { call } from './helpers/accountsApi.ts';
 import { type AdminFixture, seedAdminFixture } from './helpers/adminFixture.ts';
 import { createTestApi, type TestApi } from './helpers/api.ts';
 import { freshDatabase } from './helpers/db.ts';
+import { expectDocumented } from './helpers/openapi.ts';
 
 let database: Database;
 let db: Db;
@@ -102,6 +103,7 @@ async function post(rows: unknown[], query = '') {
     body: JSON.stringify(rows),
   });
   expect(res.status).toBe(200);
+  await expectDocumented('POST', '/readings', res);
   return (await res.json()) as { written: boolean; results: Row[] };
 }
 
@@ -259,6 +261,7 @@ describe('a receipt names each refusal with a code and its params', () => {
       body: 'meter,ts,value\nH-1,2025-01-10T00:00:00Z,1\n',
     });
     expect(res.status).toBe(400);
+    await expectDocumented('POST', '/readings', res);
     expect(await res.json()).toEqual({
       error: {
         code: 'MALFORMED_CSV',
