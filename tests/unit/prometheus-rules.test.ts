@@ -58,6 +58,31 @@ describe('alerts.yml', () => {
     expect(new Set(rules.map((r) => r.alert)).size).toBe(rules.length);
   });
 
+  it('scrapes every app and worker service of compose.yaml on the port compose gives their metrics', () => {
+    const compose = parse(readFileSync('compose.yaml', 'utf8'), { merge: true }) as {
+      services: Record<
+        string,
+        { command?: string[]; environment?: Record<string, string>; volumes?: string[] }
+      >;
+    };
+    const config = parse(readFileSync(`${DIR}/prometheus.yml`, 'utf8')) as {
+      scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[];
+    };
+    const targets = (job: string) =>
+      config.scrape_configs.find((c) => c.job_name === job)?.static_configs.flatMap((c) => c.targets) ?? [];
+    const port = compose.services.app1!.environment!.METRICS_PORT;
+    expect(port).toBe('9464');
+    // The long-running app processes: the app's image, not a one-off step (migrate) or another image.
+    const apps = Object.entries(compose.services)
+      .filter(([, s]) => s.environment?.METRICS_PORT && !s.command)
+      .map(([name]) => `${name}:${port}`);
+    expect(apps).toEqual(['app1:9464', 'app2:9464']);
+    expect(targets('tenant-app')).toEqual(apps);
+    expect(compose.services.worker!.environment!.METRICS_PORT).toBe(port);
+    expect(targets('tenant-worker')).toEqual([`worker:${port}`]);
+    expect(compose.services.prometheus!.volumes).toContain('./deploy/prometheus:/etc/prometheus:ro');
+  });
+
   // Required in CI (.ci/run installs Debian's prometheus package); skipped on a machine without it.
   it.skipIf(!hasPromtool && !process.env.CI)('passes promtool check config and its unit tests', () => {
     const run = (...args: string[]) => execFileSync(PROMTOOL, args, { encoding: 'utf8', stdio: 'pipe' });
