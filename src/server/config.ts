@@ -167,6 +167,15 @@ const schema = z.object({
    * with cores to spare may take more; measure. PGlite, one session, always runs one.
    */
   INGEST_LANE_TRANSACTIONS: z.coerce.number().int().min(1).max(8).default(1),
+  /**
+   * Ingestion API: while people use the app (a GraphQL request to this process in the last 2 s), each ingestion
+   * transaction of an API key's lane is followed by a pause of this many times its own length (at most 1 s): with
+   * 3, ingestion takes the cores at most a quarter of the time while people wait for answers. 0: no pause. On the
+   * 2-core bench machine (PostgreSQL), tenantGraph's p95 at fixed arrivals while 4 gateways sent was 1.3–1.4× its
+   * idle p95 with 3, 2.1–5.2× with 0; ingestion's rate meanwhile fell from about half the bulk loader's to 12–23 %
+   * of it, and with nobody reading it is unchanged (docs/ingest-bench.md, session 15).
+   */
+  INGEST_YIELD: z.coerce.number().min(0).max(10).default(3),
   /** Ingestion API: most rows in one batch; more: 413. */
   INGEST_MAX_ROWS: z.coerce.number().int().min(1).default(200_000),
   /** Ingestion API: requests per minute per API key; more: 429 with Retry-After. */
@@ -190,6 +199,9 @@ export type ServerConfig = z.infer<typeof schema> & {
   /** GraphQL introspection and "Did you mean" suggestions: on in development, off in production. */
   graphqlIntrospection: boolean;
 };
+
+/** Every setting the server reads (`.env.example` lists each; tests/unit/config-keys.test.ts checks it). */
+export const SERVER_CONFIG_KEYS = Object.keys(schema.shape);
 
 /** Parses the environment; throws one error listing every bad variable. */
 export function parseServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {

@@ -21,6 +21,7 @@ import { QUERY_TOO_COMPLEX } from './graphql/limits.ts';
 import { createHealthProbes } from './healthProbes.ts';
 import { sendJson, setSecurityHeaders } from './httpHeaders.ts';
 import { handleIngestRequest, INGEST_PREFIX } from './ingest/httpDoor.ts';
+import { notePersonRequest } from './ingest/people.ts';
 import {
   accessLog,
   METRICS_PATH,
@@ -146,6 +147,8 @@ export function createApiHandler(services: ApiServices): Middleware {
           );
           return;
         }
+        // Ingestion gives way while people use the app (ingest/people.ts).
+        notePersonRequest();
         const listener =
           path === TENANT_GRAPHQL_ENDPOINT
             ? tenantListener

@@ -16,6 +16,7 @@ import { queryRows } from '../../src/server/db/sql.ts';
 import { createAppServer } from '../../src/server/http.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../src/server/ingest/apiKeys.ts';
 import { groupCommitStats, ingestGrouped } from '../../src/server/ingest/groupCommit.ts';
+import { notePersonRequest, PEOPLE_WINDOW_MS, peopleActive } from '../../src/server/ingest/people.ts';
 import { createJobRunner } from '../../src/server/jobs/runner.ts';
 import { createTestApi, type TestApi } from './helpers/api.ts';
 import { freshDatabase } from './helpers/db.ts';
@@ -378,6 +379,61 @@ describe('POST /api/ingest/v1/readings', () => {
            WHERE m.number = 'H-P1' AND h.hour_start = '2025-03-01T00:00:00Z'`,
     );
     expect(hour?.value).toBe('1.5');
+  });
+
+  it('gives way while people use the app: after a transaction, a pause of INGEST_YIELD times its length; none when nobody asked', async () => {
+    await meter(mineId, mineApartment, 'H-Y1');
+    const pauses: number[] = [];
+    let paused = () => {};
+    const options = {
+      source: 'http:key:test',
+      propertyIds: [mineId],
+      lingerMs: 0,
+      yieldFactor: 2,
+      pause: async (ms: number) => {
+        pauses.push(ms);
+        paused();
+      },
+    };
+    const batch = (h: number) =>
+      ingestGrouped(
+        db,
+        'yield',
+        [{ line: 2, meterNumber: 'H-Y1', ts: `2025-04-01T0${h}:00:00Z`, value: String(h + 1) }],
+        options,
+      );
+    // Nobody has asked anything for longer than the window: no pause.
+    notePersonRequest(performance.now() - PEOPLE_WINDOW_MS - 1);
+    expect((await batch(0)).accepted).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pauses).toEqual([]);
+    // A person asks: the next transaction is followed by a pause of twice its length, at most 1 s.
+    notePersonRequest();
+    const next = new Promise<void>((resolve) => {
+      paused = resolve;
+    });
+    const started = performance.now();
+    expect((await batch(1)).accepted).toBe(1);
+    // The pause starts right after the transaction; 5 s is only the bound on a lane that never pauses.
+    await Promise.race([next, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    const took = performance.now() - started;
+    expect(pauses).toHaveLength(1);
+    expect(pauses[0]).toBeGreaterThan(0);
+    expect(pauses[0]).toBeLessThanOrEqual(Math.min(1_000, 2 * took));
+  });
+
+  it("counts a GraphQL request as a person using the app, and a gateway's batch not", async () => {
+    notePersonRequest(performance.now() - PEOPLE_WINDOW_MS - 1);
+    expect((await post(json([]))).status).toBe(200);
+    expect(peopleActive()).toBe(false);
+    const res = await fetch(`${base}/api/tenant/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
+    expect(res.status).toBe(200);
+    expect(peopleActive()).toBe(true);
+    expect(peopleActive(performance.now() + PEOPLE_WINDOW_MS)).toBe(false);
   });
 
   it('waits for the batches it answered to come back, so clients that keep one batch in flight share transactions', async () => {

@@ -21,6 +21,7 @@ import {
   prepareBatch,
   yieldTurn,
 } from './ingest.ts';
+import { peopleActive } from './people.ts';
 import type { ReadingRow } from './types.ts';
 
 /** At most this many rows in one merged transaction. */
@@ -55,7 +56,19 @@ type LaneOptions = Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRow
    * second transaction would only wait for the first.
    */
   parallel?: number;
+  /**
+   * INGEST_YIELD: while people use the app (people.ts), each transaction is followed by a pause of this many
+   * times its own length, at most MAX_YIELD_MS. 0 or unset: none.
+   */
+  yieldFactor?: number;
+  /** How the pause waits (setTimeout; tests record it). */
+  pause?: (ms: number) => Promise<void>;
 };
+
+/** The longest pause a lane takes after one transaction while people use the app (ms). */
+const MAX_YIELD_MS = 1_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 interface Lane {
   /** Transactions running, or pausing after they ran (gather): the next ones wait for them. */
@@ -123,6 +136,7 @@ async function runThenGather(
   group: Waiter[],
   options: LaneOptions,
 ): Promise<void> {
+  const began = performance.now();
   try {
     await runGroup(db, group, options);
   } catch (err) {
@@ -130,6 +144,12 @@ async function runThenGather(
     for (const w of group) w.reject(err);
   } finally {
     for (const w of group) for (const m of w.meters) state.busy.delete(m);
+    // Giving way to people: the cores are theirs for a while (the batches answered wait at their clients, the
+    // ones that come meanwhile join the next merge).
+    const factor = options.yieldFactor ?? 0;
+    if (factor > 0 && peopleActive()) {
+      await (options.pause ?? sleep)(Math.min(MAX_YIELD_MS, factor * (performance.now() - began)));
+    }
     // A pause before the next transaction: requests that waited for the session (on PGlite, one session for
     // all) send their next statements before this lane's next transaction takes it, and the batches answered
     // just now come back in time to be merged into it.

@@ -190,6 +190,7 @@ async function postReadings(
       await runSync(db, rows, atomic, source, key.propertyIds, {
         chunkRows: config.INGEST_CHUNK_ROWS,
         parallel,
+        yieldFactor: config.INGEST_YIELD,
       }),
       rows,
     );
@@ -259,6 +260,7 @@ async function postReadings(
         await runSync(db, rows, atomic, source, key.propertyIds, {
           chunkRows: config.INGEST_CHUNK_ROWS,
           parallel,
+          yieldFactor: config.INGEST_YIELD,
         }),
         rows,
       ),
@@ -295,7 +297,7 @@ async function runSync(
   atomic: boolean,
   source: string,
   propertyIds: number[],
-  lane: { chunkRows: number; parallel: number },
+  lane: { chunkRows: number; parallel: number; yieldFactor: number },
 ) {
   // Batches of one key that arrive while one of its batches is ingested are committed together (groupCommit.ts),
   // in transactions of about chunkRows rows, up to `parallel` transactions at once.

@@ -4,7 +4,7 @@
  * machines, so their work (sending the CSV bodies, reading the receipts) does not take turns with the server's
  * on its event loop. They still share the machine's cores. For each message (one list of CSV bodies per
  * client), each client posts its bodies one after another, each as soon as the answer to the one before has
- * come; the worker answers with the rows accepted. The bench sends its warm-up through the same worker, so the
+ * come; the worker answers with the rows accepted and the CPU its thread used meanwhile (ms). The bench sends its warm-up through the same worker, so the
  * timed phases pay neither the thread's start nor its HTTP client's.
  *
  * Plain JavaScript, like src/server/db/pglite-worker.mjs, so that it runs in a worker without a loader.
@@ -16,6 +16,7 @@ const { url, key } = workerData;
 
 parentPort?.on('message', async (/** @type {{ clients: string[][] }} */ { clients }) => {
   let accepted = 0;
+  const cpu0 = process.threadCpuUsage();
   try {
     await Promise.all(
       clients.map(async (bodies) => {
@@ -31,7 +32,8 @@ parentPort?.on('message', async (/** @type {{ clients: string[][] }} */ { client
         }
       }),
     );
-    parentPort?.postMessage({ accepted });
+    const cpu = process.threadCpuUsage(cpu0);
+    parentPort?.postMessage({ accepted, cpuMs: (cpu.user + cpu.system) / 1000 });
   } catch (err) {
     parentPort?.postMessage({ error: String(err) });
   }

@@ -17,9 +17,13 @@ import { createAppServer } from '../../../src/server/http.ts';
 import { createApiKey } from '../../../src/server/ingest/apiKeys.ts';
 import { groupCommitStats } from '../../../src/server/ingest/groupCommit.ts';
 import type { ReadingRow } from '../../../src/server/ingest/ingest.ts';
+import { PEOPLE_WINDOW_MS } from '../../../src/server/ingest/people.ts';
 import { copenhagenMinute, demoTenant, openBenchDatabase, post } from '../api.ts';
 import { backendCpuSeconds } from '../ingest.ts';
 import { APARTMENTS, HOUR, machine, median, p95 } from './common.ts';
+
+/** Phase 3's tenant: one request every this many ms (an open loop). */
+const TENANT_EVERY_MS = 10;
 
 const GRAPH = `query G($graph: TenantGraphInput!) { tenantGraph(graph: $graph) { graphs { consumption { values } } } }`;
 
@@ -59,10 +63,10 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
   let clientThread: Worker | undefined;
   let tenant: Worker | undefined;
   try {
-    // History up to 83 days ago: the clients send 2 days to warm up, 40 days alone (44 batches of about 1,000
+    // History up to 123 days ago: the clients send 2 days to warm up, 40 days alone (44 batches of about 1,000
     // rows, about 1.5 s; a week gave 8 batches and ratios that varied 2× between runs, 20 days 22 batches and
-    // ratios 3-10 points apart), then 40 days while a tenant reads.
-    const seededTo = new Date(Math.floor(Date.now() / HOUR) * HOUR - 83 * 24 * HOUR);
+    // ratios 3-10 points apart), then 40 days while a tenant reads, and 40 more while it asks at fixed arrivals.
+    const seededTo = new Date(Math.floor(Date.now() / HOUR) * HOUR - 123 * 24 * HOUR);
     const t0 = performance.now();
     await seedDemo(database.db, { now: seededTo, days: 60, apartments: APARTMENTS });
     const bulkSeconds = (performance.now() - t0) / 1000;
@@ -78,6 +82,8 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
         INGEST_KEY_RATE_LIMIT: '1000000',
         // The app's default unless the bench is run with another (the transactions' size against the wait).
         ...(process.env.INGEST_CHUNK_ROWS ? { INGEST_CHUNK_ROWS: process.env.INGEST_CHUNK_ROWS } : {}),
+        // The app's default (1) unless set: INGEST_YIELD=0 measures ingestion that never gives way to people.
+        ...(process.env.INGEST_YIELD ? { INGEST_YIELD: process.env.INGEST_YIELD } : {}),
       }),
       database,
       logger: pino({ level: 'warn' }),
@@ -133,16 +139,22 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
       },
     });
     tenant = tenantThread;
+    let tenantCpuMs = 0;
     const tenantAnswer = () =>
       new Promise<number[]>((resolve, reject) => {
-        tenantThread.once('message', (m: { ms?: number[]; error?: string }) =>
-          m.error !== undefined ? reject(new Error(m.error)) : resolve(m.ms!),
-        );
+        tenantThread.once('message', (m: { ms?: number[]; cpuMs?: number; error?: string }) => {
+          if (m.error !== undefined) return reject(new Error(m.error));
+          tenantCpuMs = m.cpuMs!;
+          resolve(m.ms!);
+        });
         tenantThread.once('error', reject);
       });
     const idleAnswer = tenantAnswer();
     tenantThread.postMessage({ count: 200 });
     const idle = await idleAnswer;
+    // Nobody asks during phase 1: the tenant's last request is older than the app's window for people using
+    // it (INGEST_YIELD gives way to them; ingest/people.ts).
+    await new Promise((resolve) => setTimeout(resolve, PEOPLE_WINDOW_MS + 100));
 
     // Each client owns a quarter of the registers and sends their hours in order, 1,000 rows a batch.
     const clients = [0, 1, 2, 3].map((c) => registers.filter((_, i) => i % 4 === c));
@@ -192,17 +204,21 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
       workerData: { url: `${origin}/api/ingest/v1/readings`, key },
     });
     clientThread = thread;
+    let clientsCpuMs = 0;
+    let phaseSeconds = 0;
     const ingestPhase = async (from: number, hours: number) => {
       const bodies = bodiesFor(from, hours);
       const started = performance.now();
-      const answer = new Promise<{ accepted?: number; error?: string }>((resolve, reject) => {
+      const answer = new Promise<{ accepted?: number; cpuMs?: number; error?: string }>((resolve, reject) => {
         thread.once('message', resolve);
         thread.once('error', reject);
       });
       thread.postMessage({ clients: bodies });
-      const { accepted, error } = await answer;
+      const { accepted, cpuMs, error } = await answer;
       if (error !== undefined) throw new Error(error);
-      return accepted! / ((performance.now() - started) / 1000);
+      clientsCpuMs = cpuMs!;
+      phaseSeconds = (performance.now() - started) / 1000;
+      return accepted! / phaseSeconds;
     };
     const rateLine = (what: string, rate: number) =>
       `${what}: ${Math.round(rate).toLocaleString('en')} readings/s = ${((100 * rate) / bulkRate).toFixed(0)} % of the bulk rate`;
@@ -238,7 +254,17 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
     const duringAnswer = tenantAnswer();
     tenantThread.postMessage({ start: true });
     const duringWatch = await watchPhase('during');
+    const cpu1 = {
+      process: process.cpuUsage(),
+      server: process.threadCpuUsage(),
+      db: await backendCpuSeconds(database),
+    };
     const underReads = await ingestPhase(warmUp + hoursPerPhase, hoursPerPhase);
+    const cpuEnd = {
+      process: process.cpuUsage(cpu1.process),
+      server: process.threadCpuUsage(cpu1.server),
+      db: (await backendCpuSeconds(database)) - cpu1.db,
+    };
     const duringElu = await duringWatch.stop();
     tenantThread.postMessage({ stop: true });
     const during = await duringAnswer;
@@ -247,12 +273,38 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
         `(${(p95(during) / p95(idle)).toFixed(1)}×, goal ≤ 2×; ${during.length} requests)`,
     );
     console.log(`${rateLine('HTTP meanwhile (one tenant asking all the time)', underReads)}`);
+    // Where the two cores went while the tenant was measured: this process by thread (the server's, the bench's
+    // clients and tenant; the rest is the CSV worker, PGlite's thread, GC and libuv), and PostgreSQL's backends.
+    const seconds = (u: { user: number; system: number }) => (u.user + u.system) / 1e6;
+    const serverCpu = seconds(cpuEnd.server);
+    const rest = seconds(cpuEnd.process) - serverCpu - clientsCpuMs / 1000 - tenantCpuMs / 1000;
+    const share = (s: number) => `${s.toFixed(2)} s (${((100 * s) / (2 * phaseSeconds)).toFixed(0)} %)`;
+    console.log(
+      `CPU of the two cores in those ${phaseSeconds.toFixed(2)} s: server thread ${share(serverCpu)}, ` +
+        `bench clients ${share(clientsCpuMs / 1000)}, bench tenant ${share(tenantCpuMs / 1000)}, ` +
+        `other threads ${share(rest)}` +
+        (engine === 'postgres' ? `, database backends ${share(cpuEnd.db)}` : ''),
+    );
     // How busy the server's event loop was: a tenant's request waits behind its work at each of its awaits.
     console.log(
       `server event loop busy: ${(100 * aloneElu).toFixed(0)} % while the clients send alone, ` +
         `${(100 * duringElu).toFixed(0)} % while the tenant reads too`,
     );
-    const hoursToSend = warmUp + 2 * hoursPerPhase;
+
+    // Phase 3, the same at fixed arrivals: one request every TENANT_EVERY_MS whether the last was answered or not
+    // (an open loop), as people arriving on their own would. Phase 2's tenant asks again as soon as it has its
+    // answer, so it asks more often while answers are quick and under-weights the slow moments.
+    const openAnswer = tenantAnswer();
+    tenantThread.postMessage({ start: true, everyMs: TENANT_EVERY_MS });
+    const underArrivals = await ingestPhase(warmUp + 2 * hoursPerPhase, hoursPerPhase);
+    tenantThread.postMessage({ stop: true });
+    const arrivals = await openAnswer;
+    console.log(
+      `tenantGraph at fixed arrivals (one every ${TENANT_EVERY_MS} ms) p95: ${p95(arrivals).toFixed(0)} ms ` +
+        `(${(p95(arrivals) / p95(idle)).toFixed(1)}× idle, goal ≤ 2×; ${arrivals.length} requests); ` +
+        `${rateLine('HTTP meanwhile', underArrivals)}`,
+    );
+    const hoursToSend = warmUp + 3 * hoursPerPhase;
 
     // Freshness: one new hour of the tenant's heat register, then tenantGraph until it shows the hour.
     const [heat] = await queryRows<{ number: string; value: string }>(
