@@ -26,7 +26,7 @@ import { call } from './helpers/accountsApi.ts';
 import { type AdminFixture, seedAdminFixture } from './helpers/adminFixture.ts';
 import { createTestApi, type TestApi } from './helpers/api.ts';
 import { freshDatabase } from './helpers/db.ts';
-import { expectDocumented } from './helpers/openapi.ts';
+import { expectDocumented, expectMatchesSchema } from './helpers/openapi.ts';
 
 let database: Database;
 let db: Db;
@@ -293,6 +293,8 @@ describe('a receipt names each refusal with a code and its params', () => {
       log.mockRestore();
     }
     const printed = JSON.parse(lines.join('\n')) as { results: Row[] };
+    // The same receipt as the HTTP API's, as docs/ingest.md says.
+    await expectMatchesSchema('Receipt', printed);
     expect(printed.results).toEqual([
       { line: 2, status: 'accepted' },
       {

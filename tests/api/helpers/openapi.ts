@@ -20,7 +20,10 @@ interface OpenApiResponse {
 interface Operation {
   responses: Record<string, OpenApiResponse>;
 }
-type Document = { paths: Record<string, Record<string, Operation>> };
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+};
 
 let loaded: Promise<Document> | undefined;
 /** The document, validated and with every $ref resolved. */
@@ -42,6 +45,25 @@ function strict(schema: unknown): unknown {
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 const validators = new Map<string, ValidateFunction>();
 
+/** The compiled strict validator of a schema, once per key. */
+function validatorFor(key: string, schema: Record<string, unknown>): ValidateFunction {
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajv.compile(strict(schema) as object);
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+/** Checks a body against one of the document's component schemas (the CLI's `import --json` against Receipt). */
+export async function expectMatchesSchema(name: string, body: unknown): Promise<void> {
+  const schema = (await ingestOpenApi()).components.schemas[name];
+  expect(schema, `components.schemas.${name} in ${DOCUMENT}`).toBeDefined();
+  const validate = validatorFor(`#/components/schemas/${name}`, schema!);
+  const ok = validate(body);
+  expect(ok ? [] : validate.errors, `${name}: ${JSON.stringify(body).slice(0, 300)}`).toEqual([]);
+}
+
 /**
  * Checks an answer of `method path` (the document's path template, e.g. `/batches/{id}`) against the document.
  * Reads a clone, so the caller can still read the body.
@@ -56,12 +78,7 @@ export async function expectDocumented(method: string, path: string, res: Respon
   const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
   const media = response!.content?.[type];
   expect(media?.schema, `${where}: no schema for ${type}`).toBeDefined();
-  const key = `${where} ${type}`;
-  let validate = validators.get(key);
-  if (!validate) {
-    validate = ajv.compile(strict(media!.schema) as object);
-    validators.set(key, validate);
-  }
+  const validate = validatorFor(`${where} ${type}`, media!.schema!);
   const body: unknown = await res.clone().json();
   const ok = validate(body);
   expect(ok ? [] : validate.errors, `${where}: ${JSON.stringify(body).slice(0, 300)}`).toEqual([]);
