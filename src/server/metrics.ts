@@ -8,6 +8,7 @@
  *   jobs table at each scrape (so any process reports the whole queue), `jobs_pending{task}`, `jobs_due{task}`,
  *   `jobs_lag_seconds{task}` (how long the oldest due job has waited), `jobs_retrying{task}`, `jobs_failed{task}`;
  * - `ingest_rows_total{result}`: readings by outcome, incremented by the ingestion code (`ingestRows`);
+ * - `ingest_yield_seconds_total`: how long ingestion's lanes paused for people using the app (groupCommit.ts);
  * - `pglite_session_wait_seconds`: how long a request's turn waited for PGlite's one session behind a background
  *   connection; `db_pool_max` and `pg_connections{state}` (PostgreSQL: this database's server sessions);
  * - `db_replica_routed_reads_total{target}`, `db_replica_fallbacks_total`, `db_replica_staleness_seconds`: the read
@@ -85,6 +86,11 @@ function createMetrics() {
       name: 'ingest_rows_total',
       help: 'Meter readings offered to ingestion in this process, by result',
       labelNames: ['result'] as const,
+      registers,
+    }),
+    ingestYield: new Counter({
+      name: 'ingest_yield_seconds_total',
+      help: "Time ingestion's lanes paused after a transaction to give way to people using the app (INGEST_YIELD)",
       registers,
     }),
     pgliteWait: new Histogram({

@@ -18,6 +18,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../../src/server/ingest
 import { groupCommitStats, ingestGrouped } from '../../src/server/ingest/groupCommit.ts';
 import { notePersonRequest, PEOPLE_WINDOW_MS, peopleActive } from '../../src/server/ingest/people.ts';
 import { createJobRunner } from '../../src/server/jobs/runner.ts';
+import { getMetrics } from '../../src/server/metrics.ts';
 import { createTestApi, type TestApi } from './helpers/api.ts';
 import { freshDatabase } from './helpers/db.ts';
 import { expectDocumented } from './helpers/openapi.ts';
@@ -409,6 +410,8 @@ describe('POST /api/ingest/v1/readings', () => {
     expect(pauses).toEqual([]);
     // A person asks: the next transaction is followed by a pause of twice its length, at most 1 s.
     notePersonRequest();
+    const counted = async () => (await getMetrics().ingestYield.get()).values[0]?.value ?? 0;
+    const before = await counted();
     const next = new Promise<void>((resolve) => {
       paused = resolve;
     });
@@ -420,6 +423,8 @@ describe('POST /api/ingest/v1/readings', () => {
     expect(pauses).toHaveLength(1);
     expect(pauses[0]).toBeGreaterThan(0);
     expect(pauses[0]).toBeLessThanOrEqual(Math.min(1_000, 2 * took));
+    // GET /metrics counts the pause (ingest_yield_seconds_total).
+    expect(await counted()).toBeCloseTo(before + pauses[0]! / 1000, 6);
   });
 
   it("counts a GraphQL request as a person using the app, and a gateway's batch not", async () => {

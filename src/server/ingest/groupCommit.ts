@@ -13,6 +13,7 @@
  * If a merged transaction fails as a whole, each of its batches is run again on its own.
  */
 import type { Db } from '../db/client.ts';
+import { getMetrics } from '../metrics.ts';
 import {
   type IngestBatchOptions,
   type IngestReceipt,
@@ -148,7 +149,9 @@ async function runThenGather(
     // ones that come meanwhile join the next merge).
     const factor = options.yieldFactor ?? 0;
     if (factor > 0 && peopleActive()) {
-      await (options.pause ?? sleep)(Math.min(MAX_YIELD_MS, factor * (performance.now() - began)));
+      const ms = Math.min(MAX_YIELD_MS, factor * (performance.now() - began));
+      getMetrics().ingestYield.inc(ms / 1000);
+      await (options.pause ?? sleep)(ms);
     }
     // A pause before the next transaction: requests that waited for the session (on PGlite, one session for
     // all) send their next statements before this lane's next transaction takes it, and the batches answered
