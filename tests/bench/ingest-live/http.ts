@@ -139,19 +139,17 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
       },
     });
     tenant = tenantThread;
-    let tenantCpuMs = 0;
+    /** The tenant thread's answer to its next run: each request's ms, and the CPU its thread used (ms). */
     const tenantAnswer = () =>
-      new Promise<number[]>((resolve, reject) => {
-        tenantThread.once('message', (m: { ms?: number[]; cpuMs?: number; error?: string }) => {
-          if (m.error !== undefined) return reject(new Error(m.error));
-          tenantCpuMs = m.cpuMs!;
-          resolve(m.ms!);
-        });
+      new Promise<{ ms: number[]; cpuMs: number }>((resolve, reject) => {
+        tenantThread.once('message', (m: { ms?: number[]; cpuMs?: number; error?: string }) =>
+          m.error !== undefined ? reject(new Error(m.error)) : resolve({ ms: m.ms!, cpuMs: m.cpuMs! }),
+        );
         tenantThread.once('error', reject);
       });
     const idleAnswer = tenantAnswer();
     tenantThread.postMessage({ count: 200 });
-    const idle = await idleAnswer;
+    const idle = (await idleAnswer).ms;
     // Nobody asks during phase 1: the tenant's last request is older than the app's window for people using
     // it (INGEST_YIELD gives way to them; ingest/people.ts).
     await new Promise((resolve) => setTimeout(resolve, PEOPLE_WINDOW_MS + 100));
@@ -197,15 +195,14 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
         return bodies;
       });
     /**
-     * The 4 clients send `hours` hours after `from`, each its batches in order; readings/s. The bodies are made
+     * The 4 clients send `hours` hours after `from`, each its batches in order (ingestPhase). The bodies are made
      * before the clock starts, and sent from a worker thread (clients.mjs): the clients' work is not the server's.
      */
     const thread = new Worker(new URL('./clients.mjs', import.meta.url), {
       workerData: { url: `${origin}/api/ingest/v1/readings`, key },
     });
     clientThread = thread;
-    let clientsCpuMs = 0;
-    let phaseSeconds = 0;
+    /** One phase of the clients: its readings/s, its length (s) and the CPU the clients' thread used (ms). */
     const ingestPhase = async (from: number, hours: number) => {
       const bodies = bodiesFor(from, hours);
       const started = performance.now();
@@ -216,9 +213,8 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
       thread.postMessage({ clients: bodies });
       const { accepted, cpuMs, error } = await answer;
       if (error !== undefined) throw new Error(error);
-      clientsCpuMs = cpuMs!;
-      phaseSeconds = (performance.now() - started) / 1000;
-      return accepted! / phaseSeconds;
+      const seconds = (performance.now() - started) / 1000;
+      return { rate: accepted! / seconds, seconds, clientsCpuMs: cpuMs! };
     };
     const rateLine = (what: string, rate: number) =>
       `${what}: ${Math.round(rate).toLocaleString('en')} readings/s = ${((100 * rate) / bulkRate).toFixed(0)} % of the bulk rate`;
@@ -232,7 +228,7 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
     // PostgreSQL, the database's backends.
     const cpu0 = { app: process.cpuUsage(), db: await backendCpuSeconds(database) };
     const aloneWatch = await watchPhase('alone');
-    const alone = await ingestPhase(warmUp, hoursPerPhase);
+    const alone = (await ingestPhase(warmUp, hoursPerPhase)).rate;
     const aloneElu = await aloneWatch.stop();
     const appCpu = process.cpuUsage(cpu0.app);
     const dbCpu = (await backendCpuSeconds(database)) - cpu0.db;
@@ -267,20 +263,21 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
     };
     const duringElu = await duringWatch.stop();
     tenantThread.postMessage({ stop: true });
-    const during = await duringAnswer;
+    const { ms: during, cpuMs: tenantCpuMs } = await duringAnswer;
     console.log(
       `tenantGraph (24 h at HOUR) p95: idle ${p95(idle).toFixed(0)} ms, while ingesting ${p95(during).toFixed(0)} ms ` +
         `(${(p95(during) / p95(idle)).toFixed(1)}×, goal ≤ 2×; ${during.length} requests)`,
     );
-    console.log(`${rateLine('HTTP meanwhile (one tenant asking all the time)', underReads)}`);
+    console.log(`${rateLine('HTTP meanwhile (one tenant asking all the time)', underReads.rate)}`);
     // Where the two cores went while the tenant was measured: this process by thread (the server's, the bench's
     // clients and tenant; the rest is the CSV worker, PGlite's thread, GC and libuv), and PostgreSQL's backends.
     const seconds = (u: { user: number; system: number }) => (u.user + u.system) / 1e6;
     const serverCpu = seconds(cpuEnd.server);
+    const { clientsCpuMs } = underReads;
     const rest = seconds(cpuEnd.process) - serverCpu - clientsCpuMs / 1000 - tenantCpuMs / 1000;
-    const share = (s: number) => `${s.toFixed(2)} s (${((100 * s) / (2 * phaseSeconds)).toFixed(0)} %)`;
+    const share = (s: number) => `${s.toFixed(2)} s (${((100 * s) / (2 * underReads.seconds)).toFixed(0)} %)`;
     console.log(
-      `CPU of the two cores in those ${phaseSeconds.toFixed(2)} s: server thread ${share(serverCpu)}, ` +
+      `CPU of the two cores in those ${underReads.seconds.toFixed(2)} s: server thread ${share(serverCpu)}, ` +
         `bench clients ${share(clientsCpuMs / 1000)}, bench tenant ${share(tenantCpuMs / 1000)}, ` +
         `other threads ${share(rest)}` +
         (engine === 'postgres' ? `, database backends ${share(cpuEnd.db)}` : ''),
@@ -298,11 +295,11 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
     tenantThread.postMessage({ start: true, everyMs: TENANT_EVERY_MS });
     const underArrivals = await ingestPhase(warmUp + 2 * hoursPerPhase, hoursPerPhase);
     tenantThread.postMessage({ stop: true });
-    const arrivals = await openAnswer;
+    const arrivals = (await openAnswer).ms;
     console.log(
       `tenantGraph at fixed arrivals (one every ${TENANT_EVERY_MS} ms) p95: ${p95(arrivals).toFixed(0)} ms ` +
         `(${(p95(arrivals) / p95(idle)).toFixed(1)}× idle, goal ≤ 2×; ${arrivals.length} requests); ` +
-        `${rateLine('HTTP meanwhile', underArrivals)}`,
+        `${rateLine('HTTP meanwhile', underArrivals.rate)}`,
     );
     const hoursToSend = warmUp + 3 * hoursPerPhase;
 
