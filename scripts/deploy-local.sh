@@ -173,6 +173,10 @@ key=$(cli api-key create deploy-smoke --property 1 | sed -n 2p)
   });
 ' "http://127.0.0.1:$proxy_port" "$key"
 
+step "a tenant on app1 slows ingestion on app2 (the people signal through PostgreSQL)"
+"$node_bin" scripts/deploy-people.mjs "http://127.0.0.1:$app1_port" "http://127.0.0.1:$app2_port" \
+  "http://127.0.0.1:${metrics_ports[1]}" "$key" H-4001-1
+
 step "one login and one graph through nginx"
 "$node_bin" scripts/deploy-smoke.mjs "http://127.0.0.1:$proxy_port" "$code" 2025-10-01T00:00 2025-10-04T00:00 \
   "http://127.0.0.1:$app1_port" "http://127.0.0.1:$app2_port"

@@ -169,13 +169,14 @@ const schema = z.object({
   INGEST_LANE_TRANSACTIONS: z.coerce.number().int().min(1).max(8).default(1),
   /**
    * Ingestion API: while people use the app (a GraphQL request to this process in the last 2 s), each ingestion
-   * transaction of an API key's lane is followed by a pause of this many times its own length (at most 1 s): with
-   * 3, ingestion takes the cores at most a quarter of the time while people wait for answers. 0: no pause. On the
-   * 2-core bench machine (PostgreSQL), tenantGraph's p95 at fixed arrivals while 4 gateways sent was 1.3–1.4× its
-   * idle p95 with 3, 2.1–5.2× with 0; ingestion's rate meanwhile fell from about half the bulk loader's to 12–23 %
-   * of it, and with nobody reading it is unchanged (docs/ingest-bench.md, session 15).
+   * transaction of an API key's lane (and each part of a batch committed in parts) is followed by a pause of this
+   * many times its own length (at most 5 s). 0: no pause. Unset: 5 on PostgreSQL, 30 on PGlite
+   * (ingest/people.ts). On the 2-core bench machine, tenantGraph's p95 at fixed arrivals while 4 gateways sent was
+   * 1.0–1.4× its idle p95 on PostgreSQL with 5 (1.3–2.5× with 3, 2.1–5.2× with 0), and 0.8–1.0× on PGlite with 30
+   * (12.8× with 3); ingestion's rate meanwhile falls to a few per cent of the bulk loader's on PGlite and about a
+   * sixth on PostgreSQL, and with nobody reading it is unchanged (docs/ingest-bench.md, sessions 15 and 16).
    */
-  INGEST_YIELD: z.coerce.number().min(0).max(10).default(3),
+  INGEST_YIELD: z.coerce.number().min(0).max(100).optional(),
   /** Ingestion API: most rows in one batch; more: 413. */
   INGEST_MAX_ROWS: z.coerce.number().int().min(1).default(200_000),
   /** Ingestion API: requests per minute per API key; more: 429 with Retry-After. */

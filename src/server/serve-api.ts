@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { ACCOUNT_GRAPHQL_ENDPOINT } from './account/yoga.ts';
 import { advertiseOrigin } from './db/dataDirLock.ts';
 import { createAppServer } from './http.ts';
+import { sharePeopleSignal } from './ingest/people.ts';
 import { checkNodeVersion } from './nodeVersion.ts';
 import { getApiServices } from './services.ts';
 import { TENANT_GRAPHQL_ENDPOINT } from './tenant/yoga.ts';
@@ -16,6 +17,8 @@ const { config, logger, database } = services;
 const server = createAppServer({ services });
 
 await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+// On PostgreSQL, people using another app process slow this one's ingestion too (ingest/people.ts).
+const stopSharing = await sharePeopleSignal(database, logger);
 const { port } = server.address() as AddressInfo;
 const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
 advertiseOrigin(process.env.APP_URL ? config.APP_URL : `http://${host}:${port}`);
@@ -26,8 +29,9 @@ logger.info(
 const shutdown = () => {
   server.close();
   server.closeAllConnections();
-  database
-    .close()
+  stopSharing()
+    .catch(() => {})
+    .then(() => database.close())
     .catch((err: unknown) => logger.error({ err }, 'closing the database failed'))
     .finally(() => process.exit(0));
 };

@@ -23,6 +23,7 @@ import { seedDemo } from './demo/seed.ts';
 import { afterDemoSeed } from './demo/statements.ts';
 import { isDatabaseEmpty } from './demo/stored.ts';
 import { createAppServer } from './http.ts';
+import { sharePeopleSignal } from './ingest/people.ts';
 import { startEmbeddedWorker } from './jobs/embedded.ts';
 import { checkNodeVersion } from './nodeVersion.ts';
 import { appRoot } from './paths.ts';
@@ -206,6 +207,8 @@ async function main(): Promise<void> {
   });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   phases.push(['server', (performance.now() - serveStarted) / 1000]);
+  // On PostgreSQL, people using another app process slow this one's ingestion too (ingest/people.ts).
+  const stopSharing = await sharePeopleSignal(database, logger);
   const { port } = server.address() as AddressInfo;
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
 
@@ -226,7 +229,7 @@ async function main(): Promise<void> {
       stopWorker().catch((err: unknown) => logger.error({ err }, 'stopping the worker failed')),
       new Promise((resolve) => setTimeout(resolve, 5_000).unref()),
     ]);
-    Promise.all([backfill, workerStopped])
+    Promise.all([backfill, workerStopped, stopSharing().catch(() => {})])
       .then(() => database.close())
       .catch((err: unknown) => logger.error({ err }, 'closing the database failed'))
       .finally(() => process.exit(0));

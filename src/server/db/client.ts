@@ -41,6 +41,11 @@ export interface Database {
    * scrape calls it); waitsBehindBackground still returns them once.
    */
   recordWaits?: () => Promise<void>;
+  /**
+   * PostgreSQL only: calls `onNotify` with the payload of every `NOTIFY` on `channel` (on a connection of its own,
+   * which postgres.js reconnects); resolves once listening, with how to stop.
+   */
+  listen?: (channel: string, onNotify: (payload: string) => void) => Promise<() => Promise<void>>;
 }
 
 export interface OpenOptions {
@@ -236,7 +241,15 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     };
     const client = await connect(pool, options.url);
     const db = drizzle(preparing(client), { schema, ...queryLogger(options) }) as unknown as Db;
-    const database: Database = { db, engine: 'postgres', close: () => client.end({ timeout: 5 }) };
+    const database: Database = {
+      db,
+      engine: 'postgres',
+      close: () => client.end({ timeout: 5 }),
+      async listen(channel, onNotify) {
+        const { unlisten } = await client.listen(channel, onNotify);
+        return unlisten;
+      },
+    };
     connectOptions.set(db, {
       options: { ...base, max: 1, connection: { ...APP_SESSION_SETTINGS } },
       url: options.url,

@@ -47,7 +47,7 @@ interface Waiter {
   reject: (err: unknown) => void;
 }
 
-type LaneOptions = Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRows'> & {
+type LaneOptions = Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRows' | 'betweenParts'> & {
   /** How long the lane waits for the batches it answered to come back (LINGER_MS; tests make it longer). */
   lingerMs?: number;
   /**
@@ -66,8 +66,11 @@ type LaneOptions = Pick<IngestBatchOptions, 'source' | 'propertyIds' | 'chunkRow
   pause?: (ms: number) => Promise<void>;
 };
 
-/** The longest pause a lane takes after one transaction while people use the app (ms). */
-const MAX_YIELD_MS = 1_000;
+/**
+ * The longest pause a lane takes after one transaction while people use the app (ms): a bound on how much later a
+ * gateway's next batch is answered. 30 × a PGlite transaction of about 5,000 rows (100–170 ms) stays under it.
+ */
+const MAX_YIELD_MS = 5_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -137,22 +140,25 @@ async function runThenGather(
   group: Waiter[],
   options: LaneOptions,
 ): Promise<void> {
-  const began = performance.now();
+  const giveWay = (ms: number) => giveWayToPeople(ms, options);
+  let began = performance.now();
   try {
-    await runGroup(db, group, options);
+    // Between the parts of a batch committed in parts as well, so no run of transactions outlasts one part.
+    await runGroup(db, group, {
+      ...options,
+      betweenParts: async (ms) => {
+        await giveWay(ms);
+        began = performance.now();
+      },
+    });
   } catch (err) {
     // Not expected (runGroup answers each batch itself); a batch not answered yet gets the error.
     for (const w of group) w.reject(err);
   } finally {
     for (const w of group) for (const m of w.meters) state.busy.delete(m);
-    // Giving way to people: the cores are theirs for a while (the batches answered wait at their clients, the
-    // ones that come meanwhile join the next merge).
-    const factor = options.yieldFactor ?? 0;
-    if (factor > 0 && peopleActive()) {
-      const ms = Math.min(MAX_YIELD_MS, factor * (performance.now() - began));
-      getMetrics().ingestYield.inc(ms / 1000);
-      await (options.pause ?? sleep)(ms);
-    }
+    // After the last part, once the batches are answered: they wait at their clients, the ones that come
+    // meanwhile join the next merge.
+    await giveWay(performance.now() - began);
     // A pause before the next transaction: requests that waited for the session (on PGlite, one session for
     // all) send their next statements before this lane's next transaction takes it, and the batches answered
     // just now come back in time to be merged into it.
@@ -160,6 +166,18 @@ async function runThenGather(
     state.active--;
     startGroups(db, lane, state, options);
   }
+}
+
+/**
+ * Giving way to people: while they use the app (people.ts), a pause of `yieldFactor` times the transaction's `ms`
+ * (at most MAX_YIELD_MS), so the cores, and on PGlite the one session, are theirs for most of the time.
+ */
+async function giveWayToPeople(ms: number, options: LaneOptions): Promise<void> {
+  const factor = options.yieldFactor ?? 0;
+  if (factor <= 0 || !peopleActive()) return;
+  const pause = Math.min(MAX_YIELD_MS, factor * ms);
+  getMetrics().ingestYield.inc(pause / 1000);
+  await (options.pause ?? sleep)(pause);
 }
 
 /**
@@ -212,10 +230,15 @@ function takeGroup(state: Lane): Waiter[] {
   return group;
 }
 
-async function runAlone(db: Db, w: Waiter, options: LaneOptions): Promise<void> {
-  groupCommitStats.transactions++;
-  groupCommitStats.batches++;
-  await w.prepared.then((p) => ingestPrepared(db, p, options)).then(w.resolve, w.reject);
+/** Each batch in its own transaction(s), one after another, with betweenParts between them as between parts. */
+async function runEachAlone(db: Db, waiters: Waiter[], options: LaneOptions): Promise<void> {
+  for (const [i, w] of waiters.entries()) {
+    const began = performance.now();
+    groupCommitStats.transactions++;
+    groupCommitStats.batches++;
+    await w.prepared.then((p) => ingestPrepared(db, p, options)).then(w.resolve, w.reject);
+    if (i < waiters.length - 1) await options.betweenParts?.(performance.now() - began);
+  }
 }
 
 async function runGroup(db: Db, waiters: Waiter[], options: LaneOptions): Promise<void> {
@@ -230,7 +253,11 @@ async function runGroup(db: Db, waiters: Waiter[], options: LaneOptions): Promis
   // places), and a batch that does not is run on its own.
   const oneLineEach = group.every(({ w }) => new Set(w.rows.map((r) => r.line)).size === w.rows.length);
   if (group.length <= 1 || !oneLineEach) {
-    for (const { w } of group) await runAlone(db, w, options);
+    await runEachAlone(
+      db,
+      group.map(({ w }) => w),
+      options,
+    );
     return;
   }
   // One numbering for the merged rows; each maps back to its batch and its own line. The batches' refusals so
@@ -258,7 +285,11 @@ async function runGroup(db: Db, waiters: Waiter[], options: LaneOptions): Promis
     });
   } catch {
     // Nothing of the merged transaction was written: each batch on its own, so each gets its own answer.
-    for (const { w } of group) await runAlone(db, w, options);
+    await runEachAlone(
+      db,
+      group.map(({ w }) => w),
+      options,
+    );
     return;
   }
   groupCommitStats.transactions++;

@@ -20,6 +20,7 @@ import { ingestGrouped } from './groupCommit.ts';
 import { ingestBatch } from './ingest.ts';
 import { DataIssueError, recordSwap } from './issues.ts';
 import { recordKeyActivity } from './keyActivity.ts';
+import { PGLITE_INGEST_YIELD, POSTGRES_INGEST_YIELD } from './people.ts';
 import { IngestError, type ReadingRow } from './types.ts';
 
 export const INGEST_PREFIX = '/api/ingest/v1/';
@@ -162,7 +163,7 @@ async function postReadings(
   req: IncomingMessage,
   url: URL,
   send: Send,
-  parallel: number,
+  { parallel, yieldFactor }: { parallel: number; yieldFactor: number },
 ) {
   const key = await authenticate(db, config, req);
   const raw = await readBody(req, config.INGEST_MAX_BODY_BYTES);
@@ -190,7 +191,7 @@ async function postReadings(
       await runSync(db, rows, atomic, source, key.propertyIds, {
         chunkRows: config.INGEST_CHUNK_ROWS,
         parallel,
-        yieldFactor: config.INGEST_YIELD,
+        yieldFactor,
       }),
       rows,
     );
@@ -260,7 +261,7 @@ async function postReadings(
         await runSync(db, rows, atomic, source, key.propertyIds, {
           chunkRows: config.INGEST_CHUNK_ROWS,
           parallel,
-          yieldFactor: config.INGEST_YIELD,
+          yieldFactor,
         }),
         rows,
       ),
@@ -374,6 +375,19 @@ async function postSwap(db: Db, config: ServerConfig, req: IncomingMessage, send
   }
 }
 
+/**
+ * INGEST_YIELD, or when unset the engine's default: 5 on PostgreSQL, 30 on PGlite. PostgreSQL runs a tenant's
+ * statements beside an ingestion transaction and shares only the cores with it; PGlite's one session makes a
+ * request that arrives during a transaction wait for all of it, so there ingestion must hold the session for a
+ * much smaller share of the time while people use the app (docs/decisions.md, session 16).
+ */
+export function ingestYield(
+  config: Pick<ServerConfig, 'INGEST_YIELD'>,
+  engine: 'pglite' | 'postgres',
+): number {
+  return config.INGEST_YIELD ?? (engine === 'pglite' ? PGLITE_INGEST_YIELD : POSTGRES_INGEST_YIELD);
+}
+
 /** Handles a request under INGEST_PREFIX; answers 404 for unknown paths. */
 export function handleIngestRequest(
   db: Db,
@@ -398,14 +412,10 @@ export function handleIngestRequest(
   let work: Promise<void>;
   if (rest === 'readings' && req.method === 'POST')
     // One transaction per key on PGlite (one session); INGEST_LANE_TRANSACTIONS on PostgreSQL.
-    work = postReadings(
-      db,
-      config,
-      req,
-      url,
-      send,
-      engine === 'pglite' ? 1 : config.INGEST_LANE_TRANSACTIONS,
-    );
+    work = postReadings(db, config, req, url, send, {
+      parallel: engine === 'pglite' ? 1 : config.INGEST_LANE_TRANSACTIONS,
+      yieldFactor: ingestYield(config, engine),
+    });
   else if (rest === 'swaps' && req.method === 'POST') work = postSwap(db, config, req, send);
   else if (batch && req.method === 'GET') work = getBatch(db, config, req, Number(batch[1]), send);
   else work = Promise.reject(new HttpError(404, 'NOT_FOUND', `No ${req.method} ${url.pathname}`));

@@ -16,6 +16,7 @@ import { seedDemo } from '../../../src/server/demo/seed.ts';
 import { createAppServer } from '../../../src/server/http.ts';
 import { createApiKey } from '../../../src/server/ingest/apiKeys.ts';
 import { groupCommitStats } from '../../../src/server/ingest/groupCommit.ts';
+import { ingestYield } from '../../../src/server/ingest/httpDoor.ts';
 import type { ReadingRow } from '../../../src/server/ingest/ingest.ts';
 import { PEOPLE_WINDOW_MS } from '../../../src/server/ingest/people.ts';
 import { copenhagenMinute, demoTenant, openBenchDatabase, post } from '../api.ts';
@@ -82,8 +83,11 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
         INGEST_KEY_RATE_LIMIT: '1000000',
         // The app's default unless the bench is run with another (the transactions' size against the wait).
         ...(process.env.INGEST_CHUNK_ROWS ? { INGEST_CHUNK_ROWS: process.env.INGEST_CHUNK_ROWS } : {}),
-        // The app's default (1) unless set: INGEST_YIELD=0 measures ingestion that never gives way to people.
+        // The app's default for the engine unless set: INGEST_YIELD=0 measures ingestion that never gives way to people.
         ...(process.env.INGEST_YIELD ? { INGEST_YIELD: process.env.INGEST_YIELD } : {}),
+        ...(process.env.INGEST_LANE_TRANSACTIONS
+          ? { INGEST_LANE_TRANSACTIONS: process.env.INGEST_LANE_TRANSACTIONS }
+          : {}),
       }),
       database,
       logger: pino({ level: 'warn' }),
@@ -236,7 +240,9 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
     console.log(`${rateLine(`HTTP, ${hoursPerPhase * registers.length} readings`, alone)} (goal ≥ 50 %)`);
     console.log(
       `group commit: ${groupCommitStats.batches - merges.batches} batches in ${groupCommitStats.transactions - merges.transactions} merges, ` +
-        `committed in transactions of about ${services.config.INGEST_CHUNK_ROWS} rows (INGEST_CHUNK_ROWS)`,
+        `committed in transactions of about ${services.config.INGEST_CHUNK_ROWS} rows (INGEST_CHUNK_ROWS); ` +
+        `${engine === 'postgres' ? services.config.INGEST_LANE_TRANSACTIONS : 1} at a time (INGEST_LANE_TRANSACTIONS); ` +
+        `while people use the app each is followed by ${ingestYield(services.config, engine)}× its time (INGEST_YIELD)`,
     );
     const perReading = (seconds: number) => ((1e6 * seconds) / (hoursPerPhase * registers.length)).toFixed(1);
     console.log(
