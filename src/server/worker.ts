@@ -3,6 +3,7 @@
  * share the queue through FOR UPDATE SKIP LOCKED and never run the same job twice.
  */
 import { hostname } from 'node:os';
+import { sharePeopleSignal } from './ingest/people.ts';
 import { mailTransportFor } from './jobs/mail.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import { startMetricsServer } from './metricsHttp.ts';
@@ -28,7 +29,9 @@ async function main(): Promise<void> {
   });
   const stopJobs = runner.start();
   const stopMqtt = startMqttIfConfigured(database.db, logger, config);
-  const stop = () => Promise.all([stopJobs(), stopMqtt()]);
+  // A large batch's parts give way to people using the app processes (ingest/people.ts, on PostgreSQL).
+  const stopPeople = await sharePeopleSignal(database, logger);
+  const stop = () => Promise.all([stopJobs(), stopMqtt(), stopPeople()]);
   // The worker's own metrics (its job runs, the queue, the process) on METRICS_PORT when set.
   await startMetricsServer({ config, database, logger });
   logger.info({ worker: `${hostname()}:${process.pid}` }, 'worker started');

@@ -283,6 +283,89 @@ describe('POST /api/ingest/v1/readings', () => {
     expect(done).toMatchObject({ batch: pending.batch, status: 'done', totals: { rows: 60, accepted: 60 } });
   });
 
+  it('ingests a batch above the synchronous limit in parts, one job run each, oldest first, giving way to people between them', async () => {
+    await meter(mineId, mineApartment, 'H-PARTS');
+    const parted = await start({ INGEST_CHUNK_ROWS: 20 });
+    const hour = (i: number) => new Date(Date.UTC(2025, 5, 1, i)).toISOString();
+    // 58 hourly readings sent newest first, a meter the key does not have, and the newest reading again.
+    const rows: { meter: string; timestamp: string; value: string }[] = Array.from(
+      { length: 58 },
+      (_, i) => ({
+        meter: 'H-PARTS',
+        timestamp: hour(57 - i),
+        value: String(357 - i),
+      }),
+    );
+    rows.push({ meter: 'H-NOPE', timestamp: hour(30), value: '1' });
+    rows.push({ ...rows[0]! });
+    const res = await post(json(rows), { url: parted });
+    expect(res.status).toBe(202);
+    const { batch, href } = await res.json();
+    const runner = createJobRunner({ db, logger: pino({ level: 'silent' }) });
+    const state = async () => {
+      const [b] = await queryRows<{
+        done_rows: number;
+        status: string;
+        stored: number;
+        newest: string | null;
+      }>(
+        db,
+        sql`SELECT b.done_rows, b.status,
+              (SELECT count(*)::int FROM register_readings r JOIN meters m ON m.id = r.meter_id
+                WHERE m.number = 'H-PARTS') AS stored,
+              (SELECT to_char(max(r.ts) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24') FROM register_readings r
+                JOIN meters m ON m.id = r.meter_id WHERE m.number = 'H-PARTS') AS newest
+            FROM ingest_batches b WHERE b.id = ${batch}`,
+      );
+      const [job] = await queryRows<{ job: string; later: boolean }>(
+        db,
+        sql`SELECT status AS job, run_at > now() + interval '1 millisecond' AS later FROM jobs
+            WHERE key = ${`ingest-batch:batch:${batch}:once`}`,
+      );
+      return { ...b!, stored: Number(b!.stored), job: job!.job, later: job!.later };
+    };
+    // Nobody uses the app: the oldest 20 rows in the first run's transaction, and the next part is due at once.
+    notePersonRequest(performance.now() - PEOPLE_WINDOW_MS - 1);
+    expect(await runner.drain(1)).toBe(1);
+    expect(await state()).toEqual({
+      done_rows: 20,
+      status: 'pending',
+      stored: 20,
+      newest: '2025-06-01T19',
+      job: 'pending',
+      later: false,
+    });
+    expect(await (await getBatch(href)).json()).toMatchObject({ status: 'pending' });
+    // A person asks: after the second part the job waits before its third.
+    notePersonRequest();
+    expect(await runner.drain(1)).toBe(1);
+    expect(await state()).toMatchObject({
+      done_rows: 40,
+      status: 'pending',
+      stored: 39,
+      job: 'pending',
+      later: true,
+    });
+    expect(await runner.drain()).toBe(0);
+    // Its time come, the last part ends the batch with one receipt of every row.
+    const later = createJobRunner({
+      db,
+      logger: pino({ level: 'silent' }),
+      clock: { now: () => new Date(Date.now() + 10_000) },
+    });
+    expect(await later.drain()).toBe(1);
+    expect(await state()).toMatchObject({ done_rows: 60, status: 'done', stored: 58, job: 'done' });
+    const done = await (await getBatch(href)).json();
+    expect(done).toMatchObject({
+      batch,
+      status: 'done',
+      totals: { rows: 60, accepted: 58, refused: 1, duplicate: 1, quarantined: 0 },
+    });
+    expect(done.results.map((r: { line: number }) => r.line)).toEqual(rows.map((_, i) => i + 1));
+    expect(done.results[58]).toMatchObject({ line: 59, status: 'refused' });
+    expect(done.results[59]).toMatchObject({ line: 60, status: 'duplicate' });
+  });
+
   it('rate limits each key', async () => {
     const limited = await start({ INGEST_KEY_RATE_LIMIT: 2 });
     const { key: fresh } = await createApiKey(db, { name: 'limited', propertyIds: [mineId], by: 'test' });

@@ -173,11 +173,20 @@ async function runThenGather(
  * (at most MAX_YIELD_MS), so the cores, and on PGlite the one session, are theirs for most of the time.
  */
 async function giveWayToPeople(ms: number, options: LaneOptions): Promise<void> {
-  const factor = options.yieldFactor ?? 0;
-  if (factor <= 0 || !peopleActive()) return;
+  const pause = yieldPauseMs(options.yieldFactor ?? 0, ms);
+  if (pause > 0) await (options.pause ?? sleep)(pause);
+}
+
+/**
+ * The pause that gives way to people after a transaction of `ms` (0 while nobody uses the app, or with `factor`
+ * 0), counted in `ingest_yield_seconds_total`: the lanes here, and the worker between a large batch's parts
+ * (batchTask.ts).
+ */
+export function yieldPauseMs(factor: number, ms: number): number {
+  if (factor <= 0 || !peopleActive()) return 0;
   const pause = Math.min(MAX_YIELD_MS, factor * ms);
   getMetrics().ingestYield.inc(pause / 1000);
-  await (options.pause ?? sleep)(pause);
+  return pause;
 }
 
 /**

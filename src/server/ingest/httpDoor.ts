@@ -248,7 +248,12 @@ async function postReadings(
     resumed = true;
   }
   if (async) {
-    await enqueue(db, ingestBatchTask, { batchId: batchId! }, new Date());
+    await enqueue(
+      db,
+      ingestBatchTask,
+      { batchId: batchId!, partRows: config.INGEST_CHUNK_ROWS, yieldFactor },
+      new Date(),
+    );
     send(202, pendingBody(batchId!), { location: batchPath(batchId!) });
     return;
   }

@@ -47,7 +47,7 @@ export async function enqueue<S extends z.ZodType>(
 /** What one claim did. */
 export type RunResult =
   | { ran: false }
-  | { ran: true; key: string; task: string; status: 'done' | 'postponed' | 'retry' | 'failed' };
+  | { ran: true; key: string; task: string; status: 'done' | 'continued' | 'postponed' | 'retry' | 'failed' };
 
 class Postponed extends Error {
   constructor(readonly retryAt: Date) {
@@ -120,10 +120,19 @@ async function claimAndRun(db: Db, opts: RunOptions, claimed: (task: string) => 
       if (!task) throw new Error(`unknown task ${job.task}`);
       const payload = task.payload.parse(job.payload);
       // A savepoint, so a failure or postponement undoes the work but keeps the claim to record it.
-      await tx.transaction(async (sp) => {
+      const continueAt = await tx.transaction(async (sp) => {
         const outcome = await task.run({ tx: sp as unknown as Db, now, logger, mail: opts.mail }, payload);
-        if (outcome?.retryAt) throw new Postponed(outcome.retryAt);
+        if (outcome && 'retryAt' in outcome) throw new Postponed(outcome.retryAt);
+        return outcome && 'continueAt' in outcome ? outcome.continueAt : null;
       });
+      if (continueAt) {
+        await tx.execute(
+          sql`UPDATE jobs SET run_at = ${continueAt.toISOString()}::timestamptz, attempts = 0, last_error = NULL
+              WHERE id = ${job.id}`,
+        );
+        logger.debug({ continueAt: continueAt.toISOString() }, 'job part done, more to come');
+        return { ...ran, status: 'continued' } as const;
+      }
       await tx.execute(
         sql`UPDATE jobs SET status = 'done', finished_at = ${iso}::timestamptz, last_error = NULL WHERE id = ${job.id}`,
       );

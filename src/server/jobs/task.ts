@@ -15,9 +15,13 @@ export interface TaskContext {
   mail: MailTransport;
 }
 
-/** Either done, or "not ready yet, run me again at": the job stays pending and nothing it wrote is kept. */
+/**
+ * Done; or "not ready yet, run me again at" (`retryAt`): the job stays pending and nothing it wrote is kept; or
+ * "one part done, run me again at" (`continueAt`): what it wrote is committed and the job stays pending for its next
+ * part (a large ingestion batch in parts, batchTask.ts), its failed attempts forgotten.
+ */
 // biome-ignore lint/suspicious/noConfusingVoidType: a task that only writes returns nothing
-export type TaskOutcome = void | { retryAt: Date };
+export type TaskOutcome = void | { retryAt: Date } | { continueAt: Date };
 
 /** The key parts: which subject (alarm:7, tenancy:3, user:5) and which period (2026-11-21, 2026-10). */
 interface DedupeKey {

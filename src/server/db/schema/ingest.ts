@@ -157,6 +157,10 @@ export const ingestBatches = pgTable(
     /** The parsed rows of a pending batch; cleared once done. */
     rows: jsonb('rows'),
     receipt: jsonb('receipt'),
+    /** A batch ingested in parts (batchTask.ts): how many of its rows, in time order, are committed. */
+    doneRows: integer('done_rows').notNull().default(0),
+    /** The receipt of those rows so far; merged into `receipt` with the last part. */
+    partial: jsonb('partial'),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
