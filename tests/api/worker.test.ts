@@ -354,3 +354,66 @@ describe('retries', () => {
     ]);
   });
 });
+
+describe('a job in parts', () => {
+  it('commits each part, keeps the job pending, and the running worker wakes for the next part before its poll', async () => {
+    let runs = 0;
+    const parts = defineTask({
+      name: 'test-parts',
+      payload: z.object({}),
+      key: () => ({ subject: 'x', period: 'once' }),
+      async run({ tx, now }) {
+        runs++;
+        await tx.execute(sql`INSERT INTO test_effects (job) VALUES ('part')`);
+        // Two parts that continue 100 ms later, then the last.
+        if (runs < 3) return { continueAt: new Date(now.getTime() + 100) };
+      },
+    }) as unknown as Task;
+    await database.db.delete(jobs).where(eq(jobs.status, 'pending'));
+    await database.db.execute(sql`DELETE FROM test_effects WHERE job = 'part'`);
+    await enqueue(database.db, parts, {}, new Date());
+    const opts = {
+      tasks: new Map([[parts.name, parts]]),
+      logger: silent,
+      mail: { delivers: false, send: async () => {} },
+    };
+    const first = await runNextJob(database.db, { ...opts, now: new Date() });
+    expect(first).toMatchObject({ status: 'continued' });
+    // The part is committed while the job stays pending, not due before its time.
+    const effects = async () =>
+      Number(
+        (
+          await queryRows<{ n: number }>(
+            database.db,
+            sql`SELECT count(*)::int AS n FROM test_effects WHERE job = 'part'`,
+          )
+        )[0]!.n,
+      );
+    expect(await effects()).toBe(1);
+    const [job] = await database.db.select().from(jobs).where(eq(jobs.task, 'test-parts'));
+    expect(job).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await runNextJob(database.db, { ...opts, now: new Date() })).toEqual({ ran: false });
+    // A running worker polling once a minute still runs the next parts when they are due: the second once it is
+    // due, and the third 100 ms after, woken for it.
+    await new Promise((r) => setTimeout(r, 150));
+    const runner = createJobRunner({
+      db: database.db,
+      logger: silent,
+      tasks: [parts],
+      pollMs: 60_000,
+      scheduleEveryMs: 3_600_000,
+    });
+    const stop = runner.start();
+    try {
+      const started = performance.now();
+      while (runs < 3 && performance.now() - started < 10_000) await new Promise((r) => setTimeout(r, 20));
+      expect(runs).toBe(3);
+      expect(performance.now() - started).toBeLessThan(10_000);
+    } finally {
+      await stop();
+    }
+    expect(await effects()).toBe(3);
+    const [done] = await database.db.select().from(jobs).where(eq(jobs.task, 'test-parts'));
+    expect(done!.status).toBe('done');
+  });
+});

@@ -47,7 +47,14 @@ export async function enqueue<S extends z.ZodType>(
 /** What one claim did. */
 export type RunResult =
   | { ran: false }
-  | { ran: true; key: string; task: string; status: 'done' | 'continued' | 'postponed' | 'retry' | 'failed' };
+  | {
+      ran: true;
+      key: string;
+      task: string;
+      status: 'done' | 'continued' | 'postponed' | 'retry' | 'failed';
+      /** A task that continues: when its next part is due. */
+      continueAt?: Date;
+    };
 
 class Postponed extends Error {
   constructor(readonly retryAt: Date) {
@@ -131,7 +138,7 @@ async function claimAndRun(db: Db, opts: RunOptions, claimed: (task: string) => 
               WHERE id = ${job.id}`,
         );
         logger.debug({ continueAt: continueAt.toISOString() }, 'job part done, more to come');
-        return { ...ran, status: 'continued' } as const;
+        return { ...ran, status: 'continued', continueAt } as const;
       }
       await tx.execute(
         sql`UPDATE jobs SET status = 'done', finished_at = ${iso}::timestamptz, last_error = NULL WHERE id = ${job.id}`,

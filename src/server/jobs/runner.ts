@@ -45,12 +45,17 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
   const mail = opts.mail ?? logTransport;
   const logger = opts.logger.child({ component: 'worker' });
 
+  /** The earliest time a job that continues (a large batch's next part) is due, from the last drain. */
+  let continueAt = Number.POSITIVE_INFINITY;
+
   async function drain(max = Number.POSITIVE_INFINITY): Promise<number> {
     let n = 0;
+    continueAt = Number.POSITIVE_INFINITY;
     while (n < max) {
       const result = await runNextJob(opts.db, { tasks, now: clock.now(), logger, mail });
       if (!result.ran) break;
       n++;
+      if (result.continueAt) continueAt = Math.min(continueAt, result.continueAt.getTime());
       // Let the HTTP server answer between jobs when it shares the process (embedded PGlite).
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -89,9 +94,11 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
           logger.error({ err }, 'worker loop failed; trying again');
         }
         if (stopped) break;
+        // The next poll, or sooner when a job's next part is due before it.
+        const pollMs = Math.min(opts.pollMs ?? 5_000, Math.max(0, continueAt - clock.now().getTime()));
         await new Promise<void>((resolve) => {
           wake = resolve;
-          timer = setTimeout(resolve, opts.pollMs ?? 5_000);
+          timer = setTimeout(resolve, pollMs);
           timer.unref?.();
         });
       }
