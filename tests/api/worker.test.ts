@@ -417,3 +417,36 @@ describe('a job in parts', () => {
     expect(done!.status).toBe('done');
   });
 });
+
+describe('a job queued in this process', () => {
+  it('wakes a running worker at once, not at its next poll', async () => {
+    let ran = 0;
+    const now = defineTask({
+      name: 'test-now',
+      payload: z.object({ n: z.number() }),
+      key: (p) => ({ subject: 'x', period: String(p.n) }),
+      async run() {
+        ran++;
+      },
+    }) as unknown as Task;
+    await database.db.delete(jobs).where(eq(jobs.status, 'pending'));
+    const runner = createJobRunner({
+      db: database.db,
+      logger: silent,
+      tasks: [now],
+      pollMs: 60_000,
+      scheduleEveryMs: 3_600_000,
+    });
+    const stop = runner.start();
+    try {
+      // The runner has drained and sleeps for a minute.
+      await new Promise((r) => setTimeout(r, 300));
+      await enqueue(database.db, now, { n: 1 }, new Date());
+      const started = performance.now();
+      while (ran < 1 && performance.now() - started < 5_000) await new Promise((r) => setTimeout(r, 10));
+      expect(ran).toBe(1);
+    } finally {
+      await stop();
+    }
+  });
+});

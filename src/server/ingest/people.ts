@@ -39,6 +39,12 @@ export function notePersonRequest(now = performance.now()): void {
   }
 }
 
+/** As if nobody had used the app for longer than the window, without telling other processes (tests). */
+export function forgetPeople(): void {
+  lastAt = Number.NEGATIVE_INFINITY;
+  sharedAt = Number.NEGATIVE_INFINITY;
+}
+
 /** Whether a person's request arrived within PEOPLE_WINDOW_MS of `now`, here or at another app process. */
 export function peopleActive(now = performance.now()): boolean {
   return now - lastAt < PEOPLE_WINDOW_MS;

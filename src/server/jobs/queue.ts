@@ -19,6 +19,15 @@ function backoffMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 6 * 3_600_000);
 }
 
+/** Called after each new job is queued in this process (a runner here wakes for it: runner.ts). */
+const enqueuedListeners = new Set<() => void>();
+
+/** Calls `listener` whenever this process queues a new job; returns how to stop. */
+export function onEnqueued(listener: () => void): () => void {
+  enqueuedListeners.add(listener);
+  return () => enqueuedListeners.delete(listener);
+}
+
 /**
  * Enqueues a job unless one with its key exists; true when it was new. Enqueued on behalf of a request, the job
  * keeps the request's id, and its log lines carry it.
@@ -41,6 +50,9 @@ export async function enqueue<S extends z.ZodType>(
     })
     .onConflictDoNothing({ target: jobs.key })
     .returning({ id: jobs.id });
+  // A runner in this process claims it now rather than at its next poll (inside a transaction not yet committed,
+  // it finds nothing new and sleeps again).
+  if (rows.length > 0) for (const listener of enqueuedListeners) listener();
   return rows.length > 0;
 }
 

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { logTransport, type MailTransport } from './mail.ts';
-import { runNextJob } from './queue.ts';
+import { onEnqueued, runNextJob } from './queue.ts';
 import { ALL_TASKS } from './registry.ts';
 import { scheduleDueJobs } from './schedule.ts';
 import type { Task } from './task.ts';
@@ -45,12 +45,11 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
   const mail = opts.mail ?? logTransport;
   const logger = opts.logger.child({ component: 'worker' });
 
-  /** The earliest time a job that continues (a large batch's next part) is due, from the last drain. */
+  /** The earliest time a job that continued here (a large batch's next part) is due; forgotten once it is. */
   let continueAt = Number.POSITIVE_INFINITY;
 
   async function drain(max = Number.POSITIVE_INFINITY): Promise<number> {
     let n = 0;
-    continueAt = Number.POSITIVE_INFINITY;
     while (n < max) {
       const result = await runNextJob(opts.db, { tasks, now: clock.now(), logger, mail });
       if (!result.ran) break;
@@ -77,8 +76,11 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     let lastSchedule = 0;
     let timer: NodeJS.Timeout | undefined;
     let wake: (() => void) | undefined;
+    /** A job was queued in this process since the last drain began. */
+    let queued = false;
     const loop = (async () => {
       while (!stopped) {
+        queued = false;
         try {
           if (Date.now() - lastSchedule >= (opts.scheduleEveryMs ?? 60_000)) {
             lastSchedule = Date.now();
@@ -94,17 +96,29 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
           logger.error({ err }, 'worker loop failed; trying again');
         }
         if (stopped) break;
+        if (queued) continue;
         // The next poll, or sooner when a job's next part is due before it.
-        const pollMs = Math.min(opts.pollMs ?? 5_000, Math.max(0, continueAt - clock.now().getTime()));
+        const dueIn = continueAt - clock.now().getTime();
+        if (dueIn <= 0) continueAt = Number.POSITIVE_INFINITY;
+        const pollMs = Math.min(opts.pollMs ?? 5_000, Math.max(0, dueIn));
         await new Promise<void>((resolve) => {
           wake = resolve;
           timer = setTimeout(resolve, pollMs);
           timer.unref?.();
         });
+        wake = undefined;
       }
     })();
+    // A job queued in this process (a 202 batch of the ingestion API) wakes the runner at once rather than at its
+    // next poll; one queued while a drain runs makes the loop drain again right after.
+    const unsubscribe = onEnqueued(() => {
+      queued = true;
+      if (timer) clearTimeout(timer);
+      wake?.();
+    });
     return async () => {
       stopped = true;
+      unsubscribe();
       if (timer) clearTimeout(timer);
       wake?.();
       await loop;
