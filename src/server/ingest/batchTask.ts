@@ -9,6 +9,7 @@ import { defineTask } from '../jobs/task.ts';
 import { yieldPauseMs } from './groupCommit.ts';
 import { type IngestReceipt, ingestBatch } from './ingest.ts';
 import { recordKeyActivity } from './keyActivity.ts';
+import { peopleActive } from './people.ts';
 import { IngestError, type IngestProblem, NOT_WRITTEN, type ReadingRow } from './types.ts';
 
 /** The JSON receipt of a batch (docs/ingest.md, "Receipt"). An atomic batch with refusals wrote nothing. */
@@ -62,14 +63,20 @@ export function receiptBody(
   };
 }
 
+/** The most rows in one part while people use the app (INGEST_CHUNK_ROWS otherwise). */
+const PEOPLE_PART_ROWS = 1_000;
+
+/** The longest pause between two parts of a batch while people use the app (ms). */
+const PART_MAX_YIELD_MS = 60_000;
+
 /** The receipt so far of a batch ingested in parts (ingest_batches.partial). */
 type PartialReceipt = Omit<IngestReceipt, 'rows' | 'pendingDays'>;
 
 /**
- * A batch's rows in the order its parts take them: oldest first (each part then mostly appends to what the one
+ * A batch's rows in the order its parts take them (the door stores a 202 batch's rows so): oldest first (each part then mostly appends to what the one
  * before stored), then by meter and line; rows without a valid time last. The same order on every run.
  */
-function inPartOrder(rows: ReadingRow[]): ReadingRow[] {
+export function inPartOrder(rows: ReadingRow[]): ReadingRow[] {
   const at = (r: ReadingRow) => {
     const ms = Date.parse(r.ts);
     return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms;
@@ -109,16 +116,17 @@ export const ingestBatchTask = defineTask({
   }),
   key: (p) => ({ subject: `batch:${p.batchId}`, period: 'once' }),
   async run({ tx, now }, { batchId, partRows, yieldFactor }) {
+    const began = performance.now();
     const [batch] = await queryRows<{
       api_key_id: number;
       atomic: boolean;
       status: string;
-      rows: ReadingRow[];
+      row_count: number;
       done_rows: number;
       partial: PartialReceipt | null;
     }>(
       tx,
-      sql`SELECT api_key_id, atomic, status, rows, done_rows, partial FROM ingest_batches
+      sql`SELECT api_key_id, atomic, status, row_count, done_rows, partial FROM ingest_batches
           WHERE id = ${batchId} FOR UPDATE`,
     );
     if (batch?.status !== 'pending') return;
@@ -127,33 +135,52 @@ export const ingestBatchTask = defineTask({
       sql`SELECT ARRAY(SELECT property_id FROM api_key_properties WHERE api_key_id = ${batch.api_key_id}) AS ids`,
     );
     const options = { source: `http:key:${batch.api_key_id}`, propertyIds: (scope?.ids ?? []).map(Number) };
+    const rowCount = Number(batch.row_count);
     let outcome: IngestReceipt | IngestError;
-    if (!batch.atomic && partRows !== undefined && batch.rows.length > partRows) {
-      // One part in this run's transaction; the receipt and the rows' progress are committed with it.
-      const ordered = inPartOrder(batch.rows);
+    let rows: ReadingRow[] = [];
+    if (!batch.atomic && partRows !== undefined && rowCount > partRows) {
+      // One part in this run's transaction, its rows read alone (the door stored them in part order); the receipt
+      // so far and the progress are committed with it.
       const done = Number(batch.done_rows);
-      const part = ordered.slice(done, done + partRows);
-      const began = performance.now();
+      // Smaller parts while people use the app: each holds the database for a shorter time (on PGlite, a request
+      // that arrives during one waits for all of it), with the pause after each.
+      const size = yieldFactor && peopleActive() ? Math.min(partRows, PEOPLE_PART_ROWS) : partRows;
+      const [slice] = await queryRows<{ part: ReadingRow[] }>(
+        tx,
+        sql`SELECT jsonb_path_query_array(rows, ${`$[${done} to ${done + size - 1}]`}::jsonpath) AS part
+            FROM ingest_batches WHERE id = ${batchId}`,
+      );
+      const part = slice!.part;
       const partial = addPart(batch.partial, await ingestBatch(tx, part, options));
-      if (done + part.length < ordered.length) {
+      if (done + part.length < rowCount) {
         await tx.execute(sql`UPDATE ingest_batches SET done_rows = ${done + part.length},
           partial = ${JSON.stringify(partial)}::jsonb WHERE id = ${batchId}`);
-        const pause = yieldPauseMs(yieldFactor ?? 0, performance.now() - began);
-        return { continueAt: new Date(now.getTime() + pause) };
+        // The next part after this run and a pause of INGEST_YIELD times its length while people use the app, up
+        // to PART_MAX_YIELD_MS: no client waits for this answer (it asks GET /batches/{id}), so the lanes' 5 s bound
+        // on a receipt's delay does not apply, and a part of 5,000 rows on PGlite (300 ms or more) needs longer.
+        const ran = performance.now() - began;
+        return {
+          continueAt: new Date(now.getTime() + ran + yieldPauseMs(yieldFactor ?? 0, ran, PART_MAX_YIELD_MS)),
+        };
       }
       partial.results.sort((a, b) => a.line - b.line);
-      outcome = { rows: batch.rows.length, ...partial };
+      outcome = { rows: rowCount, ...partial };
     } else {
+      const [all] = await queryRows<{ rows: ReadingRow[] }>(
+        tx,
+        sql`SELECT rows FROM ingest_batches WHERE id = ${batchId}`,
+      );
+      rows = all!.rows;
       try {
-        outcome = await ingestBatch(tx, batch.rows, { atomic: batch.atomic, ...options });
+        outcome = await ingestBatch(tx, rows, { atomic: batch.atomic, ...options });
       } catch (err) {
         if (!(err instanceof IngestError)) throw err;
         outcome = err;
       }
     }
-    const receipt = receiptBody(batchId, batch.atomic, outcome, batch.rows);
+    const receipt = receiptBody(batchId, batch.atomic, outcome, rows);
     await tx.execute(sql`UPDATE ingest_batches SET status = 'done', receipt = ${JSON.stringify(receipt)}::jsonb,
-      rows = NULL, partial = NULL, done_rows = ${batch.rows.length}, finished_at = now() WHERE id = ${batchId}`);
+      rows = NULL, partial = NULL, done_rows = ${rowCount}, finished_at = now() WHERE id = ${batchId}`);
     await recordKeyActivity(tx, batch.api_key_id, receipt);
   },
 });

@@ -179,12 +179,12 @@ async function giveWayToPeople(ms: number, options: LaneOptions): Promise<void> 
 
 /**
  * The pause that gives way to people after a transaction of `ms` (0 while nobody uses the app, or with `factor`
- * 0), counted in `ingest_yield_seconds_total`: the lanes here, and the worker between a large batch's parts
- * (batchTask.ts).
+ * 0), at most `maxMs`, counted in `ingest_yield_seconds_total`: the lanes here, and the worker between a large
+ * batch's parts (batchTask.ts).
  */
-export function yieldPauseMs(factor: number, ms: number): number {
+export function yieldPauseMs(factor: number, ms: number, maxMs = MAX_YIELD_MS): number {
   if (factor <= 0 || !peopleActive()) return 0;
-  const pause = Math.min(MAX_YIELD_MS, factor * ms);
+  const pause = Math.min(maxMs, factor * ms);
   getMetrics().ingestYield.inc(pause / 1000);
   return pause;
 }

@@ -14,7 +14,7 @@ import type { Db } from '../db/client.ts';
 import { pgNumberArray, queryRows } from '../db/sql.ts';
 import { enqueue } from '../jobs/queue.ts';
 import { authenticateApiKey, consumeKeyRequest } from './apiKeys.ts';
-import { ingestBatchTask, receiptBody } from './batchTask.ts';
+import { ingestBatchTask, inPartOrder, receiptBody } from './batchTask.ts';
 import { csvInWorker, parseReadingsCsv } from './csv.ts';
 import { ingestGrouped } from './groupCommit.ts';
 import { ingestBatch } from './ingest.ts';
@@ -203,7 +203,8 @@ async function postReadings(
   const [created] = await queryRows<{ id: number }>(
     db,
     sql`INSERT INTO ingest_batches (api_key_id, idempotency_key, body_sha256, atomic, row_count, rows)
-        VALUES (${key.id}, ${idem}, ${bodySha}, ${atomic}, ${rows.length}, ${async ? JSON.stringify(rows) : null}::jsonb)
+        VALUES (${key.id}, ${idem}, ${bodySha}, ${atomic}, ${rows.length},
+          ${async ? JSON.stringify(atomic ? rows : inPartOrder(rows)) : null}::jsonb)
         ON CONFLICT (api_key_id, idempotency_key) DO NOTHING RETURNING id`,
   );
   let batchId = created?.id;

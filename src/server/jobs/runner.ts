@@ -45,8 +45,8 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
   const mail = opts.mail ?? logTransport;
   const logger = opts.logger.child({ component: 'worker' });
 
-  /** The earliest time a job that continued here (a large batch's next part) is due; forgotten once it is. */
-  let continueAt = Number.POSITIVE_INFINITY;
+  /** When the jobs that continued here (a large batch's next part) are due; each forgotten once it is. */
+  let continueAt: number[] = [];
 
   async function drain(max = Number.POSITIVE_INFINITY): Promise<number> {
     let n = 0;
@@ -54,7 +54,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
       const result = await runNextJob(opts.db, { tasks, now: clock.now(), logger, mail });
       if (!result.ran) break;
       n++;
-      if (result.continueAt) continueAt = Math.min(continueAt, result.continueAt.getTime());
+      if (result.continueAt) continueAt.push(result.continueAt.getTime());
       // Let the HTTP server answer between jobs when it shares the process (embedded PGlite).
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -98,9 +98,9 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
         if (stopped) break;
         if (queued) continue;
         // The next poll, or sooner when a job's next part is due before it.
-        const dueIn = continueAt - clock.now().getTime();
-        if (dueIn <= 0) continueAt = Number.POSITIVE_INFINITY;
-        const pollMs = Math.min(opts.pollMs ?? 5_000, Math.max(0, dueIn));
+        const at = clock.now().getTime();
+        continueAt = continueAt.filter((t) => t > at);
+        const pollMs = Math.min(opts.pollMs ?? 5_000, ...continueAt.map((t) => t - at));
         await new Promise<void>((resolve) => {
           wake = resolve;
           timer = setTimeout(resolve, pollMs);

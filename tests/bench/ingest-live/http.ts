@@ -19,6 +19,7 @@ import { groupCommitStats } from '../../../src/server/ingest/groupCommit.ts';
 import { ingestYield } from '../../../src/server/ingest/httpDoor.ts';
 import type { ReadingRow } from '../../../src/server/ingest/ingest.ts';
 import { PEOPLE_WINDOW_MS } from '../../../src/server/ingest/people.ts';
+import { createJobRunner } from '../../../src/server/jobs/runner.ts';
 import { copenhagenMinute, demoTenant, openBenchDatabase, post } from '../api.ts';
 import { backendCpuSeconds } from '../ingest.ts';
 import { APARTMENTS, HOUR, machine, median, p95 } from './common.ts';
@@ -64,10 +65,11 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
   let clientThread: Worker | undefined;
   let tenant: Worker | undefined;
   try {
-    // History up to 123 days ago: the clients send 2 days to warm up, 40 days alone (44 batches of about 1,000
+    // History up to 144 days ago: the clients send 2 days to warm up, 40 days alone (44 batches of about 1,000
     // rows, about 1.5 s; a week gave 8 batches and ratios that varied 2× between runs, 20 days 22 batches and
-    // ratios 3-10 points apart), then 40 days while a tenant reads, and 40 more while it asks at fixed arrivals.
-    const seededTo = new Date(Math.floor(Date.now() / HOUR) * HOUR - 123 * 24 * HOUR);
+    // ratios 3-10 points apart), then 40 days while a tenant reads, 40 more while it asks at fixed arrivals, and
+    // one batch of 20,000 rows (20 days) for the job worker.
+    const seededTo = new Date(Math.floor(Date.now() / HOUR) * HOUR - 144 * 24 * HOUR);
     const t0 = performance.now();
     await seedDemo(database.db, { now: seededTo, days: 60, apartments: APARTMENTS });
     const bulkSeconds = (performance.now() - t0) / 1000;
@@ -307,7 +309,69 @@ export async function benchHttp(engine: 'pglite' | 'postgres', adminUrl?: string
         `(${(p95(arrivals) / p95(idle)).toFixed(1)}× idle, goal ≤ 2×; ${arrivals.length} requests); ` +
         `${rateLine('HTTP meanwhile', underArrivals.rate)}`,
     );
-    const hoursToSend = warmUp + 3 * hoursPerPhase;
+
+    // Phase 4, a large batch (answered 202) while the tenant asks at fixed arrivals: the job worker (as in
+    // `npm start`, polling every 15 s and woken when the batch is queued) ingests it in parts of
+    // INGEST_CHUNK_ROWS, giving way to the tenant between them (ingest/batchTask.ts).
+    const bigHours = Math.ceil(20_000 / registers.length);
+    const bigFrom = warmUp + 3 * hoursPerPhase;
+    const bigRows: ReadingRow[] = [];
+    for (let k = bigFrom + 1; k <= bigFrom + bigHours; k++) {
+      const ts = new Date(seededTo.getTime() + k * HOUR).toISOString();
+      for (const [c, own] of clients.entries()) {
+        for (const [i, m] of own.entries()) {
+          values[c]![i] = values[c]![i]! + 0.1;
+          bigRows.push({
+            line: bigRows.length + 2,
+            meterNumber: m.number,
+            ts,
+            value: values[c]![i]!.toFixed(3),
+          });
+        }
+      }
+    }
+    const runner = createJobRunner({
+      db: database.db,
+      logger: pino({ level: process.env.BENCH_JOB_LOG ?? 'warn' }),
+      pollMs: 15_000,
+      scheduleEveryMs: 3_600_000,
+    });
+    const stopRunner = runner.start();
+    try {
+      const bigAnswer = tenantAnswer();
+      tenantThread.postMessage({ start: true, everyMs: TENANT_EVERY_MS });
+      const bigStarted = performance.now();
+      const posted = await fetch(`${origin}/api/ingest/v1/readings`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'text/csv' },
+        body: csvOf(bigRows),
+      });
+      if (posted.status !== 202)
+        throw new Error(`the large batch answered ${posted.status}: ${await posted.text()}`);
+      const { href } = (await posted.json()) as { href: string };
+      let receipt: { status: string; totals?: { accepted: number } };
+      for (;;) {
+        const res = await fetch(`${origin}${href}`, { headers: { authorization: `Bearer ${key}` } });
+        receipt = (await res.json()) as typeof receipt;
+        if (receipt.status !== 'pending') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const bigSeconds = (performance.now() - bigStarted) / 1000;
+      tenantThread.postMessage({ stop: true });
+      const bigArrivals = (await bigAnswer).ms;
+      if (receipt.totals?.accepted !== bigRows.length)
+        throw new Error(`the large batch: ${JSON.stringify(receipt).slice(0, 500)}`);
+      console.log(
+        `a batch of ${bigRows.length.toLocaleString('en')} rows (202), ingested by the job worker in parts of at ` +
+          `most ${services.config.INGEST_CHUNK_ROWS} rows (1,000 while people use the app) in ${bigSeconds.toFixed(1)} s ` +
+          `(${Math.round(bigRows.length / bigSeconds).toLocaleString('en')} readings/s) while the tenant asked at fixed ` +
+          `arrivals: tenantGraph p95 ${p95(bigArrivals).toFixed(0)} ms (${(p95(bigArrivals) / p95(idle)).toFixed(1)}× idle; ` +
+          `${bigArrivals.length} requests)`,
+      );
+    } finally {
+      await stopRunner();
+    }
+    const hoursToSend = bigFrom + bigHours;
 
     // Freshness: one new hour of the tenant's heat register, then tenantGraph until it shows the hour.
     const [heat] = await queryRows<{ number: string; value: string }>(
