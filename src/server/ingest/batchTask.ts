@@ -73,8 +73,8 @@ const PART_MAX_YIELD_MS = 60_000;
 type PartialReceipt = Omit<IngestReceipt, 'rows' | 'pendingDays'>;
 
 /**
- * A batch's rows in the order its parts take them (the door stores a 202 batch's rows so): oldest first (each part then mostly appends to what the one
- * before stored), then by meter and line; rows without a valid time last. The same order on every run.
+ * A batch's rows in the order its parts take them (the door stores a 202 batch's rows so): oldest first (each part
+ * then mostly appends to what the one before stored), then by meter and line; rows without a valid time last.
  */
 export function inPartOrder(rows: ReadingRow[]): ReadingRow[] {
   const at = (r: ReadingRow) => {

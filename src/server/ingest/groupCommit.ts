@@ -140,14 +140,13 @@ async function runThenGather(
   group: Waiter[],
   options: LaneOptions,
 ): Promise<void> {
-  const giveWay = (ms: number) => giveWayToPeople(ms, options);
   let began = performance.now();
   try {
     // Between the parts of a batch committed in parts as well, so no run of transactions outlasts one part.
     await runGroup(db, group, {
       ...options,
       betweenParts: async (ms) => {
-        await giveWay(ms);
+        await giveWayToPeople(ms, options);
         began = performance.now();
       },
     });
@@ -158,7 +157,7 @@ async function runThenGather(
     for (const w of group) for (const m of w.meters) state.busy.delete(m);
     // After the last part, once the batches are answered: they wait at their clients, the ones that come
     // meanwhile join the next merge.
-    await giveWay(performance.now() - began);
+    await giveWayToPeople(performance.now() - began, options);
     // A pause before the next transaction: requests that waited for the session (on PGlite, one session for
     // all) send their next statements before this lane's next transaction takes it, and the batches answered
     // just now come back in time to be merged into it.
